@@ -1,0 +1,29 @@
+#!/bin/sh
+# Installs what the build and the tests need when it is missing
+# (Debian packages). Run as root, or with sudo available.
+set -e
+
+missing=
+have_pc() { pkg-config --exists "$1" 2>/dev/null; }
+
+command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
+have_pc libgit2   || missing="$missing libgit2-dev"
+have_pc yaml-0.1  || missing="$missing libyaml-dev"
+have_pc libcjson  || missing="$missing libcjson-dev"
+have_pc libxxhash || missing="$missing libxxhash-dev"
+have_pc cmocka    || missing="$missing libcmocka-dev"
+test -f /usr/share/sharness/sharness.sh || missing="$missing sharness"
+command -v prove >/dev/null 2>&1 || missing="$missing perl"
+command -v git >/dev/null 2>&1 || missing="$missing git"
+command -v cc >/dev/null 2>&1 || missing="$missing gcc"
+command -v patch >/dev/null 2>&1 || missing="$missing patch"
+
+test -z "$missing" && exit 0
+
+echo "install-deps: installing$missing"
+sudo=
+test "$(id -u)" = 0 || sudo=sudo
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq $missing

@@ -1,0 +1,92 @@
+/*
+ * Shared building blocks of libaiapply: growable buffers, input
+ * positions, diagnostics and the size limits every stage enforces.
+ */
+#ifndef AIAPPLY_COMMON_H
+#define AIAPPLY_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+
+/* Limits: every size has one (SPEC "Limits"). */
+#define AA_MAX_INPUT_SIZE   (256u * 1024 * 1024) /* one input file */
+#define AA_MAX_TEXT_SIZE    (64u * 1024 * 1024)  /* a file we edit as text */
+#define AA_MAX_LINE_LENGTH  (1024u * 1024)       /* one line of input or text */
+#define AA_MAX_NEST_DEPTH   64                   /* JSON / YAML nesting */
+#define AA_MAX_PATH_LENGTH  4096
+#define AA_MAX_OPS          1000000
+
+/* A growable byte buffer; ptr is always NUL-terminated once allocated. */
+typedef struct aa_buf {
+	char *ptr;
+	size_t len;
+	size_t cap;
+} aa_buf;
+
+#define AA_BUF_INIT { NULL, 0, 0 }
+
+int aa_buf_grow(aa_buf *b, size_t extra);
+int aa_buf_put(aa_buf *b, const void *data, size_t len);
+int aa_buf_puts(aa_buf *b, const char *s);
+int aa_buf_putc(aa_buf *b, char c);
+int aa_buf_printf(aa_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int aa_buf_vprintf(aa_buf *b, const char *fmt, va_list ap);
+void aa_buf_clear(aa_buf *b);
+void aa_buf_free(aa_buf *b);
+/* Hands the allocation to the caller (never NULL: "" when empty). */
+char *aa_buf_detach(aa_buf *b);
+
+/* Small allocation helpers: NULL only on out-of-memory. */
+char *aa_strndup(const char *s, size_t n);
+char *aa_strdup(const char *s);
+
+/*
+ * Where something came from: input name (a file name or "<stdin>"), and
+ * the 1-based line in it (0 = unknown). The name is not owned.
+ */
+typedef struct aa_pos {
+	const char *input;
+	long line;
+} aa_pos;
+
+typedef enum aa_diag_level {
+	AA_DIAG_ERROR,
+	AA_DIAG_WARNING,
+	AA_DIAG_NOTE
+} aa_diag_level;
+
+typedef struct aa_diag {
+	aa_diag_level level;
+	char *path;   /* the repository path concerned, or NULL */
+	char *input;  /* input name, or NULL */
+	long line;    /* input line, 0 = none */
+	char *msg;    /* the reason; may span several lines (details) */
+} aa_diag;
+
+typedef struct aa_diags {
+	aa_diag *v;
+	size_t n, cap;
+	size_t nerrors;
+} aa_diags;
+
+#define AA_DIAGS_INIT { NULL, 0, 0, 0 }
+
+/*
+ * Records a diagnostic. aa_error() always returns -1 so a failing path
+ * can say `return aa_error(d, pos, path, "...")`.
+ */
+int aa_error(aa_diags *d, aa_pos pos, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void aa_warn(aa_diags *d, aa_pos pos, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void aa_note(aa_diags *d, aa_pos pos, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void aa_diag_addv(aa_diags *d, aa_diag_level level, aa_pos pos,
+		  const char *path, const char *fmt, va_list ap);
+/* "error: <path>: <input>:<line>: <msg>" */
+int aa_diag_format(const aa_diag *dg, aa_buf *out);
+void aa_diags_free(aa_diags *d);
+
+#endif

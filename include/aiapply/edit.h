@@ -1,0 +1,59 @@
+/*
+ * Edit engines: apply an AA_OP_EDIT's edits to a decoded text. Each
+ * engine records where every edit landed and how, warnings for every
+ * non-exact landing and errors (with the nearest miss) when it cannot.
+ */
+#ifndef AIAPPLY_EDIT_H
+#define AIAPPLY_EDIT_H
+
+#include "changeset.h"
+#include "text.h"
+
+/* How an edit landed: the rung of SPEC's "Locating edits" ladder. */
+typedef enum aa_how {
+	AA_HOW_EXACT,           /* rung 1: exact, at the hinted line */
+	AA_HOW_OFFSET,          /* rung 2: exact, elsewhere */
+	AA_HOW_WHITESPACE,      /* rung 3: whitespace-insensitive */
+	AA_HOW_REDUCED_CONTEXT, /* rung 4: outer context differs */
+	AA_HOW_CONTENT,         /* located by content (bare @@, find, snippet) */
+	AA_HOW_ALREADY_APPLIED  /* skipped: its result is already there */
+} aa_how;
+
+typedef struct aa_landing {
+	aa_pos pos;     /* the hunk / replacement / modification */
+	long line;      /* 1-based line in the file before the edit; 0 = n/a */
+	long offset;    /* line - hinted line, when there was a hint */
+	aa_how how;
+} aa_landing;
+
+typedef struct aa_edit_ctx {
+	const char *path;     /* repository path, for messages */
+	aa_diags *diags;
+	int strict;           /* seed 004 --strict: rung 1 only */
+	/* results */
+	aa_landing *landings;
+	size_t nlandings, cap;
+	size_t applied;       /* edits that changed the text */
+	size_t skipped;       /* edits already present */
+} aa_edit_ctx;
+
+int aa_edit_landing_add(aa_edit_ctx *cx, aa_pos pos, long line,
+			long offset, aa_how how);
+const char *aa_how_name(aa_how how);
+void aa_edit_ctx_release(aa_edit_ctx *cx);
+
+/* Each returns 0, or -1 with errors in cx->diags (text then undefined). */
+int aa_edit_hunks(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
+int aa_edit_replacements(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
+int aa_edit_ap(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
+
+/*
+ * A diff deletion: 0 when the op's hunks remove exactly the whole file
+ * (or the op has no hunks), else -1 with an error.
+ */
+int aa_edit_check_deletion(const aa_text *t, const aa_op *op, aa_edit_ctx *cx);
+
+/* ap §3.5: removes trailing spaces and tabs from every line. */
+int aa_text_strip_trailing_ws(aa_text *t);
+
+#endif

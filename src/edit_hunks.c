@@ -1,0 +1,13 @@
+/* STUB: to be replaced by the real implementation. */
+#include <stdlib.h>
+#include <string.h>
+#include "aiapply/common.h"
+#include "aiapply/changeset.h"
+#include "aiapply/text.h"
+#include "aiapply/edit.h"
+#include "aiapply/format.h"
+#include "aiapply/path.h"
+int aa_edit_hunks(aa_text *t, const aa_op *op, aa_edit_ctx *cx)
+{ (void)t; return aa_error(cx->diags, op->pos, cx->path, "hunks not supported yet"); }
+int aa_edit_check_deletion(const aa_text *t, const aa_op *op, aa_edit_ctx *cx)
+{ (void)t; return aa_error(cx->diags, op->pos, cx->path, "deletion check not supported yet"); }

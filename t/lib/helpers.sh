@@ -1,0 +1,35 @@
+# Helpers shared by the command-line tests.
+
+# test_rejected [ai-apply args...]: git ai-apply must exit 1, print an
+# error to "err", and leave index, refs, objects and work tree unchanged.
+test_rejected () {
+	repo_snapshot rejected &&
+	test_expect_code 1 git ai-apply "$@" 2>err &&
+	test_grep "error: " err &&
+	repo_unchanged rejected
+}
+
+# test_grep PATTERN FILE: grep that shows the file when it fails.
+test_grep () {
+	if grep "$@"
+	then
+		return 0
+	fi
+	echo "test_grep: no match for '$1' in:"
+	for last; do :; done
+	cat "$last"
+	return 1
+}
+
+# make_repo NAME: a repository with one commit of a few files.
+make_repo () {
+	git init -q "$1" &&
+	(
+		cd "$1" &&
+		printf 'one\ntwo\nthree\n' >a.txt &&
+		mkdir -p dir &&
+		printf 'alpha\nbeta\n' >dir/b.txt &&
+		git add . &&
+		git commit -q -m initial
+	)
+}
