@@ -47,6 +47,12 @@ typedef struct aa_hunk {
 	int old_no_eol;      /* "\ No newline" after the last old-side line */
 	int new_no_eol;      /* ... after the last new-side line */
 	char *section;       /* text after the closing @@, or NULL */
+	/*
+	 * The header's counts disagreed with the body, which was recounted
+	 * (old_count/new_count now hold the body's counts). --strict
+	 * rejects this after context validation (seed 004 order).
+	 */
+	int count_mismatch;
 } aa_hunk;
 
 typedef struct aa_repl {
