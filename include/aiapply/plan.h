@@ -1,0 +1,93 @@
+/*
+ * The planner: applies a change set, in order, over a base snapshot into
+ * an in-memory overlay and enforces SPEC's shared rules (paths, modes,
+ * binary, symlinks, submodules, existence, file/directory conflicts).
+ * It never writes: the result is a list of changed paths for landing.
+ */
+#ifndef AIAPPLY_PLAN_H
+#define AIAPPLY_PLAN_H
+
+#include "changeset.h"
+#include "edit.h"
+
+#define AA_MODE_FILE    0100644u
+#define AA_MODE_EXEC    0100755u
+#define AA_MODE_LINK    0120000u
+#define AA_MODE_GITLINK 0160000u
+#define AA_MODE_TREE    0040000u
+
+typedef struct aa_oid {
+	unsigned char id[20];
+} aa_oid;
+
+/* Called for each base file under a directory; non-zero stops the walk. */
+typedef int (*aa_each_fn)(const char *path, uint32_t mode,
+			  const aa_oid *oid, void *payload);
+
+/*
+ * Read access to the base (a tree or the index). Functions return 0 on
+ * success, 1 for "not found" (lookup), -1 on error (with a message in
+ * *err when they can).
+ */
+typedef struct aa_snapshot {
+	void *ctx;
+	/* A file (blob, link or gitlink) at exactly this path. */
+	int (*lookup)(void *ctx, const char *path, uint32_t *mode, aa_oid *oid);
+	int (*read)(void *ctx, const aa_oid *oid, aa_buf *out);
+	/* Every base file under `dir` + "/", in order; stops on non-zero. */
+	int (*each_under)(void *ctx, const char *dir, aa_each_fn fn, void *payload);
+	/* 1 when gitattributes of the base mark the path binary (optional). */
+	int (*attr_binary)(void *ctx, const char *path);
+	/*
+	 * 1 when `path` lies beyond a symbolic link in the work tree (some
+	 * leading directory is a link), 0 if not (optional).
+	 */
+	int (*worktree_beyond_link)(void *ctx, const char *path, char **link);
+} aa_snapshot;
+
+typedef struct aa_plan_opts {
+	int allow_delete;     /* --allow-delete (needed by --strict deletions) */
+} aa_plan_opts;
+
+/* One path whose content or mode the change set alters. */
+typedef struct aa_change {
+	char *path;
+	int base_exists;
+	uint32_t base_mode;
+	aa_oid base_oid;
+	int exists;           /* after the change set */
+	uint32_t mode;
+	int has_oid;          /* content is the existing object `oid` */
+	aa_oid oid;
+	char *data;           /* else the new bytes */
+	size_t len;
+	char *renamed_from;   /* for reports: the path it was moved from */
+	aa_landing *landings;
+	size_t nlandings;
+} aa_change;
+
+typedef struct aa_plan_node aa_plan_node;
+
+typedef struct aa_plan {
+	aa_change *changes;   /* in order of first touch */
+	size_t nchanges;
+	size_t ops_applied;   /* operations that changed something */
+	size_t ops_skipped;   /* operations already applied */
+	/* private */
+	aa_plan_node *nodes;
+	size_t nnodes, capnodes;
+	size_t *table;
+	size_t tablecap;
+} aa_plan;
+
+#define AA_PLAN_INIT { NULL, 0, 0, 0, NULL, 0, 0, NULL, 0 }
+
+/*
+ * Plans the whole change set. Returns 0 (plan->changes filled; it may be
+ * empty when everything was already applied) or -1 with errors in d.
+ */
+int aa_plan_build(aa_plan *plan, const aa_changeset *cs,
+		  const aa_snapshot *base, const aa_plan_opts *o, aa_diags *d);
+void aa_plan_free(aa_plan *plan);
+
+#endif
