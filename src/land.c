@@ -1,0 +1,632 @@
+/*
+ * Landing a plan through libgit2, all or nothing: new objects live in a
+ * mempack until everything else succeeded; then they are copied to the
+ * disk odb, and only then is a ref or the index written.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
+
+#include "aiapply/land.h"
+#include "land_internal.h"
+
+#define FATAL (-2)
+
+static int git_fail(aa_diags *d, const char *what)
+{
+	const git_error *e = git_error_last();
+
+	aa_error(d, (aa_pos){ NULL, 0 }, NULL, "%s: %s", what,
+		 e && e->message ? e->message : "unknown error");
+	return FATAL;
+}
+
+static int remember_object(aa_session *s, const git_oid *oid)
+{
+	if (s->ncreated == s->capcreated) {
+		size_t cap = s->capcreated ? s->capcreated * 2 : 32;
+		git_oid *v = realloc(s->created, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		s->created = v;
+		s->capcreated = cap;
+	}
+	git_oid_cpy(&s->created[s->ncreated++], oid);
+	return 0;
+}
+
+/* ---- opening the base ---- */
+
+static int open_mempack(aa_session *s, aa_diags *d)
+{
+	if (git_repository_odb(&s->odb, s->repo) < 0 ||
+	    git_mempack_new(&s->mempack) < 0)
+		return git_fail(d, "cannot set up the object database");
+	/* Highest priority: every write lands in memory first. */
+	if (git_odb_add_backend(s->odb, s->mempack, 1000) < 0) {
+		s->mempack->free(s->mempack);
+		s->mempack = NULL;
+		return git_fail(d, "cannot set up the in-memory object store");
+	}
+	return 0;
+}
+
+static int open_index_base(aa_session *s, aa_diags *d)
+{
+	const git_oid *sum;
+
+	if (git_repository_is_bare(s->repo) && s->opts->mode == AA_LAND_INDEX)
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"this is a bare repository: use --cached or --branch"), FATAL;
+	if (git_repository_index(&s->index, s->repo) < 0)
+		return git_fail(d, "cannot read the index");
+	if (git_index_has_conflicts(s->index))
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"the index has unresolved conflicts; resolve them first"), FATAL;
+	sum = git_index_checksum(s->index);
+	if (sum)
+		git_oid_cpy(&s->index_checksum, sum);
+	return 0;
+}
+
+static int open_tree_base(aa_session *s, aa_diags *d)
+{
+	const char *rev = s->opts->base ? s->opts->base : "HEAD";
+	git_object *obj = NULL;
+	int r = git_revparse_single(&obj, s->repo, rev);
+
+	if (r == GIT_ENOTFOUND && !s->opts->base &&
+	    git_repository_head_unborn(s->repo) == 1)
+		return 0; /* unborn HEAD: a root commit over the empty tree */
+	if (r < 0)
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"--base: '%s' is not a valid revision", rev), FATAL;
+	r = git_object_peel((git_object **)&s->base_commit, obj, GIT_OBJECT_COMMIT);
+	git_object_free(obj);
+	if (r < 0)
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"--base: '%s' is not a commit", rev), FATAL;
+	if (git_commit_tree(&s->base_tree, s->base_commit) < 0)
+		return git_fail(d, "cannot read the base tree");
+	return 0;
+}
+
+int aa_session_open(aa_session *s, git_repository *repo,
+		    const aa_land_opts *opts, aa_diags *d)
+{
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	s->repo = repo;
+	s->opts = opts;
+	r = open_mempack(s, d);
+	if (!r)
+		r = opts->mode == AA_LAND_BRANCH ? open_tree_base(s, d)
+						 : open_index_base(s, d);
+	if (!r)
+		aa_snapshot_bind(s);
+	return r;
+}
+
+void aa_session_close(aa_session *s)
+{
+	git_index_free(s->index);
+	git_tree_free(s->base_tree);
+	git_commit_free(s->base_commit);
+	if (s->mempack)
+		git_mempack_reset(s->mempack);
+	git_odb_free(s->odb); /* frees the mempack backend too */
+	free(s->created);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- objects ---- */
+
+static void to_git_oid(git_oid *out, const aa_oid *in)
+{
+	memset(out, 0, sizeof(*out));
+	memcpy(out->id, in->id, sizeof(in->id));
+}
+
+/* The blob id of a change's new content, writing it to the mempack. */
+static int change_blob(aa_session *s, const aa_change *c, git_oid *out,
+		       aa_diags *d)
+{
+	if (c->has_oid) {
+		to_git_oid(out, &c->oid);
+		return 0;
+	}
+	if (git_blob_create_from_buffer(out, s->repo, c->data ? c->data : "",
+					c->len) < 0)
+		return git_fail(d, "cannot create a blob");
+	return remember_object(s, out) < 0 ? git_fail(d, "out of memory") : 0;
+}
+
+int aa_change_content(aa_session *s, const aa_change *c, git_blob **blob,
+		      const char **data, size_t *len)
+{
+	git_oid id;
+
+	*blob = NULL;
+	if (!c->has_oid) {
+		*data = c->data ? c->data : "";
+		*len = c->len;
+		return 0;
+	}
+	to_git_oid(&id, &c->oid);
+	if (git_blob_lookup(blob, s->repo, &id) < 0)
+		return -1;
+	*data = git_blob_rawcontent(*blob);
+	*len = (size_t)git_blob_rawsize(*blob);
+	return 0;
+}
+
+/* Copies the objects we created from the mempack to .git/objects. */
+static int persist_objects(aa_session *s, aa_diags *d)
+{
+	git_buf dir = GIT_BUF_INIT;
+	git_odb *disk = NULL;
+	size_t i;
+	int r = 0;
+
+	if (!s->ncreated)
+		return 0;
+	if (git_buf_set(&dir, git_repository_commondir(s->repo),
+			strlen(git_repository_commondir(s->repo))) < 0)
+		return git_fail(d, "out of memory");
+	{
+		aa_buf path = AA_BUF_INIT;
+
+		if (aa_buf_printf(&path, "%sobjects", dir.ptr) < 0 ||
+		    git_odb_open(&disk, path.ptr) < 0)
+			r = git_fail(d, "cannot open the object database");
+		aa_buf_free(&path);
+	}
+	git_buf_dispose(&dir);
+	for (i = 0; !r && i < s->ncreated; i++) {
+		git_odb_object *obj;
+		git_oid written;
+
+		if (git_odb_exists(disk, &s->created[i]))
+			continue;
+		if (git_odb_read(&obj, s->odb, &s->created[i]) < 0) {
+			r = git_fail(d, "cannot read a new object");
+			break;
+		}
+		if (git_odb_write(&written, disk, git_odb_object_data(obj),
+				  git_odb_object_size(obj),
+				  git_odb_object_type(obj)) < 0)
+			r = git_fail(d, "cannot write an object");
+		git_odb_object_free(obj);
+	}
+	git_odb_free(disk);
+	return r;
+}
+
+/* ---- --branch ---- */
+
+static int tree_updates(aa_session *s, const aa_plan *plan, int removals,
+			git_tree_update **out, size_t *n, aa_diags *d)
+{
+	git_tree_update *u = calloc(plan->nchanges ? plan->nchanges : 1, sizeof(*u));
+	size_t i;
+
+	*out = u;
+	*n = 0;
+	if (!u)
+		return git_fail(d, "out of memory");
+	for (i = 0; i < plan->nchanges; i++) {
+		const aa_change *c = &plan->changes[i];
+
+		if (removals == c->exists)
+			continue;
+		u[*n].path = c->path;
+		if (removals) {
+			u[*n].action = GIT_TREE_UPDATE_REMOVE;
+		} else {
+			u[*n].action = GIT_TREE_UPDATE_UPSERT;
+			u[*n].filemode = (git_filemode_t)c->mode;
+			if (change_blob(s, c, &u[*n].id, d) < 0)
+				return FATAL;
+		}
+		(*n)++;
+	}
+	return 0;
+}
+
+/* Applies removals, then upserts (libgit2 refuses both kinds in one batch). */
+static int build_tree(aa_session *s, const aa_plan *plan, git_oid *out,
+		      aa_diags *d)
+{
+	git_tree *tree = s->base_tree, *mid = NULL, *empty = NULL;
+	git_tree_update *u = NULL;
+	size_t n;
+	int pass, r = 0;
+
+	if (!tree) {
+		git_treebuilder *tb;
+		git_oid eid;
+
+		if (git_treebuilder_new(&tb, s->repo, NULL) < 0 ||
+		    git_treebuilder_write(&eid, tb) < 0 ||
+		    git_tree_lookup(&empty, s->repo, &eid) < 0)
+			return git_fail(d, "cannot create the empty tree");
+		git_treebuilder_free(tb);
+		tree = empty;
+	}
+	git_oid_cpy(out, git_tree_id(tree));
+	for (pass = 1; pass >= 0 && !r; pass--) {
+		r = tree_updates(s, plan, pass, &u, &n, d);
+		if (!r && n && git_tree_create_updated(out, s->repo, tree, n, u) < 0)
+			r = git_fail(d, "cannot build the new tree");
+		free(u);
+		u = NULL;
+		if (!r && n && pass) {
+			if (git_tree_lookup(&mid, s->repo, out) < 0)
+				r = git_fail(d, "cannot read the new tree");
+			tree = mid;
+		}
+	}
+	git_tree_free(mid);
+	git_tree_free(empty);
+	return r;
+}
+
+/* Remembers the root and every tree on the way to a changed path. */
+static int remember_trees(aa_session *s, const aa_plan *plan,
+			  const git_oid *root, aa_diags *d)
+{
+	git_tree *tree;
+	size_t i;
+	int r = 0;
+
+	if (remember_object(s, root) < 0)
+		return git_fail(d, "out of memory");
+	if (git_tree_lookup(&tree, s->repo, root) < 0)
+		return git_fail(d, "cannot read the new tree");
+	for (i = 0; i < plan->nchanges && !r; i++) {
+		char *p = aa_strdup(plan->changes[i].path), *slash;
+
+		if (!p) {
+			r = git_fail(d, "out of memory");
+			break;
+		}
+		for (slash = strchr(p, '/'); slash && !r; slash = strchr(slash + 1, '/')) {
+			git_tree_entry *e;
+
+			*slash = '\0';
+			if (git_tree_entry_bypath(&e, tree, p) == 0) {
+				if (git_tree_entry_type(e) == GIT_OBJECT_TREE &&
+				    remember_object(s, git_tree_entry_id(e)) < 0)
+					r = git_fail(d, "out of memory");
+				git_tree_entry_free(e);
+			}
+			*slash = '/';
+		}
+		free(p);
+	}
+	git_tree_free(tree);
+	return r;
+}
+
+/* "1112354055 +0200" or "@1112354055 +0200" (git's raw form). */
+static int parse_raw_date(const char *s, git_time_t *t, int *offset)
+{
+	char *end;
+	long long secs;
+	long tz;
+
+	if (*s == '@')
+		s++;
+	errno = 0;
+	secs = strtoll(s, &end, 10);
+	if (errno || end == s || *end != ' ')
+		return -1;
+	tz = strtol(end + 1, &end, 10);
+	if (*end || tz < -2400 || tz > 2400)
+		return -1;
+	*t = (git_time_t)secs;
+	*offset = (int)((tz / 100) * 60 + (tz % 100));
+	return 0;
+}
+
+static int make_signature(git_signature **out, git_repository *repo,
+			  const char *who, aa_diags *d)
+{
+	char name_var[32], email_var[32], date_var[32];
+	const char *name, *email, *date;
+	git_config *cfg = NULL;
+	git_buf cname = GIT_BUF_INIT, cemail = GIT_BUF_INIT;
+	git_time_t t;
+	int off, r;
+
+	snprintf(name_var, sizeof(name_var), "GIT_%s_NAME", who);
+	snprintf(email_var, sizeof(email_var), "GIT_%s_EMAIL", who);
+	snprintf(date_var, sizeof(date_var), "GIT_%s_DATE", who);
+	name = getenv(name_var);
+	email = getenv(email_var);
+	date = getenv(date_var);
+	if ((!name || !email) && git_repository_config_snapshot(&cfg, repo) == 0) {
+		if (!name && git_config_get_string_buf(&cname, cfg, "user.name") == 0)
+			name = cname.ptr;
+		if (!email && git_config_get_string_buf(&cemail, cfg, "user.email") == 0)
+			email = cemail.ptr;
+	}
+	if (!name || !*name || !email) {
+		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+			     "identity unknown: set user.name and user.email (or GIT_%s_NAME and GIT_%s_EMAIL)",
+			     who, who);
+		r = FATAL;
+	} else if (date && parse_raw_date(date, &t, &off) == 0) {
+		r = git_signature_new(out, name, email, t, off) < 0 ?
+			git_fail(d, "invalid identity") : 0;
+	} else {
+		r = git_signature_now(out, name, email) < 0 ?
+			git_fail(d, "invalid identity") : 0;
+	}
+	git_buf_dispose(&cname);
+	git_buf_dispose(&cemail);
+	git_config_free(cfg);
+	return r;
+}
+
+static int default_message(const aa_plan *plan, aa_buf *msg)
+{
+	size_t i;
+
+	if (aa_buf_puts(msg, "ai-apply: ") < 0)
+		return -1;
+	if (plan->nchanges > 3)
+		return aa_buf_printf(msg, "change %zu files\n\nFiles:\n",
+				     plan->nchanges) < 0 ? -1 :
+			0;
+	for (i = 0; i < plan->nchanges; i++)
+		if (aa_buf_printf(msg, "%s%s", i ? ", " : "update ",
+				  plan->changes[i].path) < 0)
+			return -1;
+	return aa_buf_putc(msg, '\n');
+}
+
+static int commit_message(const aa_plan *plan, const char *given, aa_buf *msg)
+{
+	size_t i;
+
+	if (given) {
+		if (aa_buf_puts(msg, given) < 0)
+			return -1;
+		return (msg->len && msg->ptr[msg->len - 1] != '\n') ?
+			aa_buf_putc(msg, '\n') : 0;
+	}
+	if (default_message(plan, msg) < 0)
+		return -1;
+	if (plan->nchanges > 3)
+		for (i = 0; i < plan->nchanges; i++)
+			if (aa_buf_printf(msg, "  %s\n", plan->changes[i].path) < 0)
+				return -1;
+	return 0;
+}
+
+/* Refuses an existing branch without --force, or the checked-out one. */
+static int check_branch(aa_session *s, const char *refname, git_oid *old,
+			int *exists, aa_diags *d)
+{
+	git_reference *ref = NULL, *head = NULL;
+	int r = git_reference_lookup(&ref, s->repo, refname);
+
+	*exists = 0;
+	if (r == GIT_ENOTFOUND)
+		return 0;
+	if (r < 0)
+		return git_fail(d, "cannot read the branch");
+	*exists = 1;
+	if (git_reference_resolve(&head, ref) == 0)
+		git_oid_cpy(old, git_reference_target(head));
+	git_reference_free(head);
+	git_reference_free(ref);
+	if (!s->opts->force)
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"branch '%s' already exists (use --force to replace it)",
+				s->opts->branch);
+	if (git_repository_head(&head, s->repo) == 0) {
+		int current = !strcmp(git_reference_name(head), refname);
+
+		git_reference_free(head);
+		if (current)
+			return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+					"branch '%s' is checked out; refusing to move it",
+					s->opts->branch);
+	}
+	return 0;
+}
+
+static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
+{
+	git_signature *author = NULL, *committer = NULL;
+	const git_commit *parents[1];
+	aa_buf refname = AA_BUF_INIT, msg = AA_BUF_INIT, log = AA_BUF_INIT;
+	git_reference *ref = NULL;
+	git_tree *tree = NULL;
+	git_oid tree_id, old;
+	int exists = 0, r;
+
+	if (aa_buf_printf(&refname, "refs/heads/%s", s->opts->branch) < 0)
+		return git_fail(d, "out of memory");
+	r = git_reference_name_is_valid(&exists, refname.ptr);
+	if (r < 0 || !exists || s->opts->branch[0] == '-') {
+		aa_buf_free(&refname);
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"'%s' is not a valid branch name", s->opts->branch), FATAL;
+	}
+	r = check_branch(s, refname.ptr, &old, &exists, d);
+	if (!r)
+		r = build_tree(s, plan, &tree_id, d);
+	if (!r)
+		r = remember_trees(s, plan, &tree_id, d);
+	if (!r && git_tree_lookup(&tree, s->repo, &tree_id) < 0)
+		r = git_fail(d, "cannot read the new tree");
+	if (!r)
+		r = make_signature(&author, s->repo, "AUTHOR", d);
+	if (!r)
+		r = make_signature(&committer, s->repo, "COMMITTER", d);
+	if (!r && commit_message(plan, s->opts->message, &msg) < 0)
+		r = git_fail(d, "out of memory");
+	parents[0] = s->base_commit;
+	if (!r && git_commit_create(&s->commit, s->repo, NULL, author, committer,
+				    NULL, msg.ptr, tree, s->base_commit ? 1 : 0,
+				    parents) < 0)
+		r = git_fail(d, "cannot create the commit");
+	if (!r && remember_object(s, &s->commit) < 0)
+		r = git_fail(d, "out of memory");
+	/* Objects first: a ref must never point at a missing object. */
+	if (!r)
+		r = persist_objects(s, d);
+	if (!r && aa_buf_printf(&log, "ai-apply: %s", msg.ptr) < 0)
+		r = git_fail(d, "out of memory");
+	if (!r) {
+		char *nl = strchr(log.ptr, '\n');
+
+		if (nl)
+			*nl = '\0';
+		if (exists)
+			r = git_reference_create_matching(&ref, s->repo, refname.ptr,
+							  &s->commit, 1, &old, log.ptr);
+		else
+			r = git_reference_create(&ref, s->repo, refname.ptr,
+						 &s->commit, 0, log.ptr);
+		if (r < 0)
+			r = git_fail(d, "cannot update the branch");
+	}
+	git_reference_free(ref);
+	git_tree_free(tree);
+	git_signature_free(author);
+	git_signature_free(committer);
+	aa_buf_free(&refname);
+	aa_buf_free(&msg);
+	aa_buf_free(&log);
+	return r;
+}
+
+/* ---- default and --cached: the index ---- */
+
+static int check_index_lock(aa_session *s, aa_diags *d)
+{
+	aa_buf lock = AA_BUF_INIT;
+	FILE *f;
+	int r = 0;
+
+	if (aa_buf_printf(&lock, "%s.lock", git_index_path(s->index)) < 0)
+		return git_fail(d, "out of memory");
+	f = fopen(lock.ptr, "r");
+	if (f || errno != ENOENT) {
+		if (f)
+			fclose(f);
+		aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+			 "unable to create '%s': File exists.\n"
+			 "Another git process seems to be running in this repository;\n"
+			 "if it is not, remove the file yourself", lock.ptr);
+		r = FATAL;
+	}
+	aa_buf_free(&lock);
+	return r;
+}
+
+/* Whether the index file still is the one we read (nobody wrote it). */
+static int index_unchanged_on_disk(aa_session *s, aa_diags *d)
+{
+	unsigned char tail[20];
+	git_oid zero;
+	FILE *f = fopen(git_index_path(s->index), "rb");
+	int same;
+
+	memset(&zero, 0, sizeof(zero));
+	if (!f)
+		same = errno == ENOENT && git_oid_equal(&s->index_checksum, &zero);
+	else {
+		same = fseek(f, -20, SEEK_END) == 0 &&
+		       fread(tail, 1, 20, f) == 20 &&
+		       !memcmp(tail, s->index_checksum.id, 20);
+		fclose(f);
+	}
+	if (same)
+		return 0;
+	aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		 "the index changed while we worked (another git command?); nothing applied");
+	return FATAL;
+}
+
+static int update_index(aa_session *s, const aa_plan *plan,
+			const git_oid *ids, aa_wt_backup *backup, aa_diags *d)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nchanges; i++) {
+		const aa_change *c = &plan->changes[i];
+
+		if (!c->exists && git_index_remove(s->index, c->path, 0) < 0 &&
+		    git_index_get_bypath(s->index, c->path, 0))
+			return git_fail(d, "cannot update the index");
+	}
+	for (i = 0; i < plan->nchanges; i++) {
+		const aa_change *c = &plan->changes[i];
+		git_index_entry e;
+
+		if (!c->exists)
+			continue;
+		memset(&e, 0, sizeof(e));
+		e.path = c->path;
+		e.mode = c->mode;
+		git_oid_cpy(&e.id, &ids[i]);
+		if (backup)
+			aa_worktree_stat(backup, c->path, &e);
+		if (git_index_add(s->index, &e) < 0)
+			return git_fail(d, "cannot update the index");
+	}
+	return 0;
+}
+
+static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
+{
+	git_oid *ids = calloc(plan->nchanges ? plan->nchanges : 1, sizeof(*ids));
+	aa_wt_backup *backup = NULL;
+	int with_worktree = s->opts->mode == AA_LAND_INDEX;
+	size_t i;
+	int r;
+
+	if (!ids)
+		return git_fail(d, "out of memory");
+	r = check_index_lock(s, d);
+	for (i = 0; !r && i < plan->nchanges; i++)
+		if (plan->changes[i].exists)
+			r = change_blob(s, &plan->changes[i], &ids[i], d);
+	if (!r && with_worktree)
+		r = aa_worktree_check_clean(s, plan, d);
+	if (!r && with_worktree)
+		r = aa_worktree_write(s, plan, ids, &backup, d);
+	if (!r)
+		r = index_unchanged_on_disk(s, d);
+	if (!r)
+		r = persist_objects(s, d);
+	if (!r)
+		r = update_index(s, plan, ids, backup, d);
+	if (!r && git_index_write(s->index) < 0)
+		r = git_fail(d, "cannot write the index");
+	if (r && backup)
+		aa_worktree_restore(s, backup);
+	aa_worktree_backup_free(backup);
+	free(ids);
+	return r;
+}
+
+int aa_land(aa_session *s, const aa_plan *plan, aa_diags *d)
+{
+	if (!plan->nchanges || s->opts->mode == AA_LAND_CHECK)
+		return 0;
+	if (s->opts->mode == AA_LAND_BRANCH)
+		return land_branch(s, plan, d);
+	return land_index(s, plan, d);
+}

@@ -1,0 +1,478 @@
+/*
+ * The work tree, for the default mode: refuse touched paths with
+ * unstaged changes, then write only the touched paths, never through a
+ * symbolic link (every directory is opened with O_NOFOLLOW), keeping what
+ * was there so a failure can put it back.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "aiapply/land.h"
+#include "land_internal.h"
+
+typedef struct wt_entry {
+	const char *path;
+	int had;          /* 0 nothing, 1 regular file, 2 symbolic link */
+	mode_t mode;
+	char *data;
+	size_t len;
+	int changed;      /* we removed or wrote it */
+	int has_stat;
+	struct stat st;
+} wt_entry;
+
+struct aa_wt_backup {
+	int root;         /* the work tree directory */
+	wt_entry *v;
+	size_t n;
+	char **made_dirs; /* directories we created, for restore */
+	size_t nmade;
+};
+
+static int wt_fail(aa_diags *d, const char *path, const char *what)
+{
+	return aa_error(d, (aa_pos){ NULL, 0 }, path, "%s: %s", what,
+			strerror(errno));
+}
+
+/*
+ * Opens the directory holding `path` (relative to root) without following
+ * links; creates missing directories when `create`. Returns the fd, -1
+ * with errno, and sets *base to the last component.
+ */
+static int open_parent(aa_wt_backup *b, const char *path, int create,
+		       const char **base)
+{
+	char comp[AA_MAX_PATH_LENGTH + 1];
+	const char *p = path, *slash;
+	int fd = dup(b->root);
+
+	while (fd >= 0 && (slash = strchr(p, '/'))) {
+		size_t n = (size_t)(slash - p);
+		int next;
+
+		if (n > AA_MAX_PATH_LENGTH) {
+			close(fd);
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		memcpy(comp, p, n);
+		comp[n] = '\0';
+		next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0 && errno == ENOENT && create) {
+			if (mkdirat(fd, comp, 0777) == 0) {
+				char **v = realloc(b->made_dirs, (b->nmade + 1) * sizeof(*v));
+
+				if (v) {
+					b->made_dirs = v;
+					v[b->nmade] = aa_strndup(path, (size_t)(slash - path));
+					if (v[b->nmade])
+						b->nmade++;
+				}
+			}
+			next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		}
+		close(fd);
+		fd = next;
+		p = slash + 1;
+	}
+	*base = p;
+	return fd;
+}
+
+static int read_all(int fd, aa_buf *out)
+{
+	char chunk[65536];
+	ssize_t n;
+
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+		if (aa_buf_put(out, chunk, (size_t)n) < 0)
+			return -1;
+	return n < 0 ? -1 : 0;
+}
+
+/* Records what the work tree has at e->path now. */
+static int backup_one(aa_wt_backup *b, wt_entry *e, aa_diags *d)
+{
+	const char *base;
+	struct stat st;
+	aa_buf buf = AA_BUF_INIT;
+	int dir = open_parent(b, e->path, 0, &base), r = 0;
+
+	if (dir < 0)
+		return (errno == ENOENT || errno == ENOTDIR) ? 0 :
+			wt_fail(d, e->path, "cannot open its directory");
+	if (fstatat(dir, base, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		r = errno == ENOENT ? 0 : wt_fail(d, e->path, "cannot stat");
+	} else if (S_ISLNK(st.st_mode)) {
+		char target[AA_MAX_PATH_LENGTH + 1];
+		ssize_t n = readlinkat(dir, base, target, sizeof(target) - 1);
+
+		if (n < 0)
+			r = wt_fail(d, e->path, "cannot read the link");
+		else {
+			e->had = 2;
+			e->data = aa_strndup(target, (size_t)n);
+			e->len = (size_t)n;
+		}
+	} else if (S_ISREG(st.st_mode)) {
+		int fd = openat(dir, base, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+
+		if (fd < 0 || read_all(fd, &buf) < 0)
+			r = wt_fail(d, e->path, "cannot read");
+		if (fd >= 0)
+			close(fd);
+		if (!r) {
+			e->had = 1;
+			e->mode = st.st_mode & 07777;
+			e->len = buf.len;
+			e->data = aa_buf_detach(&buf);
+		}
+	} else {
+		r = aa_error(d, (aa_pos){ NULL, 0 }, e->path,
+			     "is a directory or special file in the work tree");
+	}
+	aa_buf_free(&buf);
+	close(dir);
+	return r;
+}
+
+static int write_file_at(int dir, const char *base, const char *data,
+			 size_t len, int exec)
+{
+	char tmp[64];
+	mode_t um = umask(0);
+	int fd, i;
+
+	umask(um);
+	for (i = 0; i < 100; i++) {
+		snprintf(tmp, sizeof(tmp), ".ai-apply-%ld-%d.tmp", (long)getpid(), i);
+		fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    (exec ? 0777 : 0666) & ~um);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (fd < 0)
+		return -1;
+	while (len) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0) {
+			close(fd);
+			unlinkat(dir, tmp, 0);
+			return -1;
+		}
+		data += n;
+		len -= (size_t)n;
+	}
+	if (close(fd) < 0 || renameat(dir, tmp, dir, base) < 0) {
+		int e = errno;
+
+		unlinkat(dir, tmp, 0);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+static int write_link_at(int dir, const char *base, const char *target)
+{
+	if (unlinkat(dir, base, 0) < 0 && errno != ENOENT)
+		return -1;
+	return symlinkat(target, dir, base);
+}
+
+/* ---- unstaged changes ---- */
+
+static int full_path(aa_session *s, const char *path, aa_buf *out)
+{
+	aa_buf_clear(out);
+	return aa_buf_printf(out, "%s%s", git_repository_workdir(s->repo), path);
+}
+
+/*
+ * Whether the work tree file still holds the index entry's content and
+ * mode (as git would convert it), so overwriting it loses nothing.
+ */
+static int matches_index(aa_session *s, const char *path,
+			 const git_index_entry *e, int *same)
+{
+	aa_buf full = AA_BUF_INIT;
+	struct stat st;
+	git_oid oid;
+	int r = 0;
+
+	*same = 0;
+	if (full_path(s, path, &full) < 0)
+		return -1;
+	if (lstat(full.ptr, &st) < 0) {
+		aa_buf_free(&full);
+		return 0;
+	}
+	if (e->mode == AA_MODE_LINK) {
+		char target[AA_MAX_PATH_LENGTH + 1];
+		ssize_t n = S_ISLNK(st.st_mode) ?
+			readlink(full.ptr, target, sizeof(target)) : -1;
+
+		if (n >= 0 && git_odb_hash(&oid, target, (size_t)n, GIT_OBJECT_BLOB) == 0)
+			*same = git_oid_equal(&oid, &e->id);
+	} else if (S_ISREG(st.st_mode)) {
+		int exec = (st.st_mode & 0100) != 0;
+		int want_exec = e->mode == AA_MODE_EXEC;
+		int filemode = 1;
+		git_config *cfg;
+
+		if (git_repository_config_snapshot(&cfg, s->repo) == 0) {
+			if (git_config_get_bool(&filemode, cfg, "core.filemode") < 0)
+				filemode = 1;
+			git_config_free(cfg);
+		}
+		r = git_repository_hashfile(&oid, s->repo, full.ptr,
+					    GIT_OBJECT_BLOB, path);
+		if (!r)
+			*same = git_oid_equal(&oid, &e->id) &&
+				(!filemode || exec == want_exec);
+	}
+	aa_buf_free(&full);
+	return r;
+}
+
+int aa_worktree_check_clean(aa_session *s, const aa_plan *plan, aa_diags *d)
+{
+	aa_buf full = AA_BUF_INIT;
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < plan->nchanges; i++) {
+		const aa_change *c = &plan->changes[i];
+		const git_index_entry *e = git_index_get_bypath(s->index, c->path, 0);
+		struct stat st;
+		int same;
+
+		if (e) {
+			if (matches_index(s, c->path, e, &same) < 0)
+				r = aa_error(d, (aa_pos){ NULL, 0 }, c->path,
+					     "cannot read the work tree file");
+			else if (!same)
+				r = aa_error(d, (aa_pos){ NULL, 0 }, c->path,
+					     "has unstaged changes (commit, stash or 'git add' them first, or use --cached / --branch)");
+		} else if (c->exists && full_path(s, c->path, &full) == 0 &&
+			   lstat(full.ptr, &st) == 0) {
+			r = aa_error(d, (aa_pos){ NULL, 0 }, c->path,
+				     "already exists in the work tree (untracked); not overwriting it");
+		}
+	}
+	aa_buf_free(&full);
+	return r;
+}
+
+/* ---- writing and restoring ---- */
+
+static int remove_path(aa_wt_backup *b, wt_entry *e, aa_diags *d)
+{
+	const char *base;
+	int dir = open_parent(b, e->path, 0, &base), r = 0;
+
+	if (dir < 0)
+		return errno == ENOENT ? 0 : wt_fail(d, e->path, "cannot open its directory");
+	if (unlinkat(dir, base, 0) < 0 && errno != ENOENT)
+		r = wt_fail(d, e->path, "cannot remove");
+	else
+		e->changed = 1;
+	close(dir);
+	return r;
+}
+
+/* Removes the directories that deleting `path` left empty. */
+static void prune_empty_dirs(aa_wt_backup *b, const char *path)
+{
+	char *p = aa_strdup(path), *slash;
+
+	while (p && (slash = strrchr(p, '/'))) {
+		*slash = '\0';
+		if (unlinkat(b->root, p, AT_REMOVEDIR) < 0)
+			break;
+	}
+	free(p);
+}
+
+static int filtered_content(aa_session *s, const char *path, const git_oid *id,
+			    git_buf *out)
+{
+	git_blob_filter_options fo;
+	git_blob *blob;
+	int r;
+
+	memset(&fo, 0, sizeof(fo));
+	fo.version = GIT_BLOB_FILTER_OPTIONS_VERSION;
+	fo.flags = GIT_BLOB_FILTER_CHECK_FOR_BINARY;
+
+	if (git_blob_lookup(&blob, s->repo, id) < 0)
+		return -1;
+	r = git_blob_filter(out, blob, path, &fo);
+	git_blob_free(blob);
+	return r;
+}
+
+static int write_path(aa_session *s, aa_wt_backup *b, wt_entry *e,
+		      const aa_change *c, const git_oid *id, aa_diags *d)
+{
+	git_buf content = GIT_BUF_INIT;
+	const char *base;
+	int dir = open_parent(b, e->path, 1, &base), r = 0;
+
+	if (dir < 0)
+		return wt_fail(d, e->path, errno == ELOOP || errno == ENOTDIR ?
+			       "a leading directory is a symbolic link or a file" :
+			       "cannot create its directory");
+	if (c->mode == AA_MODE_LINK) {
+		git_blob *blob;
+
+		if (git_blob_lookup(&blob, s->repo, id) < 0)
+			r = aa_error(d, (aa_pos){ NULL, 0 }, e->path, "cannot read the link target");
+		else {
+			char *target = aa_strndup(git_blob_rawcontent(blob),
+						  (size_t)git_blob_rawsize(blob));
+
+			if (!target || write_link_at(dir, base, target) < 0)
+				r = wt_fail(d, e->path, "cannot create the symbolic link");
+			free(target);
+			git_blob_free(blob);
+		}
+	} else if (filtered_content(s, e->path, id, &content) < 0) {
+		r = aa_error(d, (aa_pos){ NULL, 0 }, e->path, "cannot convert for the work tree");
+	} else if (write_file_at(dir, base, content.ptr, content.size,
+				 c->mode == AA_MODE_EXEC) < 0) {
+		r = wt_fail(d, e->path, "cannot write");
+	}
+	e->changed = 1;
+	if (!r && fstatat(dir, base, &e->st, AT_SYMLINK_NOFOLLOW) == 0)
+		e->has_stat = 1;
+	git_buf_dispose(&content);
+	close(dir);
+	return r;
+}
+
+static void restore_one(aa_wt_backup *b, wt_entry *e)
+{
+	const char *base;
+	int dir;
+
+	if (!e->changed)
+		return;
+	dir = open_parent(b, e->path, e->had != 0, &base);
+	if (dir < 0)
+		return;
+	if (e->had == 1)
+		write_file_at(dir, base, e->data, e->len, (e->mode & 0100) != 0);
+	else if (e->had == 2)
+		write_link_at(dir, base, e->data);
+	else
+		unlinkat(dir, base, 0);
+	close(dir);
+}
+
+void aa_worktree_restore(aa_session *s, aa_wt_backup *b)
+{
+	size_t i;
+
+	(void)s;
+	for (i = b->n; i > 0; i--)
+		restore_one(b, &b->v[i - 1]);
+	for (i = b->nmade; i > 0; i--)
+		unlinkat(b->root, b->made_dirs[i - 1], AT_REMOVEDIR);
+}
+
+static aa_wt_backup *backup_new(aa_session *s, const aa_plan *plan)
+{
+	aa_wt_backup *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return NULL;
+	b->root = open(git_repository_workdir(s->repo),
+		       O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	b->v = calloc(plan->nchanges ? plan->nchanges : 1, sizeof(*b->v));
+	if (b->root < 0 || !b->v) {
+		aa_worktree_backup_free(b);
+		return NULL;
+	}
+	return b;
+}
+
+int aa_worktree_write(aa_session *s, const aa_plan *plan, const git_oid *ids,
+		      aa_wt_backup **out, aa_diags *d)
+{
+	aa_wt_backup *b = backup_new(s, plan);
+	size_t i;
+	int r = 0;
+
+	*out = NULL;
+	if (!b)
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"cannot open the work tree: %s", strerror(errno));
+	for (i = 0; i < plan->nchanges && !r; i++) {
+		b->v[i].path = plan->changes[i].path;
+		b->n++;
+		r = backup_one(b, &b->v[i], d);
+	}
+	for (i = 0; i < plan->nchanges && !r; i++)
+		if (!plan->changes[i].exists) {
+			r = remove_path(b, &b->v[i], d);
+			prune_empty_dirs(b, b->v[i].path);
+		}
+	for (i = 0; i < plan->nchanges && !r; i++)
+		if (plan->changes[i].exists)
+			r = write_path(s, b, &b->v[i], &plan->changes[i], &ids[i], d);
+	if (r) {
+		aa_worktree_restore(s, b);
+		aa_worktree_backup_free(b);
+		return -2;
+	}
+	*out = b;
+	return 0;
+}
+
+int aa_worktree_stat(aa_wt_backup *b, const char *path, git_index_entry *e)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++) {
+		const struct stat *st = &b->v[i].st;
+
+		if (strcmp(b->v[i].path, path) || !b->v[i].has_stat)
+			continue;
+		e->ctime.seconds = (int32_t)st->st_ctim.tv_sec;
+		e->ctime.nanoseconds = (uint32_t)st->st_ctim.tv_nsec;
+		e->mtime.seconds = (int32_t)st->st_mtim.tv_sec;
+		e->mtime.nanoseconds = (uint32_t)st->st_mtim.tv_nsec;
+		e->dev = (uint32_t)st->st_dev;
+		e->ino = (uint32_t)st->st_ino;
+		e->uid = (uint32_t)st->st_uid;
+		e->gid = (uint32_t)st->st_gid;
+		e->file_size = (uint32_t)st->st_size;
+		return 0;
+	}
+	return -1;
+}
+
+void aa_worktree_backup_free(aa_wt_backup *b)
+{
+	size_t i;
+
+	if (!b)
+		return;
+	if (b->root >= 0)
+		close(b->root);
+	for (i = 0; i < b->n; i++)
+		free(b->v[i].data);
+	free(b->v);
+	for (i = 0; i < b->nmade; i++)
+		free(b->made_dirs[i]);
+	free(b->made_dirs);
+	free(b);
+}
