@@ -1,2 +1,462 @@
+/*
+ * git ai-apply: the command line. Reads the inputs, parses them into one
+ * change set, plans it over the base and lands it (or only checks it).
+ * The only place that exits.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
-int main(void) { fputs("git ai-apply: not built yet\n", stderr); return 128; }
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <git2.h>
+
+#include "aiapply.h"
+#include "aiapply/plan.h"
+#include "aiapply/land.h"
+#include "aiapply/report.h"
+
+#define EXIT_REJECTED 1
+#define EXIT_FATAL 128
+
+static const char usage_text[] =
+	"usage: git ai-apply [--cached | --branch=<name> | --check] [--format=<name>] [--strict]\n"
+	"                    [--base=<rev>] [-m <msg>] [--force] [--allow-delete]\n"
+	"                    [--stat | --json | --diff] [-q] [-C <dir>] [<file>...]\n"
+	"\n"
+	"    --cached           apply to the index only\n"
+	"    --branch=<name>    commit the change on a new branch; index, work tree\n"
+	"                       and HEAD stay untouched\n"
+	"    --check            validate only; write nothing\n"
+	"    --format=<name>    auto, companion, file-changes, aptix, ap, diff\n"
+	"    --strict           enforce the unified diff contract exactly\n"
+	"    --base=<rev>       base commit for --branch (default HEAD)\n"
+	"    -m <msg>           commit message for --branch\n"
+	"    --force            replace an existing branch\n"
+	"    --allow-delete     confirm deletions under --strict\n"
+	"    --stat, --diff, --json   report as diffstat, git diff or JSON\n"
+	"    -q, --quiet        no summary\n";
+
+typedef struct cli {
+	aa_land_opts land;
+	aa_parse_opts parse;
+	aa_plan_opts plan;
+	aa_report_opts report;
+	const char **files;
+	size_t nfiles;
+	const char *chdir_to;
+} cli;
+
+static int die_usage(const char *fmt, const char *arg)
+{
+	fputs("fatal: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\n\n", stderr);
+	fputs(usage_text, stderr);
+	return -1;
+}
+
+/* Matches "--name=value" or "--name value"; advances *i for the latter. */
+static int opt_value(int argc, char **argv, int *i, const char *name,
+		     const char **value)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(argv[*i], name, n))
+		return 0;
+	if (argv[*i][n] == '=') {
+		*value = argv[*i] + n + 1;
+		return 1;
+	}
+	if (argv[*i][n] != '\0')
+		return 0;
+	if (*i + 1 >= argc)
+		return -1;
+	*value = argv[++*i];
+	return 1;
+}
+
+static int set_mode(cli *c, aa_land_mode mode, const char *name)
+{
+	static const char *mode_names[] = { NULL, "--cached", "--branch", "--check" };
+
+	if (c->land.mode != AA_LAND_INDEX && c->land.mode != mode) {
+		fprintf(stderr, "fatal: options '%s' and '%s' cannot be used together\n",
+			mode_names[c->land.mode], name);
+		return -1;
+	}
+	c->land.mode = mode;
+	return 0;
+}
+
+static int parse_value_opt(cli *c, int argc, char **argv, int *i)
+{
+	const char *v = NULL;
+	int r;
+
+	if ((r = opt_value(argc, argv, i, "--branch", &v)) != 0) {
+		if (r < 0 || !*v)
+			return die_usage("option '%s' needs a branch name", "--branch");
+		c->land.branch = v;
+		return set_mode(c, AA_LAND_BRANCH, "--branch");
+	}
+	if ((r = opt_value(argc, argv, i, "--format", &v)) != 0) {
+		int f = r < 0 ? -1 : aa_format_from_name(v);
+
+		if (f < 0)
+			return die_usage("unknown format '%s' (auto, companion, file-changes, aptix, ap, diff)",
+					 r < 0 ? "" : v);
+		c->parse.format = (aa_format)f;
+		return 0;
+	}
+	if ((r = opt_value(argc, argv, i, "--base", &v)) != 0) {
+		if (r < 0)
+			return die_usage("option '%s' needs a revision", "--base");
+		c->land.base = v;
+		return 0;
+	}
+	if ((r = opt_value(argc, argv, i, "--message", &v)) != 0 ||
+	    (r = opt_value(argc, argv, i, "-m", &v)) != 0) {
+		if (r < 0)
+			return die_usage("option '%s' needs a message", "-m");
+		c->land.message = v;
+		return 0;
+	}
+	if ((r = opt_value(argc, argv, i, "-C", &v)) != 0) {
+		if (r < 0)
+			return die_usage("option '%s' needs a directory", "-C");
+		c->chdir_to = v;
+		return 0;
+	}
+	return die_usage("unknown option '%s'", argv[*i]);
+}
+
+static int parse_flag(cli *c, const char *a)
+{
+	if (!strcmp(a, "--cached"))
+		return set_mode(c, AA_LAND_CACHED, a);
+	if (!strcmp(a, "--check"))
+		return set_mode(c, AA_LAND_CHECK, a);
+	if (!strcmp(a, "--strict"))
+		c->parse.strict = 1;
+	else if (!strcmp(a, "--force") || !strcmp(a, "-f"))
+		c->land.force = 1;
+	else if (!strcmp(a, "--allow-delete"))
+		c->plan.allow_delete = 1;
+	else if (!strcmp(a, "--stat"))
+		c->report.kind = AA_REPORT_STAT;
+	else if (!strcmp(a, "--json"))
+		c->report.kind = AA_REPORT_JSON;
+	else if (!strcmp(a, "--diff"))
+		c->report.kind = AA_REPORT_DIFF;
+	else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+		c->report.quiet = 1;
+	else
+		return 1; /* not a flag */
+	return 0;
+}
+
+static int parse_args(cli *c, int argc, char **argv)
+{
+	int i, only_files = 0;
+
+	c->files = calloc((size_t)argc + 1, sizeof(*c->files));
+	if (!c->files)
+		return -1;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int r;
+
+		if (only_files || a[0] != '-' || !strcmp(a, "-")) {
+			c->files[c->nfiles++] = a;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			only_files = 1;
+			continue;
+		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage_text, stdout);
+			return 1;
+		}
+		r = parse_flag(c, a);
+		if (r < 0)
+			return -1;
+		if (r > 0 && parse_value_opt(c, argc, argv, &i) < 0)
+			return -1;
+	}
+	if (c->land.mode != AA_LAND_BRANCH &&
+	    (c->land.base || c->land.message || c->land.force))
+		return die_usage("%s", "--base, -m and --force need --branch");
+	return 0;
+}
+
+/* ---- inputs ---- */
+
+typedef struct input_set {
+	aa_input *v;
+	char **bufs;
+	char **dirs;
+	size_t n;
+} input_set;
+
+static int read_stream(FILE *f, const char *name, aa_buf *out)
+{
+	char chunk[65536];
+	size_t n;
+
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (out->len + n > AA_MAX_INPUT_SIZE) {
+			fprintf(stderr, "fatal: %s: input larger than %u bytes\n",
+				name, AA_MAX_INPUT_SIZE);
+			return -1;
+		}
+		if (aa_buf_put(out, chunk, n) < 0) {
+			fprintf(stderr, "fatal: %s: out of memory\n", name);
+			return -1;
+		}
+	}
+	if (ferror(f)) {
+		fprintf(stderr, "fatal: cannot read '%s': %s\n", name, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The input file's directory relative to the work tree root when the
+ * file lies inside the work tree ("" at the top), else NULL.
+ */
+static char *dir_in_worktree(git_repository *repo, const char *file)
+{
+	const char *wd = git_repository_workdir(repo);
+	char real_file[PATH_MAX], real_wd[PATH_MAX], *slash;
+	size_t l;
+
+	if (!wd || !realpath(file, real_file) || !realpath(wd, real_wd))
+		return NULL;
+	l = strlen(real_wd);
+	if (strncmp(real_file, real_wd, l) || real_file[l] != '/')
+		return NULL;
+	slash = strrchr(real_file + l + 1, '/');
+	if (!slash)
+		return aa_strdup("");
+	return aa_strndup(real_file + l + 1, (size_t)(slash - (real_file + l + 1)));
+}
+
+static int read_inputs(const cli *c, git_repository *repo, input_set *in)
+{
+	static const char *stdin_only[] = { "-" };
+	const char **files = c->nfiles ? c->files : stdin_only;
+	size_t n = c->nfiles ? c->nfiles : 1, i;
+
+	in->v = calloc(n, sizeof(*in->v));
+	in->bufs = calloc(n, sizeof(*in->bufs));
+	in->dirs = calloc(n, sizeof(*in->dirs));
+	if (!in->v || !in->bufs || !in->dirs)
+		return -1;
+	for (i = 0; i < n; i++) {
+		aa_buf b = AA_BUF_INIT;
+		int is_stdin = !strcmp(files[i], "-");
+		FILE *f = is_stdin ? stdin : fopen(files[i], "rb");
+		int r;
+
+		if (!f) {
+			fprintf(stderr, "fatal: cannot open '%s': %s\n", files[i],
+				strerror(errno));
+			return -1;
+		}
+		r = read_stream(f, files[i], &b);
+		if (!is_stdin)
+			fclose(f);
+		in->n++;
+		in->v[i].len = b.len;
+		in->bufs[i] = aa_buf_detach(&b);
+		if (r < 0)
+			return -1;
+		in->v[i].name = is_stdin ? "<stdin>" : files[i];
+		in->v[i].data = in->bufs[i];
+		if (!is_stdin)
+			in->dirs[i] = dir_in_worktree(repo, files[i]);
+		in->v[i].dir_in_worktree = in->dirs[i];
+	}
+	return 0;
+}
+
+static void free_inputs(input_set *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->n; i++) {
+		free(in->bufs[i]);
+		free(in->dirs[i]);
+	}
+	free(in->v);
+	free(in->bufs);
+	free(in->dirs);
+}
+
+/* Parses every input into one change set; 0, or -1 when rejected. */
+static int parse_inputs(const cli *c, const input_set *in, aa_changeset *cs,
+			aa_diags *d)
+{
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < in->n; i++) {
+		size_t before = cs->n;
+		int blocks = aa_parse_input(&in->v[i], &c->parse, cs, d);
+
+		if (blocks < 0)
+			r = -1;
+		else if (blocks == 0 && cs->n == before)
+			r = aa_error(d, (aa_pos){ in->v[i].name, 0 }, NULL,
+				     "no change found in the input (no diff, file block or patch document)");
+	}
+	return r;
+}
+
+/* ---- --strict deletions: ask on a terminal ---- */
+
+static int confirm_deletions(cli *c, const aa_changeset *cs)
+{
+	FILE *tty;
+	size_t i;
+	int yes = 1;
+
+	if (c->plan.allow_delete || !c->parse.strict)
+		return 0;
+	for (i = 0; i < cs->n && cs->ops[i].kind != AA_OP_DELETE; i++)
+		;
+	if (i == cs->n || !isatty(STDERR_FILENO) || !(tty = fopen("/dev/tty", "r+")))
+		return 0;
+	for (i = 0; i < cs->n && yes; i++) {
+		char answer[16] = "";
+
+		if (cs->ops[i].kind != AA_OP_DELETE)
+			continue;
+		fprintf(tty, "Delete '%s'? [y/N] ", cs->ops[i].path);
+		fflush(tty);
+		yes = fgets(answer, sizeof(answer), tty) &&
+		      (answer[0] == 'y' || answer[0] == 'Y');
+	}
+	fclose(tty);
+	c->plan.allow_delete = yes;
+	return 0;
+}
+
+/* ---- main ---- */
+
+static const char *mode_name(aa_land_mode m)
+{
+	static const char *names[] = { "index", "cached", "branch", "check" };
+
+	return names[m];
+}
+
+static int open_repository(const cli *c, git_repository **repo)
+{
+	if (c->chdir_to && chdir(c->chdir_to) < 0) {
+		fprintf(stderr, "fatal: cannot change to '%s': %s\n", c->chdir_to,
+			strerror(errno));
+		return -1;
+	}
+	if (git_repository_open_ext(repo, ".", GIT_REPOSITORY_OPEN_FROM_ENV, NULL) < 0) {
+		fprintf(stderr, "fatal: not a git repository (or any of the parent directories)\n");
+		return -1;
+	}
+	if (c->land.mode == AA_LAND_INDEX && git_repository_is_bare(*repo)) {
+		fprintf(stderr, "fatal: this operation must be run in a work tree (use --cached or --branch)\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int finish(const cli *c, aa_session *s, const aa_plan *plan,
+		  const aa_diags *d, aa_outcome outcome)
+{
+	aa_report_diags(stderr, d);
+	aa_report(stdout, s, plan, d, outcome, &c->report);
+	switch (outcome) {
+	case AA_OUT_REJECTED:
+		return EXIT_REJECTED;
+	case AA_OUT_FATAL:
+		return EXIT_FATAL;
+	default:
+		return 0;
+	}
+}
+
+static int run(cli *c, git_repository *repo)
+{
+	input_set in = { 0 };
+	aa_changeset cs = AA_CHANGESET_INIT;
+	aa_diags d = AA_DIAGS_INIT;
+	aa_plan plan = AA_PLAN_INIT;
+	aa_session s;
+	int opened = 0, code, r;
+	aa_outcome outcome = AA_OUT_REJECTED;
+
+	memset(&s, 0, sizeof(s));
+	c->land.check_worktree = c->land.mode != AA_LAND_BRANCH &&
+				 git_repository_workdir(repo) != NULL;
+	if (read_inputs(c, repo, &in) < 0) {
+		free_inputs(&in);
+		return EXIT_FATAL;
+	}
+	if (parse_inputs(c, &in, &cs, &d) < 0)
+		goto done;
+	confirm_deletions(c, &cs);
+	r = aa_session_open(&s, repo, &c->land, &d);
+	opened = 1;
+	if (r < 0) {
+		outcome = r == -2 ? AA_OUT_FATAL : AA_OUT_REJECTED;
+		goto done;
+	}
+	if (aa_plan_build(&plan, &cs, &s.snap, &c->plan, &d) < 0)
+		goto done;
+	if (!plan.nchanges) {
+		outcome = AA_OUT_ALREADY_APPLIED;
+		goto done;
+	}
+	r = aa_land(&s, &plan, &d);
+	if (r < 0)
+		outcome = r == -2 ? AA_OUT_FATAL : AA_OUT_REJECTED;
+	else
+		outcome = c->land.mode == AA_LAND_CHECK ? AA_OUT_CHECKED : AA_OUT_APPLIED;
+done:
+	code = finish(c, opened ? &s : NULL, &plan, &d, outcome);
+	aa_plan_free(&plan);
+	if (opened)
+		aa_session_close(&s);
+	aa_changeset_free(&cs);
+	aa_diags_free(&d);
+	free_inputs(&in);
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	cli c;
+	git_repository *repo = NULL;
+	int code, r;
+
+	memset(&c, 0, sizeof(c));
+	r = parse_args(&c, argc, argv);
+	if (r != 0) {
+		free(c.files);
+		return r > 0 ? 0 : EXIT_FATAL;
+	}
+	c.report.mode = mode_name(c.land.mode);
+	c.report.branch = c.land.branch;
+	git_libgit2_init();
+	if (open_repository(&c, &repo) < 0)
+		code = EXIT_FATAL;
+	else
+		code = run(&c, repo);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+	free(c.files);
+	return code;
+}

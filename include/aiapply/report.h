@@ -1,0 +1,40 @@
+/* Output: per-file summary, --stat, --diff and the --json report. */
+#ifndef AIAPPLY_REPORT_H
+#define AIAPPLY_REPORT_H
+
+#include <stdio.h>
+#include "land.h"
+
+typedef enum aa_report_kind {
+	AA_REPORT_SUMMARY,
+	AA_REPORT_STAT,
+	AA_REPORT_DIFF,
+	AA_REPORT_JSON
+} aa_report_kind;
+
+typedef struct aa_report_opts {
+	aa_report_kind kind;
+	int quiet;            /* -q: no summary (errors still go to stderr) */
+	const char *mode;     /* "index", "cached", "branch", "check" */
+	const char *branch;
+} aa_report_opts;
+
+/* Outcome of a run, for the report. */
+typedef enum aa_outcome {
+	AA_OUT_APPLIED,
+	AA_OUT_CHECKED,
+	AA_OUT_ALREADY_APPLIED,
+	AA_OUT_REJECTED,
+	AA_OUT_FATAL
+} aa_outcome;
+
+/* Prints diagnostics to `err`, one "level: path: input:line: msg" each. */
+void aa_report_diags(FILE *err, const aa_diags *d);
+/*
+ * Prints the report of a plan (plan and session may be NULL when the run
+ * stopped before planning). Returns 0 or -1.
+ */
+int aa_report(FILE *out, aa_session *s, const aa_plan *plan,
+	      const aa_diags *d, aa_outcome outcome, const aa_report_opts *o);
+
+#endif

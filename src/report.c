@@ -1,0 +1,380 @@
+/* Reports: what changed, how every edit landed, and what went wrong. */
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+
+#include "aiapply/report.h"
+
+void aa_report_diags(FILE *err, const aa_diags *d)
+{
+	aa_buf line = AA_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		aa_buf_clear(&line);
+		if (aa_diag_format(&d->v[i], &line) == 0)
+			fprintf(err, "%s\n", line.ptr);
+	}
+	aa_buf_free(&line);
+}
+
+/* Base and new bytes of a change (borrowed; blobs to free). */
+typedef struct sides {
+	aa_buf old;
+	git_blob *new_blob;
+	const char *new_data;
+	size_t new_len;
+} sides;
+
+static int load_sides(aa_session *s, const aa_change *c, sides *sd)
+{
+	memset(sd, 0, sizeof(*sd));
+	if (c->base_exists && c->base_mode != AA_MODE_GITLINK &&
+	    s->snap.read(s->snap.ctx, &c->base_oid, &sd->old) < 0)
+		return -1;
+	if (!c->base_exists && c->renamed_from) {
+		/* A moved file: its old side is the source's base content. */
+		uint32_t mode;
+		aa_oid oid;
+
+		if (s->snap.lookup(s->snap.ctx, c->renamed_from, &mode, &oid) == 0 &&
+		    s->snap.read(s->snap.ctx, &oid, &sd->old) < 0)
+			return -1;
+	}
+	if (!c->exists) {
+		sd->new_data = "";
+		return 0;
+	}
+	return aa_change_content(s, c, &sd->new_blob, &sd->new_data, &sd->new_len);
+}
+
+static void free_sides(sides *sd)
+{
+	aa_buf_free(&sd->old);
+	git_blob_free(sd->new_blob);
+}
+
+static char status_letter(const aa_change *c)
+{
+	if (c->renamed_from && !c->base_exists)
+		return 'R';
+	if (!c->base_exists)
+		return 'A';
+	if (!c->exists)
+		return 'D';
+	return 'M';
+}
+
+/* Added/removed line counts, or -1 for binary content. */
+static int line_stats(aa_session *s, const aa_change *c, size_t *add,
+		      size_t *del, int *binary)
+{
+	git_diff_options o;
+	git_patch *patch = NULL;
+	sides sd;
+	size_t ctx;
+	int r;
+
+	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+	*add = *del = 0;
+	*binary = 0;
+	if (load_sides(s, c, &sd) < 0)
+		return -1;
+	r = git_patch_from_buffers(&patch, sd.old.ptr ? sd.old.ptr : "", sd.old.len,
+				   c->path, sd.new_data, sd.new_len, c->path, &o);
+	if (!r) {
+		const git_diff_delta *dd = git_patch_get_delta(patch);
+
+		*binary = (dd->flags & GIT_DIFF_FLAG_BINARY) != 0;
+		r = git_patch_line_stats(&ctx, add, del, patch);
+	}
+	git_patch_free(patch);
+	free_sides(&sd);
+	return r;
+}
+
+static void print_summary(FILE *out, aa_session *s, const aa_plan *plan)
+{
+	size_t i, add, del;
+	int binary;
+
+	for (i = 0; i < plan->nchanges; i++) {
+		const aa_change *c = &plan->changes[i];
+		char st = status_letter(c);
+
+		if (st == 'R')
+			fprintf(out, "R %s -> %s", c->renamed_from, c->path);
+		else
+			fprintf(out, "%c %s", st, c->path);
+		if (line_stats(s, c, &add, &del, &binary) < 0 || binary)
+			fprintf(out, " (binary)\n");
+		else
+			fprintf(out, " (+%zu -%zu)\n", add, del);
+	}
+}
+
+static void print_stat(FILE *out, aa_session *s, const aa_plan *plan)
+{
+	size_t i, add, del, tadd = 0, tdel = 0, width = 0, most = 0;
+	int binary;
+
+	for (i = 0; i < plan->nchanges; i++) {
+		size_t l = strlen(plan->changes[i].path);
+
+		width = l > width ? l : width;
+		if (!line_stats(s, &plan->changes[i], &add, &del, &binary) &&
+		    add + del > most)
+			most = add + del;
+	}
+	for (i = 0; i < plan->nchanges; i++) {
+		const aa_change *c = &plan->changes[i];
+		size_t n, plus, minus, k;
+
+		if (line_stats(s, c, &add, &del, &binary) < 0 || binary) {
+			fprintf(out, " %-*s | Bin\n", (int)width, c->path);
+			continue;
+		}
+		tadd += add;
+		tdel += del;
+		n = add + del;
+		plus = most > 50 ? (add * 50 + most - 1) / most : add;
+		minus = most > 50 ? (del * 50 + most - 1) / most : del;
+		fprintf(out, " %-*s | %4zu ", (int)width, c->path, n);
+		for (k = 0; k < plus; k++)
+			fputc('+', out);
+		for (k = 0; k < minus; k++)
+			fputc('-', out);
+		fputc('\n', out);
+	}
+	fprintf(out, " %zu file%s changed, %zu insertion%s(+), %zu deletion%s(-)\n",
+		plan->nchanges, plan->nchanges == 1 ? "" : "s", tadd,
+		tadd == 1 ? "" : "s", tdel, tdel == 1 ? "" : "s");
+}
+
+static int print_line_cb(const git_diff_delta *delta, const git_diff_hunk *hunk,
+			 const git_diff_line *line, void *payload)
+{
+	FILE *out = payload;
+
+	(void)delta;
+	(void)hunk;
+	switch (line->origin) {
+	case GIT_DIFF_LINE_FILE_HDR:
+		return 0; /* we print our own, with modes */
+	case GIT_DIFF_LINE_CONTEXT:
+	case GIT_DIFF_LINE_ADDITION:
+	case GIT_DIFF_LINE_DELETION:
+		fputc(line->origin, out);
+		break;
+	default:
+		break;
+	}
+	fwrite(line->content, 1, line->content_len, out);
+	return 0;
+}
+
+static void print_header(FILE *out, const aa_change *c)
+{
+	const char *from = c->renamed_from && !c->base_exists ? c->renamed_from : c->path;
+
+	fprintf(out, "diff --git a/%s b/%s\n", from, c->path);
+	if (!c->base_exists && c->renamed_from)
+		fprintf(out, "rename from %s\nrename to %s\n", c->renamed_from, c->path);
+	else if (!c->base_exists)
+		fprintf(out, "new file mode %06o\n", c->mode);
+	else if (!c->exists)
+		fprintf(out, "deleted file mode %06o\n", c->base_mode);
+	else if (c->mode != c->base_mode)
+		fprintf(out, "old mode %06o\nnew mode %06o\n", c->base_mode, c->mode);
+	fprintf(out, "--- %s%s\n+++ %s%s\n",
+		c->base_exists || c->renamed_from ? "a/" : "",
+		c->base_exists || c->renamed_from ? from : "/dev/null",
+		c->exists ? "b/" : "", c->exists ? c->path : "/dev/null");
+}
+
+static void print_diff(FILE *out, aa_session *s, const aa_plan *plan)
+{
+	git_diff_options o;
+	size_t i;
+
+	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+	for (i = 0; i < plan->nchanges; i++) {
+		const aa_change *c = &plan->changes[i];
+		git_patch *patch = NULL;
+		sides sd;
+
+		if (load_sides(s, c, &sd) < 0)
+			continue;
+		print_header(out, c);
+		if (git_patch_from_buffers(&patch, sd.old.ptr ? sd.old.ptr : "",
+					   sd.old.len, c->path, sd.new_data,
+					   sd.new_len, c->path, &o) == 0) {
+			const git_diff_delta *dd = git_patch_get_delta(patch);
+
+			if (dd->flags & GIT_DIFF_FLAG_BINARY)
+				fprintf(out, "Binary files differ\n");
+			else
+				git_patch_print(patch, print_line_cb, out);
+		}
+		git_patch_free(patch);
+		free_sides(&sd);
+	}
+}
+
+/* ---- --json ---- */
+
+static const char *outcome_name(aa_outcome o)
+{
+	switch (o) {
+	case AA_OUT_APPLIED: return "applied";
+	case AA_OUT_CHECKED: return "checked";
+	case AA_OUT_ALREADY_APPLIED: return "already-applied";
+	case AA_OUT_REJECTED: return "rejected";
+	case AA_OUT_FATAL: return "fatal";
+	}
+	return "?";
+}
+
+static cJSON *json_landings(const aa_change *c)
+{
+	cJSON *arr = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; arr && i < c->nlandings; i++) {
+		const aa_landing *l = &c->landings[i];
+		cJSON *o = cJSON_CreateObject();
+
+		if (!o)
+			break;
+		cJSON_AddStringToObject(o, "input", l->pos.input ? l->pos.input : "");
+		cJSON_AddNumberToObject(o, "input_line", (double)l->pos.line);
+		cJSON_AddStringToObject(o, "how", aa_how_name(l->how));
+		cJSON_AddNumberToObject(o, "line", (double)l->line);
+		cJSON_AddNumberToObject(o, "offset", (double)l->offset);
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
+static cJSON *json_files(aa_session *s, const aa_plan *plan)
+{
+	cJSON *arr = cJSON_CreateArray();
+	size_t i, add, del;
+	int binary;
+
+	for (i = 0; arr && plan && i < plan->nchanges; i++) {
+		const aa_change *c = &plan->changes[i];
+		cJSON *o = cJSON_CreateObject();
+		char st[2] = { status_letter(c), 0 };
+
+		if (!o)
+			break;
+		cJSON_AddStringToObject(o, "path", c->path);
+		cJSON_AddStringToObject(o, "status", st);
+		if (c->renamed_from && st[0] == 'R')
+			cJSON_AddStringToObject(o, "from", c->renamed_from);
+		if (c->exists) {
+			char mode[8];
+
+			snprintf(mode, sizeof(mode), "%06o", c->mode);
+			cJSON_AddStringToObject(o, "mode", mode);
+		}
+		if (line_stats(s, c, &add, &del, &binary) == 0) {
+			cJSON_AddBoolToObject(o, "binary", binary);
+			cJSON_AddNumberToObject(o, "added", (double)add);
+			cJSON_AddNumberToObject(o, "removed", (double)del);
+		}
+		cJSON_AddItemToObject(o, "edits", json_landings(c));
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
+static cJSON *json_diags(const aa_diags *d, aa_diag_level level)
+{
+	cJSON *arr = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; arr && d && i < d->n; i++) {
+		const aa_diag *dg = &d->v[i];
+		cJSON *o;
+
+		if (dg->level != level || !(o = cJSON_CreateObject()))
+			continue;
+		if (dg->path)
+			cJSON_AddStringToObject(o, "path", dg->path);
+		if (dg->input)
+			cJSON_AddStringToObject(o, "input", dg->input);
+		if (dg->line)
+			cJSON_AddNumberToObject(o, "line", (double)dg->line);
+		cJSON_AddStringToObject(o, "message", dg->msg ? dg->msg : "");
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
+static int print_json(FILE *out, aa_session *s, const aa_plan *plan,
+		      const aa_diags *d, aa_outcome outcome,
+		      const aa_report_opts *o)
+{
+	cJSON *root = cJSON_CreateObject();
+	char *text;
+
+	if (!root)
+		return -1;
+	cJSON_AddStringToObject(root, "status", outcome_name(outcome));
+	cJSON_AddStringToObject(root, "mode", o->mode ? o->mode : "index");
+	if (o->branch)
+		cJSON_AddStringToObject(root, "branch", o->branch);
+	if (s && o->branch && outcome == AA_OUT_APPLIED) {
+		char hex[GIT_OID_HEXSZ + 1];
+
+		git_oid_tostr(hex, sizeof(hex), &s->commit);
+		cJSON_AddStringToObject(root, "commit", hex);
+	}
+	cJSON_AddItemToObject(root, "files", s && plan ? json_files(s, plan)
+						       : cJSON_CreateArray());
+	cJSON_AddItemToObject(root, "warnings", json_diags(d, AA_DIAG_WARNING));
+	cJSON_AddItemToObject(root, "notes", json_diags(d, AA_DIAG_NOTE));
+	cJSON_AddItemToObject(root, "errors", json_diags(d, AA_DIAG_ERROR));
+	text = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (!text)
+		return -1;
+	fprintf(out, "%s\n", text);
+	free(text);
+	return 0;
+}
+
+int aa_report(FILE *out, aa_session *s, const aa_plan *plan,
+	      const aa_diags *d, aa_outcome outcome, const aa_report_opts *o)
+{
+	if (o->kind == AA_REPORT_JSON)
+		return print_json(out, s, plan, d, outcome, o);
+	if (!s || !plan || o->quiet)
+		return 0;
+	if (outcome == AA_OUT_ALREADY_APPLIED) {
+		fprintf(out, "already applied: nothing to change\n");
+		return 0;
+	}
+	if (outcome != AA_OUT_APPLIED && outcome != AA_OUT_CHECKED)
+		return 0;
+	switch (o->kind) {
+	case AA_REPORT_STAT:
+		print_stat(out, s, plan);
+		break;
+	case AA_REPORT_DIFF:
+		print_diff(out, s, plan);
+		break;
+	default:
+		print_summary(out, s, plan);
+		break;
+	}
+	if (o->branch && outcome == AA_OUT_APPLIED) {
+		char hex[GIT_OID_HEXSZ + 1];
+
+		git_oid_tostr(hex, 8, &s->commit);
+		fprintf(out, "branch %s: %s\n", o->branch, hex);
+	}
+	return 0;
+}
