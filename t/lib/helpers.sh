@@ -2,16 +2,19 @@
 
 # test_rejected [ai-apply args...]: git ai-apply must exit 1, print an
 # error to "err", and leave index, refs, objects and work tree unchanged.
+# The error output is written outside the work tree first (so it does not
+# count as a change), then copied to "err" for the caller to inspect.
 test_rejected () {
 	repo_snapshot rejected &&
-	test_expect_code 1 git ai-apply "$@" 2>err &&
-	test_grep "error: " err &&
-	repo_unchanged rejected
+	test_expect_code 1 git ai-apply "$@" >"$(snapshot_dir)/out" 2>"$(snapshot_dir)/err" &&
+	repo_unchanged rejected &&
+	cp "$(snapshot_dir)/err" err &&
+	test_grep "error: " err
 }
 
 # test_grep PATTERN FILE: grep that shows the file when it fails.
 test_grep () {
-	if grep "$@"
+	if grep -a "$@"
 	then
 		return 0
 	fi
