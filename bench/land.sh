@@ -1,0 +1,67 @@
+#!/bin/sh
+# Landing benchmark (issue: foundation): a 100,000-file synthetic
+# repository, a 10-file change, timed side by side with git in one run.
+#
+#   git ai-apply --branch=x  vs  git apply --cached && write-tree &&
+#                                commit-tree && update-ref
+#   git ai-apply --cached    vs  git apply --cached
+#
+# Usage: bench/land.sh [files]   (default 100000). Needs hyperfine.
+set -e
+top=$(cd "$(dirname "$0")/.." && pwd)
+files=${1:-100000}
+work=$top/bench/work/land-$files
+runs=${RUNS:-10}
+PATH="$top:$PATH"
+
+make_repo () {
+	rm -rf "$work" && mkdir -p "$work" && cd "$work"
+	git init -q repo && cd repo
+	git config user.name bench && git config user.email bench@example.com
+	# One fast-import stream: files spread over 1000 directories.
+	awk -v n="$files" 'BEGIN {
+		print "commit refs/heads/main"
+		print "committer bench <bench@example.com> 1700000000 +0000"
+		print "data 5"; print "base"
+		for (i = 0; i < n; i++) {
+			body = sprintf("file %d\nline two of %d\nline three\n", i, i)
+			printf "M 100644 inline d%03d/f%06d.txt\n", i % 1000, i
+			printf "data %d\n%s\n", length(body), body
+		}
+	}' | git fast-import --quiet
+	git checkout -q -f main
+	# The change: 10 files, one line each.
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		f=$(printf "d%03d/f%06d.txt" $((i * 7 % 1000)) $((i * 7)))
+		sed -i 's/line two/LINE TWO/' "$f"
+	done
+	git diff >../change.diff
+	git checkout -q -- .
+}
+
+if ! test -f "$work/change.diff"; then
+	(make_repo)
+fi
+cd "$work/repo"
+git_branch_cmd='git apply --cached ../change.diff && t=$(git write-tree) && c=$(echo msg | git commit-tree $t -p HEAD) && git update-ref refs/heads/y $c'
+
+hyperfine --style basic --runs "$runs" --warmup 2 \
+	--export-json ../branch.json \
+	--prepare 'git read-tree HEAD; git branch -D x >/dev/null 2>&1; true' \
+	-n 'git ai-apply --branch=x' 'git ai-apply -q --branch=x ../change.diff' \
+	-n 'git apply --cached + write-tree + commit-tree + update-ref' "$git_branch_cmd"
+
+hyperfine --style basic --runs "$runs" --warmup 2 \
+	--export-json ../cached.json \
+	--prepare 'git read-tree HEAD' \
+	-n 'git ai-apply --cached' 'git ai-apply -q --cached ../change.diff' \
+	-n 'git apply --cached' 'git apply --cached ../change.diff'
+
+python3 - "$work" <<'PY'
+import json, sys
+work = sys.argv[1]
+for name in ("branch", "cached"):
+    r = json.load(open(f"{work}/{name}.json"))["results"]
+    a, b = r[0]["median"], r[1]["median"]
+    print(f"{name}: {r[0]['command']} {a*1000:.1f} ms, {r[1]['command']} {b*1000:.1f} ms, ratio ai/git = {a/b:.2f}")
+PY

@@ -1,0 +1,404 @@
+/* The planner's rules, over a fake in-memory snapshot. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "unit.h"
+#include "aiapply/plan.h"
+
+typedef struct fake_file {
+	const char *path;
+	uint32_t mode;
+	const char *content;
+} fake_file;
+
+static const fake_file base_files[] = {
+	{ "a.txt", AA_MODE_FILE, "one\ntwo\n" },
+	{ "run.sh", AA_MODE_EXEC, "#!/bin/sh\n" },
+	{ "dir/b.txt", AA_MODE_FILE, "b\n" },
+	{ "dir/sub/c.txt", AA_MODE_FILE, "c\n" },
+	{ "link", AA_MODE_LINK, "dir" },
+	{ "mod", AA_MODE_GITLINK, "" },
+	{ "bin.dat", AA_MODE_FILE, "a\0b" },
+};
+#define NFILES (sizeof(base_files) / sizeof(*base_files))
+
+static void oid_of(size_t i, aa_oid *oid)
+{
+	memset(oid, 0, sizeof(*oid));
+	oid->id[0] = (unsigned char)(i + 1);
+}
+
+static int fake_lookup(void *ctx, const char *path, uint32_t *mode, aa_oid *oid)
+{
+	size_t i;
+
+	(void)ctx;
+	for (i = 0; i < NFILES; i++)
+		if (!strcmp(base_files[i].path, path)) {
+			*mode = base_files[i].mode;
+			oid_of(i, oid);
+			return 0;
+		}
+	return 1;
+}
+
+static int fake_read(void *ctx, const aa_oid *oid, aa_buf *out)
+{
+	size_t i = (size_t)oid->id[0] - 1;
+
+	(void)ctx;
+	if (i >= NFILES)
+		return -1;
+	return aa_buf_put(out, base_files[i].content,
+			  i == NFILES - 1 ? 3 : strlen(base_files[i].content));
+}
+
+static int fake_each_under(void *ctx, const char *dir, aa_each_fn fn, void *p)
+{
+	size_t i, l = strlen(dir);
+
+	(void)ctx;
+	for (i = 0; i < NFILES; i++) {
+		aa_oid oid;
+
+		if (strncmp(base_files[i].path, dir, l) || base_files[i].path[l] != '/')
+			continue;
+		oid_of(i, &oid);
+		if (fn(base_files[i].path, base_files[i].mode, &oid, p))
+			break;
+	}
+	return 0;
+}
+
+static const aa_snapshot fake = { NULL, fake_lookup, fake_read,
+				  fake_each_under, NULL, NULL };
+
+static const aa_pos pos = { "answer", 1 };
+
+static aa_op *add(aa_changeset *cs, aa_op_kind k, const char *path,
+		  const char *to, const char *content)
+{
+	aa_op *op = aa_changeset_add(cs, k, pos);
+
+	op->path = aa_strdup(path);
+	op->to = to ? aa_strdup(to) : NULL;
+	if (content) {
+		op->content = aa_strdup(content);
+		op->content_len = strlen(content);
+	}
+	return op;
+}
+
+typedef struct run {
+	aa_changeset cs;
+	aa_plan plan;
+	aa_diags d;
+	int r;
+} run;
+
+static void plan(run *t)
+{
+	t->r = aa_plan_build(&t->plan, &t->cs, &fake, NULL, &t->d);
+}
+
+static void done(run *t)
+{
+	aa_plan_free(&t->plan);
+	aa_changeset_free(&t->cs);
+	aa_diags_free(&t->d);
+}
+
+static int has_error(const run *t, const char *needle)
+{
+	size_t i;
+
+	for (i = 0; i < t->d.n; i++)
+		if (t->d.v[i].level == AA_DIAG_ERROR && strstr(t->d.v[i].msg, needle))
+			return 1;
+	return 0;
+}
+
+static const aa_change *change(const run *t, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < t->plan.nchanges; i++)
+		if (!strcmp(t->plan.changes[i].path, path))
+			return &t->plan.changes[i];
+	return NULL;
+}
+
+static void test_create_new_file(void **state)
+{
+	run t = { 0 };
+	const aa_change *c;
+
+	(void)state;
+	add(&t.cs, AA_OP_WRITE, "new/file.txt", NULL, "hello\n")->exist = AA_EXIST_NEW;
+	plan(&t);
+	assert_int_equal(t.r, 0);
+	assert_int_equal(t.plan.nchanges, 1);
+	c = change(&t, "new/file.txt");
+	assert_non_null(c);
+	assert_false(c->base_exists);
+	assert_true(c->exists);
+	assert_int_equal(c->mode, AA_MODE_FILE);
+	assert_int_equal(c->len, 6);
+	assert_memory_equal(c->data, "hello\n", 6);
+	done(&t);
+}
+
+static void test_create_existing(void **state)
+{
+	run t = { 0 }, same = { 0 };
+
+	(void)state;
+	add(&t.cs, AA_OP_WRITE, "a.txt", NULL, "other\n")->exist = AA_EXIST_NEW;
+	plan(&t);
+	assert_int_equal(t.r, -1);
+	assert_true(has_error(&t, "already exists"));
+	done(&t);
+
+	add(&same.cs, AA_OP_WRITE, "a.txt", NULL, "one\ntwo\n")->exist = AA_EXIST_NEW;
+	plan(&same);
+	assert_int_equal(same.r, 0);
+	assert_int_equal(same.plan.nchanges, 0);
+	assert_int_equal(same.plan.ops_skipped, 1);
+	done(&same);
+}
+
+static void test_replace_keeps_mode(void **state)
+{
+	run t = { 0 };
+
+	(void)state;
+	add(&t.cs, AA_OP_WRITE, "run.sh", NULL, "#!/bin/sh\necho\n")->exist = AA_EXIST_MUST;
+	plan(&t);
+	assert_int_equal(t.r, 0);
+	assert_int_equal(change(&t, "run.sh")->mode, AA_MODE_EXEC);
+	done(&t);
+}
+
+static void test_replace_missing(void **state)
+{
+	run t = { 0 };
+
+	(void)state;
+	add(&t.cs, AA_OP_WRITE, "nope.txt", NULL, "x")->exist = AA_EXIST_MUST;
+	plan(&t);
+	assert_int_equal(t.r, -1);
+	assert_true(has_error(&t, "does not exist"));
+	done(&t);
+}
+
+static void test_delete_missing_and_dir(void **state)
+{
+	run t = { 0 }, dir = { 0 }, nodir = { 0 };
+
+	(void)state;
+	add(&t.cs, AA_OP_DELETE, "nope.txt", NULL, NULL);
+	plan(&t);
+	assert_int_equal(t.r, -1);
+	assert_true(has_error(&t, "does not exist"));
+	done(&t);
+
+	add(&dir.cs, AA_OP_DELETE, "dir", NULL, NULL)->dir_ok = 1;
+	plan(&dir);
+	assert_int_equal(dir.r, 0);
+	assert_int_equal(dir.plan.nchanges, 2);
+	assert_false(change(&dir, "dir/b.txt")->exists);
+	assert_false(change(&dir, "dir/sub/c.txt")->exists);
+	done(&dir);
+
+	add(&nodir.cs, AA_OP_DELETE, "dir", NULL, NULL);
+	plan(&nodir);
+	assert_int_equal(nodir.r, -1);
+	assert_true(has_error(&nodir, "is a directory"));
+	done(&nodir);
+}
+
+static void test_rename_keeps_blob(void **state)
+{
+	run t = { 0 };
+	const aa_change *c;
+	aa_oid want;
+
+	(void)state;
+	add(&t.cs, AA_OP_RENAME, "run.sh", "bin/run.sh", NULL);
+	plan(&t);
+	assert_int_equal(t.r, 0);
+	c = change(&t, "bin/run.sh");
+	assert_non_null(c);
+	assert_true(c->has_oid);
+	oid_of(1, &want);
+	assert_memory_equal(&c->oid, &want, sizeof(want));
+	assert_int_equal(c->mode, AA_MODE_EXEC);
+	assert_string_equal(c->renamed_from, "run.sh");
+	assert_false(change(&t, "run.sh")->exists);
+	done(&t);
+}
+
+static void test_rename_onto_existing(void **state)
+{
+	run t = { 0 };
+
+	(void)state;
+	add(&t.cs, AA_OP_RENAME, "run.sh", "a.txt", NULL);
+	plan(&t);
+	assert_int_equal(t.r, -1);
+	assert_true(has_error(&t, "already exists"));
+	done(&t);
+}
+
+static void test_rename_directory(void **state)
+{
+	run t = { 0 }, into = { 0 };
+
+	(void)state;
+	add(&t.cs, AA_OP_RENAME, "dir", "lib", NULL)->dir_ok = 1;
+	plan(&t);
+	assert_int_equal(t.r, 0);
+	assert_non_null(change(&t, "lib/b.txt"));
+	assert_non_null(change(&t, "lib/sub/c.txt"));
+	assert_false(change(&t, "dir/b.txt")->exists);
+	done(&t);
+
+	add(&into.cs, AA_OP_RENAME, "dir", "dir/sub/x", NULL)->dir_ok = 1;
+	plan(&into);
+	assert_int_equal(into.r, -1);
+	assert_true(has_error(&into, "into itself"));
+	done(&into);
+}
+
+static void test_file_directory_conflicts(void **state)
+{
+	run under = { 0 }, after_delete = { 0 }, over_dir = { 0 };
+
+	(void)state;
+	add(&under.cs, AA_OP_WRITE, "a.txt/x", NULL, "x\n");
+	plan(&under);
+	assert_int_equal(under.r, -1);
+	assert_true(has_error(&under, "is a file"));
+	done(&under);
+
+	add(&after_delete.cs, AA_OP_DELETE, "a.txt", NULL, NULL);
+	add(&after_delete.cs, AA_OP_WRITE, "a.txt/x", NULL, "x\n");
+	plan(&after_delete);
+	assert_int_equal(after_delete.r, 0);
+	assert_int_equal(after_delete.plan.nchanges, 2);
+	done(&after_delete);
+
+	add(&over_dir.cs, AA_OP_WRITE, "dir", NULL, "x\n");
+	plan(&over_dir);
+	assert_int_equal(over_dir.r, -1);
+	assert_true(has_error(&over_dir, "is a directory"));
+	done(&over_dir);
+}
+
+static void test_symlink_and_submodule(void **state)
+{
+	run beyond = { 0 }, sub = { 0 }, edit = { 0 }, del = { 0 };
+
+	(void)state;
+	add(&beyond.cs, AA_OP_WRITE, "link/evil", NULL, "x\n");
+	plan(&beyond);
+	assert_int_equal(beyond.r, -1);
+	assert_true(has_error(&beyond, "beyond a symbolic link"));
+	done(&beyond);
+
+	add(&sub.cs, AA_OP_WRITE, "mod/file", NULL, "x\n");
+	plan(&sub);
+	assert_int_equal(sub.r, -1);
+	assert_true(has_error(&sub, "inside submodule"));
+	done(&sub);
+
+	add(&edit.cs, AA_OP_WRITE, "link", NULL, "other")->exist = AA_EXIST_MUST;
+	plan(&edit);
+	assert_int_equal(edit.r, -1);
+	assert_true(has_error(&edit, "symbolic link"));
+	done(&edit);
+
+	add(&del.cs, AA_OP_DELETE, "link", NULL, NULL);
+	plan(&del);
+	assert_int_equal(del.r, 0);
+	assert_false(change(&del, "link")->exists);
+	done(&del);
+}
+
+static void test_paths_checked_first(void **state)
+{
+	run t = { 0 };
+
+	(void)state;
+	/* The first op would fail on its own; the bad path is still reported. */
+	add(&t.cs, AA_OP_DELETE, "nope.txt", NULL, NULL);
+	add(&t.cs, AA_OP_WRITE, "../evil", NULL, "x");
+	plan(&t);
+	assert_int_equal(t.r, -1);
+	assert_true(has_error(&t, "invalid path"));
+	assert_false(has_error(&t, "does not exist"));
+	done(&t);
+}
+
+static void test_binary_refuses_text_edit(void **state)
+{
+	run t = { 0 };
+	aa_op *op;
+
+	(void)state;
+	op = add(&t.cs, AA_OP_EDIT, "bin.dat", NULL, NULL);
+	op->edit_kind = AA_EDIT_REPLACEMENTS;
+	plan(&t);
+	assert_int_equal(t.r, -1);
+	assert_true(has_error(&t, "binary"));
+	done(&t);
+}
+
+static void test_mode_change(void **state)
+{
+	run t = { 0 };
+	aa_op *op;
+
+	(void)state;
+	op = add(&t.cs, AA_OP_EDIT, "run.sh", NULL, NULL);
+	op->mode = 0100644;
+	plan(&t);
+	assert_int_equal(t.r, 0);
+	assert_int_equal(change(&t, "run.sh")->mode, AA_MODE_FILE);
+	done(&t);
+}
+
+static void test_write_then_delete_is_no_change(void **state)
+{
+	run t = { 0 };
+
+	(void)state;
+	add(&t.cs, AA_OP_WRITE, "tmp.txt", NULL, "x\n");
+	add(&t.cs, AA_OP_DELETE, "tmp.txt", NULL, NULL);
+	plan(&t);
+	assert_int_equal(t.r, 0);
+	assert_int_equal(t.plan.nchanges, 0);
+	done(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_create_new_file),
+		cmocka_unit_test(test_create_existing),
+		cmocka_unit_test(test_replace_keeps_mode),
+		cmocka_unit_test(test_replace_missing),
+		cmocka_unit_test(test_delete_missing_and_dir),
+		cmocka_unit_test(test_rename_keeps_blob),
+		cmocka_unit_test(test_rename_onto_existing),
+		cmocka_unit_test(test_rename_directory),
+		cmocka_unit_test(test_file_directory_conflicts),
+		cmocka_unit_test(test_symlink_and_submodule),
+		cmocka_unit_test(test_paths_checked_first),
+		cmocka_unit_test(test_binary_refuses_text_edit),
+		cmocka_unit_test(test_mode_change),
+		cmocka_unit_test(test_write_then_delete_is_no_change),
+	};
+
+	return AA_RUN_TESTS(tests);
+}
