@@ -10,6 +10,7 @@
 #include "aiapply/plan.h"
 #include "aiapply/path.h"
 #include "aiapply/text.h"
+#include "text_priv.h"
 
 struct aa_plan_node {
 	char *path;
@@ -528,7 +529,7 @@ static int plan_text_edit(planner *p, const aa_op *op, aa_plan_node *n)
 	aa_text t = AA_TEXT_INIT;
 	aa_edit_ctx cx = { 0 };
 	aa_buf out = AA_BUF_INIT;
-	const char *cur;
+	const char *cur, *why = NULL;
 	size_t curlen;
 	int r;
 
@@ -540,8 +541,8 @@ static int plan_text_edit(planner *p, const aa_op *op, aa_plan_node *n)
 	cx.diags = p->d;
 	cx.strict = op->strict;
 	r = run_edit_engine(&t, op, &cx);
-	if (!r && aa_text_encode(&t, &out) < 0)
-		r = oom(p, op->pos);
+	if (!r && aa_text_encode_why(&t, &out, &why) < 0)
+		r = aa_error(p->d, op->pos, n->path, "cannot encode the result: %s", why);
 	aa_text_free(&t);
 	if (!r)
 		r = append_landings(p, n, &cx);
