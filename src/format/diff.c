@@ -1,11 +1,1122 @@
-/* STUB: to be replaced by the real implementation. */
+/*
+ * The diff format: git diffs and plain unified diffs, found anywhere in
+ * a block (prose, code fences, many files), parsed into operations.
+ * With --strict the block must be exactly one seed-004 unified diff.
+ *
+ * Lines and hunks are read by diff_hunk.c; this file handles the file
+ * headers, the names, the operations and the strict contract.
+ */
 #include <stdlib.h>
 #include <string.h>
+
 #include "aiapply/common.h"
 #include "aiapply/changeset.h"
-#include "aiapply/text.h"
-#include "aiapply/edit.h"
 #include "aiapply/format.h"
 #include "aiapply/path.h"
-int aa_parse_diff(const aa_block *b, const aa_parse_opts *o, const char *only_path, aa_changeset *cs, aa_diags *d)
-{ (void)o; (void)cs; (void)only_path; aa_pos p = { b->in->name, b->line }; return aa_error(d, p, NULL, "diff format not supported yet"); }
+#include "format/diff_int.h"
+
+#define INVALID "Invalid unified diff format: "
+
+/* A file name from the diff: any bytes (a quoted name may hold NUL). */
+typedef struct dname {
+	char *s;
+	size_t len;
+} dname;
+
+typedef enum fkind { F_EDIT, F_CREATE, F_DELETE, F_RENAME, F_COPY } fkind;
+
+/* One file's diff while it is read. */
+typedef struct fdiff {
+	aa_pos pos;               /* its first header line */
+	dname git_old, git_new;   /* from "diff --git" (prefixes stripped) */
+	dname old_name, new_name; /* from "---" / "+++" (prefixes stripped) */
+	int have_names, old_null, new_null;
+	dname from, to;           /* rename/copy from/to */
+	int rename, copy, new_file, deleted;
+	uint32_t old_mode, new_mode, file_mode;
+	/* resolved */
+	fkind kind;
+	dname path, dest;
+	aa_op c;                  /* holds the hunks until they move to an op */
+} fdiff;
+
+typedef struct run {
+	aa_dparser P;
+	int nfiles;
+	int have_pending;         /* --strict: the one file, kept for the end */
+	fdiff pending;
+} run;
+
+/* ---- names ---------------------------------------------------------- */
+
+static void dname_free(dname *n)
+{
+	free(n->s);
+	n->s = NULL;
+	n->len = 0;
+}
+
+static int dname_set(dname *n, const char *s, size_t len)
+{
+	char *c = aa_strndup(s, len);
+
+	if (!c)
+		return -1;
+	free(n->s);
+	n->s = c;
+	n->len = len;
+	return 0;
+}
+
+static int dname_eq(const dname *a, const char *s, size_t len)
+{
+	return a->len == len && (!len || !memcmp(a->s, s, len));
+}
+
+static void strip_prefix(dname *n, const char *prefix)
+{
+	if (n->len > 2 && !memcmp(n->s, prefix, 2)) {
+		memmove(n->s, n->s + 2, n->len - 2 + 1);
+		n->len -= 2;
+	}
+}
+
+/* A printable copy for messages: control bytes as \xNN, at most ~256 bytes. */
+static char *printable(const char *s, size_t len)
+{
+	aa_buf b = AA_BUF_INIT;
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < len && i < 256 && !r; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		r = (c < 0x20 || c == 0x7f) ? aa_buf_printf(&b, "\\x%02x", c)
+					    : aa_buf_putc(&b, (char)c);
+	}
+	if (!r && i < len)
+		r = aa_buf_puts(&b, "...");
+	if (r < 0) {
+		aa_buf_free(&b);
+		return NULL;
+	}
+	return aa_buf_detach(&b);
+}
+
+static int octal_escape(const char *s, size_t len, size_t *i, aa_buf *out)
+{
+	unsigned v = (unsigned)(s[*i - 1] - '0');
+	int k;
+
+	for (k = 0; k < 2 && *i < len && s[*i] >= '0' && s[*i] <= '7'; k++)
+		v = v * 8 + (unsigned)(s[(*i)++] - '0');
+	if (v > 255)
+		return -1;
+	return aa_buf_putc(out, (char)v);
+}
+
+/*
+ * Decodes the C-style quoted name at s[0] == '"' (git's quoting: \a \b
+ * \f \n \r \t \v \" \\ and octal \ooo). *used = bytes up to and with
+ * the closing quote. 0, or -1 when malformed or out of memory.
+ */
+static int unquote(const char *s, size_t len, size_t *used, aa_buf *out)
+{
+	static const char from[] = "abfnrtv\"\\", to[] = "\a\b\f\n\r\t\v\"\\";
+	size_t i = 1;
+
+	while (i < len) {
+		char c = s[i++];
+		const char *e;
+
+		if (c == '"') {
+			*used = i;
+			return 0;
+		}
+		if (c != '\\') {
+			if (aa_buf_putc(out, c) < 0)
+				return -1;
+			continue;
+		}
+		if (i >= len)
+			return -1;
+		c = s[i++];
+		if (c >= '0' && c <= '7') {
+			if (octal_escape(s, len, &i, out) < 0)
+				return -1;
+		} else if (c && (e = strchr(from, c))) {
+			if (aa_buf_putc(out, to[e - from]) < 0)
+				return -1;
+		} else {
+			return -1;
+		}
+	}
+	return -1;
+}
+
+static int is_blank_line(const aa_dline *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->len; i++)
+		if (l->s[i] != ' ' && l->s[i] != '\t')
+			return 0;
+	return 1;
+}
+
+/* ---- strict (seed 004) path classes -------------------------------- */
+
+static int has_dotdot(const char *s, size_t len)
+{
+	size_t i = 0, start;
+
+	while (i <= len) {
+		start = i;
+		while (i < len && s[i] != '/' && s[i] != '\\')
+			i++;
+		if (i - start == 2 && s[start] == '.' && s[start + 1] == '.')
+			return 1;
+		i++;
+	}
+	return 0;
+}
+
+/* The seed's words for an absolute, network or traversing path, or NULL. */
+static const char *strict_path_reason(const char *s, size_t len)
+{
+	if (!len)
+		return NULL;
+	if (s[0] == '/' || s[0] == '\\' ||
+	    (s[0] == '~' && (len == 1 || s[1] == '/')) ||
+	    (len >= 2 && s[1] == ':' &&
+	     ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z'))))
+		return "Path outside project root";
+	if (has_dotdot(s, len))
+		return "Path traversal detected";
+	return NULL;
+}
+
+static int path_error(aa_dparser *P, aa_pos pos, const char *s, size_t len,
+		      const char *fmt, const char *why)
+{
+	char *esc = printable(s, len);
+
+	aa_error(P->d, pos, esc ? esc : "?", fmt, why);
+	free(esc);
+	return -1;
+}
+
+static int check_path(aa_dparser *P, aa_pos pos, const dname *n)
+{
+	const char *why;
+
+	if (P->o->strict && (why = strict_path_reason(n->s, n->len)))
+		return path_error(P, pos, n->s, n->len, "%s", why);
+	if (aa_path_check(n->s, n->len, &why) < 0)
+		return path_error(P, pos, n->s, n->len,
+				  P->o->strict ? "Path rejected: %s"
+					       : "invalid path: %s", why);
+	return 0;
+}
+
+/* ---- "---" / "+++" lines -------------------------------------------- */
+
+/* --strict: "--- a/<p>"; an absolute or traversing name says so first. */
+static int strict_prefix_error(aa_dparser *P, const aa_dline *l,
+			       const char *s, size_t len, const char *prefix)
+{
+	aa_pos pos = aa_diff_pos(P, l->lineno);
+	const char *why = strict_path_reason(s, len);
+
+	if (why)
+		return path_error(P, pos, s, len, "%s", why);
+	return aa_error(P->d, pos, NULL,
+			INVALID "header must be '%.3s %s<path>' or '%.3s /dev/null'",
+			l->s, prefix, l->s);
+}
+
+static int quoted_header_name(aa_dparser *P, const aa_dline *l,
+			      const char *s, size_t len, aa_buf *out)
+{
+	size_t used = 0;
+
+	if (unquote(s, len, &used, out) < 0)
+		return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
+				"malformed quoted file name");
+	if (P->o->strict && used < len)
+		return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
+				INVALID "text after the file name");
+	return 0;
+}
+
+/* Unquoted: up to a TAB (a timestamp follows), trailing blanks dropped. */
+static int plain_header_name(aa_dparser *P, const aa_dline *l,
+			     const char *s, size_t len, aa_buf *out)
+{
+	const char *tab = memchr(s, '\t', len);
+
+	if (P->o->strict && tab)
+		return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
+				INVALID "timestamps are not allowed in file headers");
+	if (tab)
+		len = (size_t)(tab - s);
+	while (!P->o->strict && len && s[len - 1] == ' ')
+		len--;
+	if (aa_buf_put(out, s, len) < 0)
+		return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
+				"out of memory");
+	return 0;
+}
+
+/* "--- NAME[\tTIME]" or "+++ ...": sets *name (prefix stripped) or *null. */
+static int header_name(aa_dparser *P, const aa_dline *l, const char *prefix,
+		       dname *name, int *null)
+{
+	const char *s = l->s + 4;
+	size_t len = l->len - 4;
+	aa_buf b = AA_BUF_INIT;
+	int quoted = len && s[0] == '"';
+	int r = quoted ? quoted_header_name(P, l, s, len, &b)
+		       : plain_header_name(P, l, s, len, &b);
+
+	if (!r && !quoted && b.len == 9 && !memcmp(b.ptr, "/dev/null", 9)) {
+		*null = 1;
+	} else if (!r) {
+		if (P->o->strict && (b.len <= 2 || memcmp(b.ptr, prefix, 2)))
+			r = strict_prefix_error(P, l, b.ptr ? b.ptr : "", b.len,
+						prefix);
+		else if (dname_set(name, b.ptr ? b.ptr : "", b.len) < 0)
+			r = aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
+				     "out of memory");
+		else
+			strip_prefix(name, prefix);
+	}
+	aa_buf_free(&b);
+	return r;
+}
+
+static int strict_names(aa_dparser *P, const fdiff *f, const aa_dline *l)
+{
+	aa_pos pos = aa_diff_pos(P, l->lineno);
+
+	if (f->old_null && f->new_null)
+		return aa_error(P->d, pos, NULL,
+				INVALID "both sides are /dev/null");
+	if (!f->old_null && !f->new_null &&
+	    !dname_eq(&f->old_name, f->new_name.s, f->new_name.len))
+		return aa_error(P->d, pos, NULL,
+				INVALID "old and new paths differ "
+				"(file rename is not supported)");
+	return 0;
+}
+
+/* The current line is "--- ": reads it and the "+++ " line after it. */
+static int read_names(aa_dparser *P, fdiff *f)
+{
+	aa_dline l1, l2;
+
+	aa_diff_peek(P, 0, &l1);
+	if (!aa_diff_peek(P, 1, &l2) || !aa_diff_starts(&l2, "+++ "))
+		return aa_error(P->d, aa_diff_pos(P, l1.lineno), NULL,
+				P->o->strict ? INVALID "'--- ' header without '+++ ' header"
+					     : "'--- ' header without '+++ ' header");
+	if (aa_diff_take(P, &l1) < 0 || aa_diff_take(P, &l2) < 0 ||
+	    header_name(P, &l1, "a/", &f->old_name, &f->old_null) < 0 ||
+	    header_name(P, &l2, "b/", &f->new_name, &f->new_null) < 0)
+		return -1;
+	f->have_names = 1;
+	return P->o->strict ? strict_names(P, f, &l1) : 0;
+}
+
+/* ---- "diff --git" line and extended headers ------------------------ */
+
+static int set_git_names(fdiff *f, const char *a, size_t alen,
+			 const char *b, size_t blen)
+{
+	if (dname_set(&f->git_old, a, alen) < 0 ||
+	    dname_set(&f->git_new, b, blen) < 0)
+		return -1;
+	strip_prefix(&f->git_old, "a/");
+	strip_prefix(&f->git_new, "b/");
+	return 0;
+}
+
+/*
+ * "a/x b/x" with no quotes: split in the middle when both halves name
+ * the same file (names may hold spaces), else at " b/", else at the only
+ * space. The names stay empty when it cannot tell.
+ */
+static int split_unquoted(fdiff *f, const char *s, size_t len)
+{
+	size_t half = len / 2, i;
+	const char *sp;
+
+	if (len % 2 == 1 && s[half] == ' ') {
+		const char *a = s, *b = s + half + 1;
+		size_t n = half;
+
+		if (n > 2 && !memcmp(a, "a/", 2) && !memcmp(b, "b/", 2))
+			a += 2, b += 2, n -= 2;
+		if (!memcmp(a, b, n))
+			return set_git_names(f, s, half, s + half + 1, half);
+	}
+	for (i = 1; i + 3 <= len; i++)
+		if (!memcmp(s + i, " b/", 3))
+			return set_git_names(f, s, i, s + i + 1, len - i - 1);
+	sp = memchr(s, ' ', len);
+	if (sp && !memchr(sp + 1, ' ', len - (size_t)(sp - s) - 1))
+		return set_git_names(f, s, (size_t)(sp - s), sp + 1,
+				     len - (size_t)(sp - s) - 1);
+	return 0;
+}
+
+/* The first ' "' (a quoted second name after an unquoted first), or NULL. */
+static const char *find_space_quote(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len; i++)
+		if (s[i] == ' ' && s[i + 1] == '"')
+			return s + i;
+	return NULL;
+}
+
+/* One side of "diff --git": quoted, or the rest of the line. */
+static int git_side(const char *s, size_t len, size_t *used, aa_buf *out)
+{
+	if (len && s[0] == '"')
+		return unquote(s, len, used, out);
+	*used = len;
+	return aa_buf_put(out, s, len);
+}
+
+static int parse_git_line(fdiff *f, const aa_dline *l)
+{
+	const char *s = l->s + 11; /* "diff --git " */
+	size_t len = l->len - 11, used = 0, u2 = 0;
+	aa_buf a = AA_BUF_INIT, b = AA_BUF_INIT;
+	const char *q;
+	int r = 0;
+
+	if (len && s[0] == '"') {
+		if (!unquote(s, len, &used, &a) && used < len && s[used] == ' ' &&
+		    !git_side(s + used + 1, len - used - 1, &u2, &b))
+			r = set_git_names(f, a.ptr, a.len, b.ptr ? b.ptr : "", b.len);
+	} else if ((q = find_space_quote(s, len)) != NULL) {
+		if (!git_side(q + 1, len - (size_t)(q + 1 - s), &u2, &b))
+			r = set_git_names(f, s, (size_t)(q - s), b.ptr ? b.ptr : "",
+					  b.len);
+	} else {
+		r = split_unquoted(f, s, len);
+	}
+	aa_buf_free(&a);
+	aa_buf_free(&b);
+	return r;
+}
+
+static int parse_mode(aa_dparser *P, const aa_dline *l, size_t skip,
+		      uint32_t *mode)
+{
+	const char *s = l->s + skip, *end = l->s + l->len;
+	uint32_t v = 0;
+	int n = 0;
+
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	for (; s < end && *s >= '0' && *s <= '7' && n < 7; s++, n++)
+		v = v * 8 + (uint32_t)(*s - '0');
+	if (!n || s != end || !v)
+		return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
+				"invalid file mode in '%.*s'",
+				(int)(l->len > 80 ? 80 : l->len), l->s);
+	*mode = v;
+	return 0;
+}
+
+/* "rename from P" and the like: P is quoted or the rest of the line. */
+static int parse_ext_name(aa_dparser *P, const aa_dline *l, size_t skip,
+			  dname *n)
+{
+	aa_buf b = AA_BUF_INIT;
+	size_t used;
+	int r = git_side(l->s + skip, l->len - skip, &used, &b);
+
+	if (!r && dname_set(n, b.ptr ? b.ptr : "", b.len) < 0)
+		r = -1;
+	aa_buf_free(&b);
+	if (r < 0)
+		return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
+				"malformed file name in '%.*s'",
+				(int)(l->len > 80 ? 80 : l->len), l->s);
+	return 0;
+}
+
+static const char *any_name(const fdiff *f)
+{
+	if (f->git_new.len)
+		return f->git_new.s;
+	if (f->git_old.len)
+		return f->git_old.s;
+	return NULL;
+}
+
+static int binary_error(aa_dparser *P, long lineno, const char *name)
+{
+	char *esc = name ? printable(name, strlen(name)) : NULL;
+
+	aa_error(P->d, aa_diff_pos(P, lineno), esc,
+		 P->o->strict ? "forbidden construct: Binary diff markers"
+			      : "binary patches are not supported yet");
+	free(esc);
+	return -1;
+}
+
+static int is_binary_marker(const aa_dline *l)
+{
+	return aa_diff_starts(l, "GIT binary patch") ||
+	       aa_diff_starts(l, "Binary files ");
+}
+
+/* Ignored: "index" (AI answers invent hashes and modes) and similarity. */
+static int is_ignored_header(const aa_dline *l)
+{
+	return aa_diff_starts(l, "index ") ||
+	       aa_diff_starts(l, "similarity index ") ||
+	       aa_diff_starts(l, "dissimilarity index ");
+}
+
+/* One extended header line: 1 when it was one, 0 when not, -1 on error. */
+static int ext_header(aa_dparser *P, const aa_dline *l, fdiff *f)
+{
+	if (aa_diff_starts(l, "old mode "))
+		return parse_mode(P, l, 9, &f->old_mode) < 0 ? -1 : 1;
+	if (aa_diff_starts(l, "new mode "))
+		return parse_mode(P, l, 9, &f->new_mode) < 0 ? -1 : 1;
+	if (aa_diff_starts(l, "deleted file mode ")) {
+		f->deleted = 1;
+		return parse_mode(P, l, 18, &f->old_mode) < 0 ? -1 : 1;
+	}
+	if (aa_diff_starts(l, "new file mode ")) {
+		f->new_file = 1;
+		return parse_mode(P, l, 14, &f->file_mode) < 0 ? -1 : 1;
+	}
+	if (aa_diff_starts(l, "rename from ") || aa_diff_starts(l, "copy from ")) {
+		f->rename |= l->s[0] == 'r';
+		f->copy |= l->s[0] == 'c';
+		return parse_ext_name(P, l, l->s[0] == 'r' ? 12 : 10, &f->from) < 0 ? -1 : 1;
+	}
+	if (aa_diff_starts(l, "rename to ") || aa_diff_starts(l, "copy to ")) {
+		f->rename |= l->s[0] == 'r';
+		f->copy |= l->s[0] == 'c';
+		return parse_ext_name(P, l, l->s[0] == 'r' ? 10 : 8, &f->to) < 0 ? -1 : 1;
+	}
+	if (is_ignored_header(l))
+		return 1;
+	if (is_binary_marker(l))
+		return binary_error(P, l->lineno, any_name(f));
+	return 0;
+}
+
+static int read_git_headers(aa_dparser *P, fdiff *f)
+{
+	aa_dline l;
+	int r = 0;
+
+	aa_diff_peek(P, 0, &l);
+	if (aa_diff_take(P, &l) < 0)
+		return -1;
+	if (parse_git_line(f, &l) < 0)
+		return aa_error(P->d, f->pos, NULL, "out of memory");
+	while (aa_diff_peek(P, 0, &l)) {
+		r = ext_header(P, &l, f);
+		if (r <= 0)
+			break;
+		if (aa_diff_take(P, &l) < 0)
+			return -1;
+	}
+	if (r < 0)
+		return -1;
+	if (aa_diff_peek(P, 0, &l) && aa_diff_starts(&l, "--- "))
+		return read_names(P, f);
+	return 0;
+}
+
+/* ---- resolving the names into one kind of change ------------------- */
+
+static int dname_copy(dname *to, const dname *from)
+{
+	return dname_set(to, from->s ? from->s : "", from->len);
+}
+
+static int use_only_path(aa_dparser *P, fdiff *f, const dname *named)
+{
+	size_t n = strlen(P->only_path);
+
+	if (named->len && !dname_eq(named, P->only_path, n)) {
+		char *esc = printable(named->s, named->len);
+
+		aa_warn(P->d, f->pos, P->only_path,
+			"the diff header names '%s'; using '%s'",
+			esc ? esc : "?", P->only_path);
+		free(esc);
+	}
+	return dname_set(&f->path, P->only_path, n);
+}
+
+static int resolve_move(aa_dparser *P, fdiff *f)
+{
+	if (!f->from.len || !f->to.len)
+		return aa_error(P->d, f->pos, NULL,
+				"%s needs both 'from' and 'to' lines",
+				f->rename ? "rename" : "copy");
+	if (f->rename && f->copy)
+		return aa_error(P->d, f->pos, NULL,
+				"a diff cannot both rename and copy");
+	if (f->new_file || f->deleted)
+		return aa_error(P->d, f->pos, NULL,
+				"a rename or copy cannot create or delete the file");
+	if (P->only_path)
+		return aa_error(P->d, f->pos, P->only_path,
+				"renames and copies are not allowed in a diff for one file");
+	f->kind = f->rename ? F_RENAME : F_COPY;
+	if (dname_copy(&f->path, &f->from) < 0 || dname_copy(&f->dest, &f->to) < 0)
+		return aa_error(P->d, f->pos, NULL, "out of memory");
+	return 0;
+}
+
+static void warn_names_differ(aa_dparser *P, const fdiff *f,
+			      const dname *o, const dname *n)
+{
+	char *eo = printable(o->s, o->len), *en = printable(n->s, n->len);
+
+	aa_warn(P->d, f->pos, en ? en : "?",
+		"the old name '%s' differs from the new name; using the new name",
+		eo ? eo : "?");
+	free(eo);
+	free(en);
+}
+
+static int resolve(aa_dparser *P, fdiff *f)
+{
+	int creation = f->new_file || f->old_null;
+	int deletion = f->deleted || f->new_null;
+	const dname *o = f->have_names && !f->old_null ? &f->old_name : &f->git_old;
+	const dname *n = f->have_names && !f->new_null ? &f->new_name : &f->git_new;
+	const dname *named;
+
+	if (f->rename || f->copy)
+		return resolve_move(P, f);
+	if (creation && deletion)
+		return aa_error(P->d, f->pos, NULL,
+				"the diff both creates and deletes the file");
+	f->kind = creation ? F_CREATE : deletion ? F_DELETE : F_EDIT;
+	named = creation ? n : deletion ? o : n->len ? n : o;
+	if (f->kind == F_EDIT && o->len && n->len && !P->only_path &&
+	    !dname_eq(o, n->s, n->len))
+		warn_names_differ(P, f, o, n);
+	if (P->only_path) {
+		if (use_only_path(P, f, named) < 0)
+			return aa_error(P->d, f->pos, NULL, "out of memory");
+		return 0;
+	}
+	if (!named->len)
+		return aa_error(P->d, f->pos, NULL,
+				"cannot tell which file this diff is for");
+	if (dname_copy(&f->path, named) < 0)
+		return aa_error(P->d, f->pos, NULL, "out of memory");
+	return 0;
+}
+
+static int resolve_and_check(aa_dparser *P, fdiff *f)
+{
+	if (resolve(P, f) < 0 || check_path(P, f->pos, &f->path) < 0)
+		return -1;
+	if (f->dest.s && check_path(P, f->pos, &f->dest) < 0)
+		return -1;
+	return 0;
+}
+
+/* ---- operations ---------------------------------------------------- */
+
+static aa_op *new_op(aa_dparser *P, const fdiff *f, aa_op_kind kind,
+		     const dname *path)
+{
+	aa_op *op = aa_changeset_add(P->cs, kind, f->pos);
+
+	if (!op) {
+		aa_error(P->d, f->pos, NULL,
+			 "too many operations (limit %d) or out of memory",
+			 AA_MAX_OPS);
+		return NULL;
+	}
+	op->format = "diff";
+	op->strict = P->o->strict;
+	op->path = aa_strdup(path->s);
+	if (!op->path) {
+		aa_error(P->d, f->pos, NULL, "out of memory");
+		return NULL;
+	}
+	return op;
+}
+
+static void move_hunks(aa_op *op, fdiff *f)
+{
+	op->hunks = f->c.hunks;
+	op->nhunks = f->c.nhunks;
+	op->edit_kind = op->nhunks ? AA_EDIT_HUNKS : AA_EDIT_NONE;
+	f->c.hunks = NULL;
+	f->c.nhunks = 0;
+}
+
+/* Every line of every hunk is one of `kinds`, else the hunk's position. */
+static const aa_hunk *hunk_with_other_lines(const fdiff *f, const char *kinds)
+{
+	size_t i, j;
+
+	for (i = 0; i < f->c.nhunks; i++)
+		for (j = 0; j < f->c.hunks[i].nlines; j++)
+			if (!strchr(kinds, f->c.hunks[i].lines[j].kind))
+				return &f->c.hunks[i];
+	return NULL;
+}
+
+static int new_file_content(const fdiff *f, aa_buf *out)
+{
+	size_t i, j;
+
+	for (i = 0; i < f->c.nhunks; i++)
+		for (j = 0; j < f->c.hunks[i].nlines; j++) {
+			const aa_hline *hl = &f->c.hunks[i].lines[j];
+
+			if (aa_buf_put(out, hl->text, hl->len) < 0 ||
+			    aa_buf_putc(out, '\n') < 0)
+				return -1;
+		}
+	if (f->c.nhunks && f->c.hunks[f->c.nhunks - 1].new_no_eol && out->len)
+		out->ptr[--out->len] = '\0';
+	return 0;
+}
+
+static int emit_create(aa_dparser *P, fdiff *f)
+{
+	const aa_hunk *bad = hunk_with_other_lines(f, "+");
+	aa_buf content = AA_BUF_INIT;
+	aa_op *op;
+
+	if (bad)
+		return aa_error(P->d, bad->pos, f->path.s,
+				"a new file's diff may only add lines "
+				"(it has context or removed lines)");
+	if (new_file_content(f, &content) < 0) {
+		aa_buf_free(&content);
+		return aa_error(P->d, f->pos, f->path.s, "out of memory");
+	}
+	op = new_op(P, f, AA_OP_WRITE, &f->path);
+	if (!op) {
+		aa_buf_free(&content);
+		return -1;
+	}
+	op->exist = AA_EXIST_NEW;
+	op->mode = f->file_mode ? f->file_mode : f->new_mode;
+	op->content_len = content.len;
+	op->content = aa_buf_detach(&content);
+	return 0;
+}
+
+static int emit_delete(aa_dparser *P, fdiff *f)
+{
+	const aa_hunk *bad = hunk_with_other_lines(f, "-");
+	aa_op *op;
+
+	if (bad)
+		return aa_error(P->d, bad->pos, f->path.s,
+				"a deletion may only remove lines "
+				"(it has context or added lines)");
+	op = new_op(P, f, AA_OP_DELETE, &f->path);
+	if (!op)
+		return -1;
+	op->old_mode = f->old_mode;
+	move_hunks(op, f);
+	return 0;
+}
+
+static int emit_edit(aa_dparser *P, fdiff *f, const dname *path)
+{
+	aa_op *op = new_op(P, f, AA_OP_EDIT, path);
+
+	if (!op)
+		return -1;
+	op->mode = f->new_mode;
+	op->old_mode = f->old_mode;
+	move_hunks(op, f);
+	return 0;
+}
+
+static int emit_move(aa_dparser *P, fdiff *f)
+{
+	aa_op *op = new_op(P, f, f->kind == F_RENAME ? AA_OP_RENAME : AA_OP_COPY,
+			   &f->path);
+
+	if (!op)
+		return -1;
+	op->to = aa_strdup(f->dest.s);
+	if (!op->to)
+		return aa_error(P->d, f->pos, NULL, "out of memory");
+	if (f->c.nhunks || f->new_mode)
+		return emit_edit(P, f, &f->dest);
+	return 0;
+}
+
+static int emit(aa_dparser *P, fdiff *f)
+{
+	switch (f->kind) {
+	case F_CREATE:
+		return emit_create(P, f);
+	case F_DELETE:
+		return emit_delete(P, f);
+	case F_RENAME:
+	case F_COPY:
+		return emit_move(P, f);
+	case F_EDIT:
+		break;
+	}
+	if (!f->c.nhunks && !f->new_mode)
+		return aa_error(P->d, f->pos, f->path.s,
+				"the diff changes nothing (no hunk, no mode change)");
+	return emit_edit(P, f, &f->path);
+}
+
+static void fdiff_free(fdiff *f)
+{
+	dname_free(&f->git_old);
+	dname_free(&f->git_new);
+	dname_free(&f->old_name);
+	dname_free(&f->new_name);
+	dname_free(&f->from);
+	dname_free(&f->to);
+	dname_free(&f->path);
+	dname_free(&f->dest);
+	aa_op_free(&f->c);
+	memset(f, 0, sizeof(*f));
+}
+
+/* ---- one file diff ------------------------------------------------- */
+
+typedef enum fstart { START_GIT, START_PLAIN, START_BARE } fstart;
+
+static int read_hunks(aa_dparser *P, fdiff *f, fstart how)
+{
+	aa_dline l;
+
+	if (!aa_diff_peek(P, 0, &l) || !aa_diff_starts(&l, "@@")) {
+		if (how == START_GIT && !f->have_names)
+			return 0;
+		return aa_error(P->d, f->pos, NULL,
+				P->o->strict ? INVALID "no hunk after the file header"
+					     : "no hunk after the '---' / '+++' header");
+	}
+	do {
+		if (aa_diff_read_hunk(P, &f->c) < 0)
+			return -1;
+	} while (aa_diff_next_hunk(P));
+	return 0;
+}
+
+static int read_headers(aa_dparser *P, fdiff *f, fstart how)
+{
+	switch (how) {
+	case START_GIT:
+		return read_git_headers(P, f);
+	case START_PLAIN:
+		return read_names(P, f);
+	case START_BARE:
+		break;
+	}
+	return 0;
+}
+
+/*
+ * Reads one file's diff starting at the current line. Outside --strict
+ * its paths are checked before its hunks are read and its operations
+ * are emitted at once; under --strict it waits in R->pending until the
+ * whole block passed the format checks (seed 004: format, then paths).
+ */
+static int file_diff(run *R, const aa_dline *start, fstart how)
+{
+	aa_dparser *P = &R->P;
+	fdiff local, *f = P->o->strict ? &R->pending : &local;
+	int r;
+
+	if (P->o->strict && R->nfiles)
+		return aa_error(P->d, aa_diff_pos(P, start->lineno), NULL,
+				"Multiple files in single diff");
+	memset(f, 0, sizeof(*f));
+	f->pos = aa_diff_pos(P, start->lineno);
+	r = read_headers(P, f, how);
+	if (!r && !P->o->strict)
+		r = resolve_and_check(P, f);
+	if (!r)
+		r = read_hunks(P, f, how);
+	R->nfiles++;
+	if (P->o->strict) {
+		R->have_pending = !r;
+		return r;
+	}
+	if (!r)
+		r = emit(P, f);
+	fdiff_free(f);
+	return r;
+}
+
+/* ---- the block ----------------------------------------------------- */
+
+/* A Markdown fence line; inside an indented fence, lines lose that indent. */
+static int track_fence(aa_dparser *P, const aa_dline *l)
+{
+	size_t ind = 0, run = 0, i;
+	char c;
+
+	while (ind < l->len && l->s[ind] == ' ')
+		ind++;
+	if (ind == l->len || (l->s[ind] != '`' && l->s[ind] != '~'))
+		return 0;
+	c = l->s[ind];
+	while (ind + run < l->len && l->s[ind + run] == c)
+		run++;
+	if (run < 3)
+		return 0;
+	if (!P->fence_ch) {
+		P->fence_ch = c;
+		P->fence_len = run;
+		P->strip = ind;
+		return 1;
+	}
+	if (c != P->fence_ch || run < P->fence_len)
+		return 0;
+	for (i = ind + run; i < l->len; i++)
+		if (l->s[i] != ' ' && l->s[i] != '\t')
+			return 0;
+	P->fence_ch = 0;
+	P->fence_len = 0;
+	P->strip = 0;
+	return 1;
+}
+
+static int is_context_diff(const aa_dparser *P, const aa_dline *l)
+{
+	aa_dline n;
+
+	if (!aa_diff_peek(P, 1, &n))
+		return 0;
+	if (aa_diff_starts(l, "*** ") && aa_diff_starts(&n, "--- "))
+		return 1;
+	return aa_diff_starts(l, "***************") && aa_diff_starts(&n, "*** ");
+}
+
+static int is_combined(const aa_dline *l)
+{
+	return aa_diff_starts(l, "diff --cc ") ||
+	       aa_diff_starts(l, "diff --combined ") || aa_diff_starts(l, "@@@");
+}
+
+/* "Binary files a/x and b/x differ" outside a git header: name x. */
+static int loose_binary_error(aa_dparser *P, const aa_dline *l)
+{
+	const char *s = l->s + 13, *end = l->s + l->len, *p;
+	char *name = NULL;
+	int r;
+
+	for (p = s; p + 5 <= end; p++)
+		if (!memcmp(p, " and ", 5))
+			break;
+	if (aa_diff_starts(l, "Binary files ") && p + 5 <= end) {
+		if (p - s > 2 && !memcmp(s, "a/", 2))
+			s += 2;
+		name = aa_strndup(s, (size_t)(p - s));
+	}
+	r = binary_error(P, l->lineno, name);
+	free(name);
+	return r;
+}
+
+static int strict_stray_line(aa_dparser *P, const aa_dline *l)
+{
+	const char *what = "text outside the diff";
+
+	if (aa_diff_starts(l, "--- "))
+		what = "'--- ' header without '+++ ' header";
+	else if (aa_diff_starts(l, "+++ "))
+		what = "'+++ ' header without '--- ' header";
+	else if (aa_diff_starts(l, "@@"))
+		what = "hunk without '--- a/<path>' / '+++ b/<path>' header";
+	return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL, INVALID "%s", what);
+}
+
+/* Handles the line at the top level (outside any file diff). */
+static int top_line(run *R, const aa_dline *l)
+{
+	aa_dparser *P = &R->P;
+	aa_dline n;
+
+	if (aa_diff_starts(l, "diff --git "))
+		return file_diff(R, l, START_GIT);
+	if (is_combined(l))
+		return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
+				"combined diffs (diff --cc, @@@) are not supported");
+	if (is_context_diff(P, l))
+		return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
+				"context diffs (*** / ---) are not supported; "
+				"use a unified diff");
+	if (aa_diff_starts(l, "--- ") && aa_diff_peek(P, 1, &n) &&
+	    aa_diff_starts(&n, "+++ "))
+		return file_diff(R, l, START_PLAIN);
+	if (aa_diff_starts(l, "@@") && P->only_path && !P->o->strict)
+		return file_diff(R, l, START_BARE);
+	if (P->o->strict && !is_blank_line(l))
+		return strict_stray_line(P, l);
+	if (aa_diff_starts(l, "@@"))
+		return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
+				"hunk without a file header "
+				"('--- a/<path>' and '+++ b/<path>')");
+	if (is_binary_marker(l))
+		return loose_binary_error(P, l);
+	if (!P->o->strict)
+		track_fence(P, l);
+	aa_diff_advance(P, l);
+	return 0;
+}
+
+static int scan(run *R)
+{
+	aa_dline l;
+
+	while (aa_diff_peek(&R->P, 0, &l))
+		if (top_line(R, &l) < 0)
+			return -1;
+	return 0;
+}
+
+/* ---- --strict: forbidden constructs (seed 004) --------------------- */
+
+static const char *forbidden_in_line(const aa_dline *l)
+{
+	static const char *const git[] = {
+		"diff --git", "index ", "new file mode", "deleted file mode",
+		"old mode ", "new mode ", "similarity index", "dissimilarity index",
+		"rename from", "rename to", "copy from", "copy to",
+	};
+	size_t i;
+
+	if (aa_diff_starts(l, "`") || aa_diff_starts(l, "~~~"))
+		return "Markdown code fences (``` or `)";
+	for (i = 0; i + 1 < l->len; i++)
+		if (l->s[i] == '\x1b' && l->s[i + 1] == '[')
+			return "ANSI color codes";
+	for (i = 0; i < sizeof(git) / sizeof(*git); i++)
+		if (aa_diff_starts(l, git[i]))
+			return "Git-specific headers (diff --git)";
+	if (is_binary_marker(l))
+		return "Binary diff markers";
+	if (is_combined(l))
+		return "Combined diff format";
+	if (aa_diff_starts(l, "*** ") || aa_diff_starts(l, "***************"))
+		return "Context diff format (*** / ---)";
+	return NULL;
+}
+
+static long line_of_offset(const aa_dparser *P, size_t off)
+{
+	long line = P->first_line;
+	const char *p = P->b->data, *end = P->b->data + off, *nl;
+
+	while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		line++;
+		p = nl + 1;
+	}
+	return line;
+}
+
+static int strict_forbidden(aa_dparser *P)
+{
+	const char *nul = memchr(P->b->data, '\0', P->b->len);
+	aa_dparser q = *P;
+	const char *why;
+	aa_dline l;
+
+	if (nul)
+		return aa_error(P->d, aa_diff_pos(P, line_of_offset(P,
+					(size_t)(nul - P->b->data))),
+				NULL, "forbidden construct: NUL bytes");
+	while (aa_diff_peek(&q, 0, &l)) {
+		if ((why = forbidden_in_line(&l)))
+			return aa_error(P->d, aa_diff_pos(P, l.lineno), NULL,
+					"forbidden construct: %s", why);
+		aa_diff_advance(&q, &l);
+	}
+	return 0;
+}
+
+/* After the whole block passed the format checks: paths, then the ops. */
+static int strict_finish(run *R)
+{
+	aa_dparser *P = &R->P;
+	const aa_block *b = P->b;
+	long last = line_of_offset(P, b->len ? b->len - 1 : 0);
+
+	if (!R->nfiles)
+		return aa_error(P->d, aa_diff_pos(P, P->first_line), NULL,
+				INVALID "no '--- a/<path>' / '+++ b/<path>' header");
+	if (!b->len || b->data[b->len - 1] != '\n')
+		return aa_error(P->d, aa_diff_pos(P, last), NULL,
+				"Missing trailing newline");
+	if (resolve_and_check(P, &R->pending) < 0)
+		return -1;
+	return emit(P, &R->pending);
+}
+
+static void rollback(aa_changeset *cs, size_t n0)
+{
+	while (cs->n > n0)
+		aa_op_free(&cs->ops[--cs->n]);
+}
+
+static int parse_block(run *R)
+{
+	aa_dparser *P = &R->P;
+	const char *why;
+
+	if (P->only_path &&
+	    aa_path_check(P->only_path, strlen(P->only_path), &why) < 0)
+		return path_error(P, aa_diff_pos(P, P->first_line), P->only_path,
+				  strlen(P->only_path), "invalid path: %s", why);
+	if (P->o->strict && strict_forbidden(P) < 0)
+		return -1;
+	if (scan(R) < 0)
+		return -1;
+	return P->o->strict ? strict_finish(R) : 0;
+}
+
+int aa_parse_diff(const aa_block *b, const aa_parse_opts *o,
+		  const char *only_path, aa_changeset *cs, aa_diags *d)
+{
+	static const aa_parse_opts defaults = { AA_FORMAT_DIFF, 0 };
+	size_t n0 = cs->n;
+	run R;
+	int r;
+
+	memset(&R, 0, sizeof(R));
+	R.P.b = b;
+	R.P.o = o ? o : &defaults;
+	R.P.only_path = only_path;
+	R.P.cs = cs;
+	R.P.d = d;
+	R.P.lineno = b->line > 0 ? b->line : 1;
+	R.P.first_line = R.P.lineno;
+	r = parse_block(&R);
+	fdiff_free(&R.pending);
+	if (r < 0) {
+		rollback(cs, n0);
+		return -1;
+	}
+	return R.nfiles;
+}

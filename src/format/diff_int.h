@@ -1,0 +1,61 @@
+/*
+ * Private to the diff parser (src/format/diff*.c): the line cursor and
+ * the hunk reader shared by the file-level parser in diff.c.
+ */
+#ifndef AA_FORMAT_DIFF_INT_H
+#define AA_FORMAT_DIFF_INT_H
+
+#include "aiapply/changeset.h"
+#include "aiapply/format.h"
+
+/* Most hunks one file diff may have. */
+#define AA_DIFF_MAX_HUNKS 1000000
+
+/*
+ * One input line: its text without the terminator ("\n", or "\r\n"
+ * whose "\r" belongs to the line ending), after the indentation of an
+ * enclosing indented code fence was removed.
+ */
+typedef struct aa_dline {
+	const char *s;
+	size_t len;
+	size_t next;   /* offset of the following line */
+	long lineno;   /* 1-based line in the input */
+} aa_dline;
+
+typedef struct aa_dparser {
+	const aa_block *b;
+	const aa_parse_opts *o;
+	const char *only_path;
+	aa_changeset *cs;
+	aa_diags *d;
+	size_t off;      /* start of the current line in b->data */
+	long lineno;     /* its input line */
+	long first_line; /* the block's first line */
+	/* Markdown fence state: lines inside an indented fence lose `strip` spaces. */
+	char fence_ch;   /* '`' or '~' inside a fence, else 0 */
+	size_t fence_len;
+	size_t strip;
+} aa_dparser;
+
+/* The current line (n == 0) or the n-th after it; 0 at the end. */
+int aa_diff_peek(const aa_dparser *P, unsigned n, aa_dline *l);
+/* Moves past line l (which must be the current one). */
+void aa_diff_advance(aa_dparser *P, const aa_dline *l);
+/* Same, for a line that belongs to the diff: enforces the line limit. */
+int aa_diff_take(aa_dparser *P, const aa_dline *l);
+int aa_diff_starts(const aa_dline *l, const char *lit);
+aa_pos aa_diff_pos(const aa_dparser *P, long lineno);
+
+/*
+ * Reads the hunk whose "@@" line is current and appends it to c (a
+ * container op). Returns 0 or -1 with an error.
+ */
+int aa_diff_read_hunk(aa_dparser *P, aa_op *c);
+/*
+ * After a hunk: 1 when another hunk of the same file follows (blank
+ * lines before its "@@" are skipped), else 0.
+ */
+int aa_diff_next_hunk(aa_dparser *P);
+
+#endif
