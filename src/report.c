@@ -54,6 +54,23 @@ static void free_sides(sides *sd)
 	git_blob_free(sd->new_blob);
 }
 
+/* A deletion that is the other half of a reported rename. */
+static int is_rename_source(const aa_plan *plan, const aa_change *c)
+{
+	size_t i;
+
+	if (c->exists)
+		return 0;
+	for (i = 0; i < plan->nchanges; i++) {
+		const aa_change *o = &plan->changes[i];
+
+		if (o->renamed_from && !o->base_exists &&
+		    !strcmp(o->renamed_from, c->path))
+			return 1;
+	}
+	return 0;
+}
+
 static char status_letter(const aa_change *c)
 {
 	if (c->renamed_from && !c->base_exists)
@@ -102,6 +119,8 @@ static void print_summary(FILE *out, aa_session *s, const aa_plan *plan)
 		const aa_change *c = &plan->changes[i];
 		char st = status_letter(c);
 
+		if (is_rename_source(plan, c))
+			continue;
 		if (st == 'R')
 			fprintf(out, "R %s -> %s", c->renamed_from, c->path);
 		else
@@ -113,15 +132,26 @@ static void print_summary(FILE *out, aa_session *s, const aa_plan *plan)
 	}
 }
 
+/* The name a diffstat shows: "path" or "from => to". */
+static int stat_name(const aa_change *c, aa_buf *name)
+{
+	aa_buf_clear(name);
+	if (status_letter(c) == 'R')
+		return aa_buf_printf(name, "%s => %s", c->renamed_from, c->path);
+	return aa_buf_puts(name, c->path);
+}
+
 static void print_stat(FILE *out, aa_session *s, const aa_plan *plan)
 {
-	size_t i, add, del, tadd = 0, tdel = 0, width = 0, most = 0;
+	size_t i, add, del, tadd = 0, tdel = 0, width = 0, most = 0, files = 0;
+	aa_buf name = AA_BUF_INIT;
 	int binary;
 
 	for (i = 0; i < plan->nchanges; i++) {
-		size_t l = strlen(plan->changes[i].path);
-
-		width = l > width ? l : width;
+		if (is_rename_source(plan, &plan->changes[i]) ||
+		    stat_name(&plan->changes[i], &name) < 0)
+			continue;
+		width = name.len > width ? name.len : width;
 		if (!line_stats(s, &plan->changes[i], &add, &del, &binary) &&
 		    add + del > most)
 			most = add + del;
@@ -130,8 +160,11 @@ static void print_stat(FILE *out, aa_session *s, const aa_plan *plan)
 		const aa_change *c = &plan->changes[i];
 		size_t n, plus, minus, k;
 
+		if (is_rename_source(plan, c) || stat_name(c, &name) < 0)
+			continue;
+		files++;
 		if (line_stats(s, c, &add, &del, &binary) < 0 || binary) {
-			fprintf(out, " %-*s | Bin\n", (int)width, c->path);
+			fprintf(out, " %-*s | Bin\n", (int)width, name.ptr);
 			continue;
 		}
 		tadd += add;
@@ -139,15 +172,16 @@ static void print_stat(FILE *out, aa_session *s, const aa_plan *plan)
 		n = add + del;
 		plus = most > 50 ? (add * 50 + most - 1) / most : add;
 		minus = most > 50 ? (del * 50 + most - 1) / most : del;
-		fprintf(out, " %-*s | %4zu ", (int)width, c->path, n);
+		fprintf(out, " %-*s | %4zu ", (int)width, name.ptr, n);
 		for (k = 0; k < plus; k++)
 			fputc('+', out);
 		for (k = 0; k < minus; k++)
 			fputc('-', out);
 		fputc('\n', out);
 	}
+	aa_buf_free(&name);
 	fprintf(out, " %zu file%s changed, %zu insertion%s(+), %zu deletion%s(-)\n",
-		plan->nchanges, plan->nchanges == 1 ? "" : "s", tadd,
+		files, files == 1 ? "" : "s", tadd,
 		tadd == 1 ? "" : "s", tdel, tdel == 1 ? "" : "s");
 }
 
@@ -203,7 +237,7 @@ static void print_diff(FILE *out, aa_session *s, const aa_plan *plan)
 		git_patch *patch = NULL;
 		sides sd;
 
-		if (load_sides(s, c, &sd) < 0)
+		if (is_rename_source(plan, c) || load_sides(s, c, &sd) < 0)
 			continue;
 		print_header(out, c);
 		if (git_patch_from_buffers(&patch, sd.old.ptr ? sd.old.ptr : "",
@@ -264,10 +298,12 @@ static cJSON *json_files(aa_session *s, const aa_plan *plan)
 
 	for (i = 0; arr && plan && i < plan->nchanges; i++) {
 		const aa_change *c = &plan->changes[i];
-		cJSON *o = cJSON_CreateObject();
+		cJSON *o;
 		char st[2] = { status_letter(c), 0 };
 
-		if (!o)
+		if (is_rename_source(plan, c))
+			continue;
+		if (!(o = cJSON_CreateObject()))
 			break;
 		cJSON_AddStringToObject(o, "path", c->path);
 		cJSON_AddStringToObject(o, "status", st);
