@@ -405,15 +405,15 @@ static int run(cli *c, git_repository *repo)
 		free_inputs(&in);
 		return EXIT_FATAL;
 	}
-	if (parse_inputs(c, &in, &cs, &d) < 0)
-		goto done;
-	confirm_deletions(c, &cs);
 	r = aa_session_open(&s, repo, &c->land, &d);
 	opened = 1;
 	if (r < 0) {
 		outcome = r == -2 ? AA_OUT_FATAL : AA_OUT_REJECTED;
 		goto done;
 	}
+	if (parse_inputs(c, &in, &cs, &d) < 0)
+		goto done;
+	confirm_deletions(c, &cs);
 	if (aa_plan_build(&plan, &cs, &s.snap, &c->plan, &d) < 0)
 		goto done;
 	if (!plan.nchanges) {

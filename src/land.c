@@ -74,11 +74,30 @@ static int open_index_base(aa_session *s, aa_diags *d)
 	return 0;
 }
 
+static int check_branch_name(const char *name, aa_diags *d)
+{
+	aa_buf refname = AA_BUF_INIT;
+	int valid = 0;
+
+	if (aa_buf_printf(&refname, "refs/heads/%s", name) < 0 ||
+	    git_reference_name_is_valid(&valid, refname.ptr) < 0)
+		valid = 0;
+	aa_buf_free(&refname);
+	if (valid && name[0] != '-')
+		return 0;
+	aa_error(d, (aa_pos){ NULL, 0 }, NULL, "'%s' is not a valid branch name", name);
+	return FATAL;
+}
+
 static int open_tree_base(aa_session *s, aa_diags *d)
 {
 	const char *rev = s->opts->base ? s->opts->base : "HEAD";
 	git_object *obj = NULL;
-	int r = git_revparse_single(&obj, s->repo, rev);
+	int r = check_branch_name(s->opts->branch, d);
+
+	if (r < 0)
+		return r;
+	r = git_revparse_single(&obj, s->repo, rev);
 
 	if (r == GIT_ENOTFOUND && !s->opts->base &&
 	    git_repository_head_unborn(s->repo) == 1)
@@ -456,12 +475,6 @@ static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
 
 	if (aa_buf_printf(&refname, "refs/heads/%s", s->opts->branch) < 0)
 		return git_fail(d, "out of memory");
-	r = git_reference_name_is_valid(&exists, refname.ptr);
-	if (r < 0 || !exists || s->opts->branch[0] == '-') {
-		aa_buf_free(&refname);
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-				"'%s' is not a valid branch name", s->opts->branch), FATAL;
-	}
 	r = check_branch(s, refname.ptr, &old, &exists, d);
 	if (!r)
 		r = build_tree(s, plan, &tree_id, d);

@@ -30,6 +30,8 @@ struct aa_plan_node {
 
 	int touched;
 	char *renamed_from;
+	int from_exists;        /* renamed_from's base entry */
+	aa_oid from_oid;
 	aa_landing *landings;
 	size_t nlandings;
 };
@@ -715,6 +717,8 @@ static int transfer_file(planner *p, const aa_op *op, aa_plan_node *from,
 	}
 	free(dst->renamed_from);
 	dst->renamed_from = aa_strdup(from->path);
+	dst->from_exists = from->base_exists;
+	dst->from_oid = from->base_oid;
 	if (move)
 		node_delete(from);
 	return 0;
@@ -881,6 +885,8 @@ static int collect_changes(planner *p)
 		c->data = n->data;
 		c->len = n->len;
 		c->renamed_from = n->exists ? n->renamed_from : NULL;
+		c->from_exists = n->from_exists;
+		c->from_oid = n->from_oid;
 		c->landings = n->landings;
 		c->nlandings = n->nlandings;
 	}

@@ -34,11 +34,8 @@ static int load_sides(aa_session *s, const aa_change *c, sides *sd)
 		return -1;
 	if (!c->base_exists && c->renamed_from) {
 		/* A moved file: its old side is the source's base content. */
-		uint32_t mode;
-		aa_oid oid;
-
-		if (s->snap.lookup(s->snap.ctx, c->renamed_from, &mode, &oid) == 0 &&
-		    s->snap.read(s->snap.ctx, &oid, &sd->old) < 0)
+		if (c->from_exists &&
+		    s->snap.read(s->snap.ctx, &c->from_oid, &sd->old) < 0)
 			return -1;
 	}
 	if (!c->exists) {

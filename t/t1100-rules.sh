@@ -106,7 +106,7 @@ test_expect_success 'a rename onto an existing path is refused' '
 	(
 		cd repo &&
 		test_rejected ../r2.diff &&
-		test_grep "a.txt: already exists" err
+		test_grep "a.txt: .*already exists" err
 	)
 '
 
@@ -209,7 +209,7 @@ test_expect_success 'a file where a directory is is refused' '
 	(
 		cd repo &&
 		test_rejected ../fd.diff &&
-		test_grep "dir: is a directory" err
+		test_grep "dir: .*is a directory" err
 	)
 '
 
@@ -333,20 +333,11 @@ test_expect_success 'binary files can be deleted' '
 	write_diff bd.diff <<-\EOF &&
 	diff --git a/nul.bin b/nul.bin
 	deleted file mode 100644
-	Binary files a/nul.bin and /dev/null differ
 	EOF
 	rm -rf bd && cp -R repo bd &&
 	(
 		cd bd &&
-		git ai-apply --cached ../bd.diff 2>err || {
-			# the "Binary files differ" form carries no data; accept the
-			# plain deletion header as the supported spelling
-			write_diff ../bd2.diff <<-\EOF &&
-			diff --git a/nul.bin b/nul.bin
-			deleted file mode 100644
-			EOF
-			git ai-apply --cached ../bd2.diff
-		} &&
+		git ai-apply --cached ../bd.diff &&
 		test_must_fail git cat-file -e :nul.bin
 	)
 '

@@ -36,3 +36,20 @@ make_repo () {
 		git commit -q -m initial
 	)
 }
+
+# git's test-lib helpers that sharness 1.0 does not have.
+test_path_is_file () {
+	test -f "$1" || { echo "File $1 does not exist"; return 1; }
+}
+
+test_path_is_dir () {
+	test -d "$1" || { echo "Directory $1 does not exist"; return 1; }
+}
+
+test_path_is_missing () {
+	if test -e "$1" || test -h "$1"
+	then
+		echo "Path $1 exists"
+		return 1
+	fi
+}
