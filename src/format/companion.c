@@ -1,11 +1,396 @@
-/* STUB: to be replaced by the real implementation. */
+/*
+ * companion (seed 000): `--- VERB: path ---` command lines.
+ *
+ *   --- START-FILE: p ---          ... --- END-FILE: p ---          create
+ *   --- START-REPLACE-FILE: p ---  ... --- END-REPLACE-FILE: p ---  replace
+ *   --- START-PATCH: p ---         ... --- END-PATCH: p ---         unified diff
+ *   --- DELETE-FILE: p ---                                          delete
+ *
+ * A body is every line between START and END; it may not hold another
+ * command line (that is a missing END). Lines outside commands are prose.
+ * Every error is reported (the parser goes on after one) and then the
+ * block's operations are dropped.
+ */
 #include <stdlib.h>
 #include <string.h>
-#include "aiapply/common.h"
-#include "aiapply/changeset.h"
-#include "aiapply/text.h"
-#include "aiapply/edit.h"
+
 #include "aiapply/format.h"
 #include "aiapply/path.h"
-int aa_parse_companion(const aa_block *b, const aa_parse_opts *o, aa_changeset *cs, aa_diags *d)
-{ (void)o; (void)cs; aa_pos p = { b->in->name, b->line }; return aa_error(d, p, NULL, "companion format not supported yet"); }
+#include "extract.h"
+
+typedef enum verb {
+	V_START_FILE,
+	V_END_FILE,
+	V_START_PATCH,
+	V_END_PATCH,
+	V_START_REPLACE,
+	V_END_REPLACE,
+	V_DELETE
+} verb;
+
+/* In the order of `verb`: verbs[v].name is v's name. */
+static const struct {
+	const char *name;
+	verb v;
+} verbs[] = {
+	{ "START-FILE", V_START_FILE },
+	{ "END-FILE", V_END_FILE },
+	{ "START-PATCH", V_START_PATCH },
+	{ "END-PATCH", V_END_PATCH },
+	{ "START-REPLACE-FILE", V_START_REPLACE },
+	{ "END-REPLACE-FILE", V_END_REPLACE },
+	{ "DELETE-FILE", V_DELETE },
+};
+
+/* A parsed command line; path points into the input (not terminated). */
+typedef struct command {
+	verb v;
+	const char *name;
+	const char *path;
+	size_t path_len;
+} command;
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static int lookup_verb(const char *s, size_t len, command *c)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(verbs) / sizeof(*verbs); i++)
+		if (strlen(verbs[i].name) == len && !memcmp(verbs[i].name, s, len)) {
+			c->v = verbs[i].v;
+			c->name = verbs[i].name;
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * `--- VERB: path ---` with trailing blanks tolerated. The blanks around
+ * the path are not part of it (an empty path is still a command, so the
+ * parser can say what is wrong with it).
+ */
+static int parse_command(const char *s, size_t len, command *c)
+{
+	size_t v0 = 4, v1, p0, p1;
+
+	while (len && is_blank(s[len - 1]))
+		len--;
+	if (len < 4 + 1 + 1 + 4 || memcmp(s, "--- ", 4) ||
+	    memcmp(s + len - 3, "---", 3) || !is_blank(s[len - 4]))
+		return 0;
+	for (v1 = v0; v1 < len && ((s[v1] >= 'A' && s[v1] <= 'Z') || s[v1] == '-'); v1++)
+		;
+	if (v1 >= len || s[v1] != ':' || !lookup_verb(s + v0, v1 - v0, c))
+		return 0;
+	p0 = v1 + 1;
+	p1 = len - 3;
+	if (p1 < p0)
+		return 0;
+	while (p0 < p1 && is_blank(s[p0]))
+		p0++;
+	while (p1 > p0 && is_blank(s[p1 - 1]))
+		p1--;
+	c->path = s + p0;
+	c->path_len = p1 - p0;
+	return 1;
+}
+
+static int is_start(verb v)
+{
+	return v == V_START_FILE || v == V_START_PATCH || v == V_START_REPLACE;
+}
+
+static verb end_of(verb start)
+{
+	return start == V_START_FILE ? V_END_FILE :
+	       start == V_START_PATCH ? V_END_PATCH : V_END_REPLACE;
+}
+
+int aa_companion_is_command(const char *s, size_t len)
+{
+	command c;
+
+	return parse_command(s, len, &c);
+}
+
+/* The next command line at or after off, or n. */
+static size_t next_command(const char *s, size_t n, size_t off, command *c)
+{
+	aa_lspan l;
+
+	for (; off < n; off = l.next) {
+		aa_lspan_at(s, n, off, &l);
+		if (parse_command(s + l.start, l.len, c))
+			return off;
+	}
+	return n;
+}
+
+/* End of one command starting at off: after its END line when it has one. */
+static size_t command_end(const char *s, size_t n, size_t off)
+{
+	command c, e;
+	aa_lspan l;
+	size_t at;
+
+	aa_lspan_at(s, n, off, &l);
+	if (!parse_command(s + l.start, l.len, &c) || !is_start(c.v))
+		return l.next;
+	at = next_command(s, n, l.next, &e);
+	if (at >= n)
+		return n;
+	if (is_start(e.v) || e.v == V_DELETE)
+		return at;  /* missing END: the next command is not ours */
+	aa_lspan_at(s, n, at, &l);
+	return l.next;
+}
+
+size_t aa_companion_run_end(const char *s, size_t n, size_t off)
+{
+	size_t end = off, at;
+	aa_lspan l;
+
+	while (off < n) {
+		end = command_end(s, n, off);
+		/* blank lines may separate the commands of one run */
+		for (at = end; at < n; at = l.next) {
+			size_t i;
+
+			aa_lspan_at(s, n, at, &l);
+			for (i = 0; i < l.len && is_blank(s[l.start + i]); i++)
+				;
+			if (i < l.len)
+				break;
+		}
+		if (at >= n || !aa_companion_is_command(s + l.start, l.len))
+			break;
+		off = at;
+	}
+	return end;
+}
+
+/* ---------- parser ---------- */
+
+typedef struct cparse {
+	const aa_block *b;
+	const aa_parse_opts *o;
+	aa_changeset *cs;
+	aa_diags *d;
+	int failed;
+	size_t seen_off;  /* line numbers are counted incrementally: */
+	long seen_line;   /* b->data[seen_off] starts input line seen_line */
+} cparse;
+
+static aa_pos pos_of(cparse *p, size_t off)
+{
+	aa_pos pos = { p->b->in ? p->b->in->name : NULL, 0 };
+
+	/* counted from the last position asked for, in either direction */
+	if (off < p->seen_off)
+		p->seen_line -= aa_count_lines(p->b->data + off, p->seen_off - off);
+	else
+		p->seen_line += aa_count_lines(p->b->data + p->seen_off, off - p->seen_off);
+	p->seen_off = off;
+	pos.line = p->seen_line;
+	return pos;
+}
+
+static int fail_path(cparse *p, aa_pos pos, const command *c, const char *why)
+{
+	p->failed = 1;
+	return aa_error(p->d, pos, NULL, "companion: invalid path '%.*s' in '--- %s ---': %s",
+			(int)(c->path_len > 256 ? 256 : c->path_len), c->path,
+			c->name, why);
+}
+
+/* NUL-terminated copy of the command's path after validation; NULL on error. */
+static char *checked_path(cparse *p, aa_pos pos, const command *c)
+{
+	const char *why = NULL;
+	char *path;
+
+	if (!c->path_len) {
+		fail_path(p, pos, c, "empty path");
+		return NULL;
+	}
+	if (aa_path_check(c->path, c->path_len, &why) < 0) {
+		fail_path(p, pos, c, why ? why : "invalid");
+		return NULL;
+	}
+	path = aa_strndup(c->path, c->path_len);
+	if (!path) {
+		p->failed = 1;
+		aa_error(p->d, pos, NULL, "out of memory");
+	}
+	return path;
+}
+
+static aa_op *add_op(cparse *p, aa_op_kind kind, aa_pos pos, char *path)
+{
+	aa_op *op = aa_changeset_add(p->cs, kind, pos);
+
+	if (!op) {
+		free(path);
+		p->failed = 1;
+		aa_error(p->d, pos, NULL, "out of memory (or too many operations)");
+		return NULL;
+	}
+	op->path = path;
+	op->format = "companion";
+	return op;
+}
+
+/* Body lines [from, to) with each line ending in exactly "\n". */
+static char *body_content(const char *s, size_t from, size_t to, size_t *len)
+{
+	aa_buf out = AA_BUF_INIT;
+	aa_lspan l;
+	size_t off;
+
+	for (off = from; off < to; off = l.next) {
+		aa_lspan_at(s, to, off, &l);
+		if (aa_buf_put(&out, s + l.start, l.len) < 0 ||
+		    aa_buf_putc(&out, '\n') < 0) {
+			aa_buf_free(&out);
+			return NULL;
+		}
+	}
+	*len = out.len;
+	return aa_buf_detach(&out);
+}
+
+static void add_write(cparse *p, aa_pos pos, const command *c,
+		      size_t from, size_t to)
+{
+	char *path = checked_path(p, pos, c);
+	aa_op *op;
+
+	if (!path || !(op = add_op(p, AA_OP_WRITE, pos, path)))
+		return;
+	op->exist = c->v == V_START_FILE ? AA_EXIST_NEW : AA_EXIST_MUST;
+	op->content = body_content(p->b->data, from, to, &op->content_len);
+	if (!op->content) {
+		p->failed = 1;
+		aa_error(p->d, pos, op->path, "out of memory");
+	}
+}
+
+/* A START-PATCH body is a unified diff of that one path. */
+static void add_patch(cparse *p, aa_pos pos, const command *c,
+		      size_t from, size_t to)
+{
+	char *path = checked_path(p, pos, c);
+	aa_block inner;
+	size_t first = p->cs->n, k;
+
+	if (!path)
+		return;
+	inner.in = p->b->in;
+	inner.data = p->b->data + from;
+	inner.len = to - from;
+	inner.line = pos.line + 1;
+	if (aa_parse_diff(&inner, p->o, path, p->cs, p->d) < 0)
+		p->failed = 1;
+	else if (p->cs->n == first) {
+		p->failed = 1;
+		aa_error(p->d, pos, path, "companion: START-PATCH holds no diff");
+	}
+	for (k = first; k < p->cs->n; k++) {
+		p->cs->ops[k].format = "companion";
+		p->cs->ops[k].pos = pos;
+	}
+	free(path);
+}
+
+static void add_delete(cparse *p, aa_pos pos, const command *c)
+{
+	char *path = checked_path(p, pos, c);
+
+	if (path)
+		add_op(p, AA_OP_DELETE, pos, path);
+}
+
+/*
+ * A START command at `off` (line l): finds its END and adds the
+ * operation. Returns where parsing goes on.
+ */
+static size_t parse_start(cparse *p, const command *c, const aa_lspan *l)
+{
+	const aa_block *b = p->b;
+	aa_pos pos = pos_of(p, l->start);
+	command e;
+	aa_lspan el;
+	size_t at = next_command(b->data, b->len, l->next, &e);
+
+	if (at >= b->len || is_start(e.v) || e.v == V_DELETE) {
+		p->failed = 1;
+		aa_error(p->d, pos, NULL, "companion: '--- %s: %.*s ---' has no "
+			 "'--- %s: %.*s ---'%s", c->name, (int)c->path_len,
+			 c->path, verbs[end_of(c->v)].name, (int)c->path_len,
+			 c->path, at >= b->len ? "" : " before the next command");
+		return at;
+	}
+	aa_lspan_at(b->data, b->len, at, &el);
+	if (e.v != end_of(c->v) || e.path_len != c->path_len ||
+	    memcmp(e.path, c->path, c->path_len)) {
+		p->failed = 1;
+		aa_error(p->d, pos_of(p, at), NULL, "companion: '--- %s: %.*s ---' "
+			 "does not close '--- %s: %.*s ---' (line %ld)", e.name,
+			 (int)e.path_len, e.path, c->name, (int)c->path_len,
+			 c->path, pos.line);
+		return el.next;
+	}
+	if (c->v == V_START_PATCH)
+		add_patch(p, pos, c, l->next, at);
+	else
+		add_write(p, pos, c, l->next, at);
+	return el.next;
+}
+
+static void rollback(aa_changeset *cs, size_t n)
+{
+	while (cs->n > n)
+		aa_op_free(&cs->ops[--cs->n]);
+}
+
+int aa_parse_companion(const aa_block *b, const aa_parse_opts *o,
+		       aa_changeset *cs, aa_diags *d)
+{
+	cparse p = { b, o, cs, d, 0, 0, b->line };
+	size_t first = cs->n, off = 0;
+	int ncommands = 0;
+	command c;
+	aa_lspan l;
+
+	if (b->len > AA_MAX_INPUT_SIZE)
+		return aa_error(d, pos_of(&p, 0), NULL, "companion: block too large");
+	while (off < b->len) {
+		aa_lspan_at(b->data, b->len, off, &l);
+		if (!parse_command(b->data + l.start, l.len, &c)) {
+			off = l.next;  /* prose */
+			continue;
+		}
+		ncommands++;
+		if (is_start(c.v)) {
+			off = parse_start(&p, &c, &l);
+			continue;
+		}
+		if (c.v == V_DELETE)
+			add_delete(&p, pos_of(&p, off), &c);
+		else {
+			p.failed = 1;
+			aa_error(d, pos_of(&p, off), NULL, "companion: '--- %s: %.*s ---' "
+				 "without a START", c.name, (int)c.path_len, c.path);
+		}
+		off = l.next;
+	}
+	if (p.failed) {
+		rollback(cs, first);
+		return -1;
+	}
+	return ncommands;
+}
