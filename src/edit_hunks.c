@@ -1,13 +1,995 @@
-/* STUB: to be replaced by the real implementation. */
+/*
+ * Unified-diff hunks on a decoded text: SPEC "Locating edits".
+ *
+ * Each hunk goes down one ladder and stops at the first rung that gives
+ * a place; it never applies at an ambiguous one:
+ *
+ *   1. exact, at the line its header names (shifted by what the hunks
+ *      before it added or removed);
+ *   2. exact elsewhere: the nearest to that line (bare "@@" hunks, which
+ *      have no line, must match exactly once);
+ *   -  the hunk's result already there exactly once: skipped (a note);
+ *   3. blanks ignored, trailing then leading and trailing: must be
+ *      unique; added lines follow a consistent indentation shift;
+ *   4. reduced context: the outer context lines may differ, the removed
+ *      lines and the context next to each change must match as in 3,
+ *      uniquely in the file.
+ *
+ * --strict (seed 004) allows rung 1 only.
+ *
+ * The text is rebuilt in one pass: the lines before a hunk's place move
+ * from the original ("src") to the result ("out") as hunks land, so
+ * hunks in file order cost O(file + hunks) in all. A hunk that lands in
+ * the part already rebuilt is spliced there. Searches see out + the
+ * rest of src as one text (aa_lview), so each hunk sees the result of
+ * the ones before it.
+ *
+ * The file's own lines are kept byte for byte: only removed lines go,
+ * only added lines come in (with the file's dominant line ending).
+ */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "aiapply/common.h"
-#include "aiapply/changeset.h"
-#include "aiapply/text.h"
+
 #include "aiapply/edit.h"
-#include "aiapply/format.h"
-#include "aiapply/path.h"
+#include "aiapply/locate.h"
+
+/* Candidate places listed in an ambiguity error. */
+#define MAX_LISTED 6
+/* Differing lines shown under a "not found" error. */
+#define MAX_SHOWN 6
+/* Bytes of a line quoted in a message. */
+#define QUOTE_MAX 72
+
+/* A hunk applied so far: where (current line) and what it changed. */
+typedef struct placed {
+	size_t at;
+	long delta;
+} placed;
+
+typedef struct hrun {
+	aa_text *t;
+	const aa_op *op;
+	aa_edit_ctx *cx;
+	aa_lrec *out;            /* the rebuilt part */
+	size_t nout, capout;
+	aa_lrec *src;            /* the original; src[cur..] not yet moved */
+	size_t nsrc, cur;
+	long delta;              /* lines added minus removed so far */
+	long last_offset;        /* the previous hunk's offset from its header */
+	placed *placed;
+	size_t nplaced, capplaced;
+} hrun;
+
+/* One try at a place: hunk lines [k0, k1) with their old side `pre`. */
+typedef struct htry {
+	const aa_hunk *h;
+	size_t k0, k1;
+	aa_lrec *pre, *post;
+	size_t npre, npost;
+	size_t pre_before;       /* old-side lines of the hunk before k0 */
+} htry;
+
+/* How added lines are re-indented to follow the file. */
+typedef struct ishift {
+	enum { SHIFT_NONE, SHIFT_ADD, SHIFT_REMOVE, SHIFT_MAP } kind;
+	const char *s;           /* the prefix added or removed */
+	size_t n;
+	/* SHIFT_MAP: the hunk's indentation -> the file's, per line pair */
+	const aa_lrec **from, **to;
+	size_t npairs;
+} ishift;
+
+static int oom(hrun *r, aa_pos pos)
+{
+	return aa_error(r->cx->diags, pos, r->cx->path, "out of memory");
+}
+
+static aa_lview run_view(const hrun *r)
+{
+	aa_lview v;
+
+	v.seg[0] = r->out;
+	v.nseg[0] = r->nout;
+	v.seg[1] = r->src + r->cur;
+	v.nseg[1] = r->nsrc - r->cur;
+	return v;
+}
+
+static size_t run_len(const hrun *r)
+{
+	return r->nout + r->nsrc - r->cur;
+}
+
+/* ---- the line of the original file -------------------------------------- */
+
+/* The line (0-based) of the original file that current line `at` was. */
+static long orig_line(const hrun *r, size_t at)
+{
+	long line = (long)at;
+	size_t i;
+
+	for (i = 0; i < r->nplaced; i++)
+		if (r->placed[i].at < at)
+			line -= r->placed[i].delta;
+	return line < 0 ? 0 : line;
+}
+
+static int remember_placed(hrun *r, size_t at, long delta)
+{
+	size_t i;
+
+	for (i = 0; i < r->nplaced; i++)
+		if (r->placed[i].at > at)
+			r->placed[i].at = (size_t)((long)r->placed[i].at + delta);
+	if (r->nplaced == r->capplaced) {
+		size_t cap = r->capplaced ? 2 * r->capplaced : 16;
+		placed *v = realloc(r->placed, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		r->placed = v;
+		r->capplaced = cap;
+	}
+	r->placed[r->nplaced].at = at;
+	r->placed[r->nplaced].delta = delta;
+	r->nplaced++;
+	r->delta += delta;
+	return 0;
+}
+
+/* ---- the rebuilt text ---------------------------------------------------- */
+
+static int out_reserve(hrun *r, size_t extra)
+{
+	size_t need = r->nout + extra, cap;
+	aa_lrec *v;
+
+	if (need <= r->capout)
+		return 0;
+	cap = r->capout ? r->capout : 64;
+	while (cap < need)
+		cap *= 2;
+	v = realloc(r->out, cap * sizeof(*v));
+	if (!v)
+		return -1;
+	r->out = v;
+	r->capout = cap;
+	return 0;
+}
+
+/* Moves original lines to the rebuilt part until it holds `upto` lines. */
+static int out_pull(hrun *r, size_t upto)
+{
+	size_t k;
+
+	if (upto <= r->nout)
+		return 0;
+	k = upto - r->nout;
+	if (out_reserve(r, k) < 0)
+		return -1;
+	memcpy(r->out + r->nout, r->src + r->cur, k * sizeof(aa_lrec));
+	r->nout += k;
+	r->cur += k;
+	return 0;
+}
+
+/* Replaces current lines [at, at + del) with ins[0..nins). */
+static int out_splice(hrun *r, size_t at, size_t del,
+		      const aa_lrec *ins, size_t nins)
+{
+	if (out_pull(r, at + del) < 0 || (nins > del && out_reserve(r, nins - del) < 0))
+		return -1;
+	memmove(r->out + at + nins, r->out + at + del,
+		(r->nout - at - del) * sizeof(aa_lrec));
+	memcpy(r->out + at, ins, nins * sizeof(aa_lrec));
+	r->nout = r->nout - del + nins;
+	return 0;
+}
+
+static int run_init(hrun *r, aa_text *t, const aa_op *op, aa_edit_ctx *cx)
+{
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	r->t = t;
+	r->op = op;
+	r->cx = cx;
+	r->src = malloc((t->n ? t->n : 1) * sizeof(aa_lrec));
+	if (!r->src)
+		return -1;
+	for (i = 0; i < t->n; i++)
+		aa_lrec_set(&r->src[i], t->lines[i].s, t->lines[i].len,
+			    t->lines[i].eol);
+	r->nsrc = t->n;
+	return 0;
+}
+
+/* Hands the rebuilt lines back to the text. */
+static int run_finish(hrun *r)
+{
+	size_t n = run_len(r), i;
+	aa_lview v = run_view(r);
+	aa_line *lines = malloc((n ? n : 1) * sizeof(*lines));
+
+	if (!lines)
+		return -1;
+	for (i = 0; i < n; i++) {
+		const aa_lrec *l = aa_lview_at(&v, i);
+
+		lines[i].s = l->s;
+		lines[i].len = l->len;
+		lines[i].eol = l->eol;
+	}
+	free(r->t->lines);
+	r->t->lines = lines;
+	r->t->n = r->t->cap = n;
+	return 0;
+}
+
+static void run_release(hrun *r)
+{
+	free(r->out);
+	free(r->src);
+	free(r->placed);
+}
+
+/* ---- hunk sides ------------------------------------------------------------ */
+
+static void try_release(htry *y)
+{
+	free(y->pre);
+	free(y->post);
+	y->pre = y->post = NULL;
+}
+
+/* Builds the old and new sides of hunk lines [k0, k1). */
+static int try_build(htry *y, const aa_hunk *h, size_t k0, size_t k1)
+{
+	size_t k, n = k1 - k0 ? k1 - k0 : 1;
+
+	memset(y, 0, sizeof(*y));
+	y->h = h;
+	y->k0 = k0;
+	y->k1 = k1;
+	y->pre = malloc(n * sizeof(aa_lrec));
+	y->post = malloc(n * sizeof(aa_lrec));
+	if (!y->pre || !y->post) {
+		try_release(y);
+		return -1;
+	}
+	for (k = 0; k < k0; k++)
+		if (h->lines[k].kind != '+')
+			y->pre_before++;
+	for (k = k0; k < k1; k++) {
+		const aa_hline *l = &h->lines[k];
+
+		if (l->kind != '+')
+			aa_lrec_set(&y->pre[y->npre++], l->text, l->len, AA_EOL_LF);
+		if (l->kind != '-')
+			aa_lrec_set(&y->post[y->npost++], l->text, l->len, AA_EOL_LF);
+	}
+	return 0;
+}
+
+static int is_change(const aa_hunk *h, size_t k)
+{
+	return k < h->nlines && h->lines[k].kind != ' ';
+}
+
+/*
+ * Rung 4's core: from the first to the last line that is a change or a
+ * context line next to one. 0 when there is no smaller core.
+ */
+static int reduced_core(const aa_hunk *h, size_t *k0, size_t *k1)
+{
+	size_t k, first = h->nlines, last = 0, old_lines = 0;
+
+	for (k = 0; k < h->nlines; k++) {
+		int keep = is_change(h, k) ||
+			   (k && is_change(h, k - 1)) || is_change(h, k + 1);
+
+		if (keep) {
+			if (first == h->nlines)
+				first = k;
+			last = k + 1;
+		}
+	}
+	if (first == h->nlines || (first == 0 && last == h->nlines))
+		return 0;
+	for (k = first; k < last; k++)
+		if (h->lines[k].kind != '+')
+			old_lines++;
+	if (!old_lines)
+		return 0;
+	*k0 = first;
+	*k1 = last;
+	return 1;
+}
+
+/* ---- indentation ------------------------------------------------------------ */
+
+static size_t indent_len(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i;
+}
+
+/* Does the file's indentation `f` equal prefix + the hunk's `p`? */
+static int split_prefix(const char *big, size_t nbig, const char *small,
+			size_t nsmall, size_t *npre)
+{
+	if (nbig < nsmall || memcmp(big + nbig - nsmall, small, nsmall))
+		return 0;
+	*npre = nbig - nsmall;
+	return 1;
+}
+
+/*
+ * Finds a consistent indentation shift between the hunk's old lines
+ * and the file lines they matched (blank lines aside): the file adds a
+ * prefix to every line, or removes one, or at least maps each of the
+ * hunk's indentations to one of its own.
+ */
+static int find_shift(const aa_lview *v, size_t at, const htry *y, ishift *sh)
+{
+	int add = 1, rem = 1, same = 1;
+	const char *ps = NULL;
+	size_t pn = 0, j, i, np = 0;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->from = malloc((y->npre ? y->npre : 1) * sizeof(*sh->from));
+	sh->to = malloc((y->npre ? y->npre : 1) * sizeof(*sh->to));
+	if (!sh->from || !sh->to)
+		return -1;
+	for (j = 0; j < y->npre; j++) {
+		const aa_lrec *p = &y->pre[j], *f = aa_lview_at(v, at + j);
+		size_t pi = indent_len(p->s, p->len), fi = indent_len(f->s, f->len), k;
+
+		if (pi == p->len || fi == f->len)
+			continue;
+		sh->from[np] = p;
+		sh->to[np++] = f;
+		if (pi != fi || memcmp(p->s, f->s, pi))
+			same = 0;
+		if (add && !(split_prefix(f->s, fi, p->s, pi, &k) &&
+			     (!ps || (k == pn && !memcmp(ps, f->s, k))))) {
+			add = 0;
+		} else if (add && !ps) {
+			ps = f->s;
+			pn = k;
+		}
+	}
+	if (same || !np)
+		return 0;
+	if (add && pn) {
+		sh->kind = SHIFT_ADD;
+		sh->s = ps;
+		sh->n = pn;
+		return 0;
+	}
+	ps = NULL;
+	for (i = 0; i < np && rem; i++) {
+		const aa_lrec *p = sh->from[i], *f = sh->to[i];
+		size_t pi = indent_len(p->s, p->len), fi = indent_len(f->s, f->len), k;
+
+		if (!split_prefix(p->s, pi, f->s, fi, &k) ||
+		    (ps && (k != pn || memcmp(ps, p->s, k))))
+			rem = 0;
+		else if (!ps) {
+			ps = p->s;
+			pn = k;
+		}
+	}
+	if (rem && pn) {
+		sh->kind = SHIFT_REMOVE;
+		sh->s = ps;
+		sh->n = pn;
+		return 0;
+	}
+	/* a mapping: each indentation of the hunk has one in the file */
+	for (i = 0; i < np; i++)
+		for (j = 0; j < i; j++) {
+			const aa_lrec *a = sh->from[i], *b = sh->from[j];
+			size_t ai = indent_len(a->s, a->len), bi = indent_len(b->s, b->len);
+			size_t ti = indent_len(sh->to[i]->s, sh->to[i]->len);
+			size_t tj = indent_len(sh->to[j]->s, sh->to[j]->len);
+
+			if (ai == bi && !memcmp(a->s, b->s, ai) &&
+			    (ti != tj || memcmp(sh->to[i]->s, sh->to[j]->s, ti)))
+				return 0;
+		}
+	sh->kind = SHIFT_MAP;
+	sh->npairs = np;
+	return 0;
+}
+
+static void shift_release(ishift *sh)
+{
+	free(sh->from);
+	free(sh->to);
+}
+
+/* An added line re-indented by the shift, into b. */
+static int shift_line(const ishift *sh, const char *s, size_t len, aa_buf *b)
+{
+	size_t in = indent_len(s, len), best = 0, i;
+	const aa_lrec *to = NULL;
+
+	aa_buf_clear(b);
+	if (in == len || sh->kind == SHIFT_NONE)
+		return aa_buf_put(b, s, len);
+	switch (sh->kind) {
+	case SHIFT_ADD:
+		return aa_buf_put(b, sh->s, sh->n) | aa_buf_put(b, s, len);
+	case SHIFT_REMOVE:
+		if (in >= sh->n && !memcmp(s, sh->s, sh->n))
+			return aa_buf_put(b, s + sh->n, len - sh->n);
+		return aa_buf_put(b, s, len);
+	default:
+		break;
+	}
+	/* the longest of the hunk's indentations that starts this one */
+	for (i = 0; i < sh->npairs; i++) {
+		const aa_lrec *f = sh->from[i];
+		size_t fi = indent_len(f->s, f->len);
+
+		if (fi <= in && fi >= best && !memcmp(f->s, s, fi)) {
+			best = fi;
+			to = sh->to[i];
+		}
+	}
+	if (!to)
+		return aa_buf_put(b, s, len);
+	return aa_buf_put(b, to->s, indent_len(to->s, to->len)) |
+	       aa_buf_put(b, s + best, len - best);
+}
+
+/* ---- applying ---------------------------------------------------------------- */
+
+/*
+ * The new lines for try y at current line `at`: the file's own context
+ * lines, the added lines (re-indented, the file's dominant ending),
+ * and the final newline settled.
+ */
+static int build_new(hrun *r, const aa_lview *v, size_t at, const htry *y,
+		     const ishift *sh, aa_lrec **res, size_t *nres)
+{
+	const aa_hunk *h = y->h;
+	aa_eol dom = r->t->dominant == AA_EOL_NONE ? AA_EOL_LF : r->t->dominant;
+	size_t k, fi = 0, n = 0, total = run_len(r);
+	aa_lrec *nv = malloc((y->npost ? y->npost : 1) * sizeof(*nv));
+	aa_buf b = AA_BUF_INIT;
+	int at_end = at + y->npre == total;
+	int last_none = total && aa_lview_at(v, total - 1)->eol == AA_EOL_NONE;
+
+	if (!nv)
+		return -1;
+	for (k = y->k0; k < y->k1; k++) {
+		const aa_hline *l = &h->lines[k];
+		const char *s;
+
+		if (l->kind == ' ') {
+			nv[n++] = *aa_lview_at(v, at + fi++);
+		} else if (l->kind == '-') {
+			fi++;
+		} else {
+			if (shift_line(sh, l->text, l->len, &b) < 0 ||
+			    !(s = aa_text_store(r->t, b.ptr ? b.ptr : "", b.len))) {
+				aa_buf_free(&b);
+				free(nv);
+				return -1;
+			}
+			aa_lrec_set(&nv[n++], s, b.len, dom);
+		}
+	}
+	aa_buf_free(&b);
+	for (k = 0; k + 1 < n; k++)
+		if (nv[k].eol == AA_EOL_NONE)
+			nv[k].eol = dom;
+	if (n && !at_end && nv[n - 1].eol == AA_EOL_NONE)
+		nv[n - 1].eol = dom;
+	if (n && at_end) {
+		/* the final newline: as the hunk says, else as the file had it */
+		if (h->new_no_eol && y->k1 == h->nlines)
+			nv[n - 1].eol = AA_EOL_NONE;
+		else if (h->old_no_eol || !last_none)
+			nv[n - 1].eol = nv[n - 1].eol == AA_EOL_NONE ? dom : nv[n - 1].eol;
+		else
+			nv[n - 1].eol = AA_EOL_NONE;
+	}
+	*res = nv;
+	*nres = n;
+	return 0;
+}
+
+/* Lands try y at current line `at` (re-indenting by sh). */
+static int apply_at(hrun *r, size_t at, const htry *y, const ishift *sh)
+{
+	aa_lview v = run_view(r);
+	aa_lrec *nv;
+	size_t n, total = run_len(r);
+	int r2;
+
+	if (build_new(r, &v, at, y, sh, &nv, &n) < 0)
+		return -1;
+	/* lines appended after a last line that had no newline: give it one */
+	if (n && at == total && at > 0 && !y->npre &&
+	    aa_lview_at(&v, at - 1)->eol == AA_EOL_NONE) {
+		if (out_pull(r, at) < 0) {
+			free(nv);
+			return -1;
+		}
+		r->out[at - 1].eol = r->t->dominant == AA_EOL_NONE ? AA_EOL_LF
+								  : r->t->dominant;
+	}
+	r2 = out_splice(r, at, y->npre, nv, n);
+	free(nv);
+	if (r2 < 0)
+		return -1;
+	return remember_placed(r, at, (long)n - (long)y->npre);
+}
+
+/* ---- messages ---------------------------------------------------------------- */
+
+static void put_quoted(aa_buf *b, const char *s, size_t len)
+{
+	size_t i;
+
+	aa_buf_putc(b, '"');
+	for (i = 0; i < len && i < QUOTE_MAX; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\')
+			aa_buf_printf(b, "\\%c", c);
+		else if (c == '\t')
+			aa_buf_puts(b, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			aa_buf_printf(b, "\\x%02x", c);
+		else
+			aa_buf_putc(b, (char)c);
+	}
+	if (len > QUOTE_MAX)
+		aa_buf_puts(b, "...");
+	aa_buf_putc(b, '"');
+}
+
+/* "lines 12, 40 and 77" (original line numbers, 1-based). */
+static void put_places(aa_buf *b, const hrun *r, const size_t *at, size_t n,
+		       long total)
+{
+	size_t i;
+
+	aa_buf_puts(b, n > 1 ? "lines " : "line ");
+	for (i = 0; i < n; i++) {
+		if (i)
+			aa_buf_puts(b, i + 1 == n && (long)n == total ? " and " : ", ");
+		aa_buf_printf(b, "%ld", orig_line(r, at[i]) + 1);
+	}
+	if ((long)n < total)
+		aa_buf_printf(b, ", ... (%ld in all)", total);
+}
+
+static int report_ambiguous(hrun *r, const htry *y, aa_ws lv, const size_t *hits,
+			    long count)
+{
+	aa_buf b = AA_BUF_INIT;
+	size_t shown = count < MAX_LISTED ? (size_t)count : MAX_LISTED, i;
+	size_t listed[MAX_LISTED];
+	int ret;
+
+	/* name the line of each place where the hunk's first change is */
+	for (i = 0; i < shown; i++) {
+		size_t k, j = 0;
+
+		for (k = y->k0; k < y->k1 && !is_change(y->h, k); k++)
+			j++;
+		listed[i] = hits[i] + (j && j >= 1 ? j - 1 : 0);
+	}
+	aa_buf_printf(&b, "hunk matches %ld places%s, at ", count,
+		      lv == AA_WS_EXACT ? "" : " when whitespace is ignored");
+	put_places(&b, r, listed, shown, count);
+	aa_buf_puts(&b, "; refusing to guess (give more context or the right line numbers)");
+	ret = aa_error(r->cx->diags, y->h->pos, r->cx->path, "%s",
+		       b.ptr ? b.ptr : "hunk matches several places");
+	aa_buf_free(&b);
+	return ret;
+}
+
+/* How file line f and hunk line p differ, as one line of details. */
+static void describe_line(aa_buf *b, const aa_lrec *f, const aa_lrec *p, long line)
+{
+	if (aa_lrec_eq(f, p, AA_WS_BOTH)) {
+		aa_buf_printf(b, "\n  line %ld differs only in whitespace: file has ", line);
+		put_quoted(b, f->s, f->len);
+		aa_buf_puts(b, ", hunk has ");
+		put_quoted(b, p->s, p->len);
+		return;
+	}
+	aa_buf_printf(b, "\n  line %ld differs: file has ", line);
+	put_quoted(b, f->s, f->len);
+	aa_buf_puts(b, ", hunk has ");
+	put_quoted(b, p->s, p->len);
+}
+
+/* The closest region of the file and how it differs from the hunk. */
+static int describe_closest(hrun *r, const htry *y, size_t hint, aa_buf *b)
+{
+	aa_lview v = run_view(r);
+	aa_needle nd = AA_NEEDLE_INIT(y->pre, y->npre);
+	size_t total = run_len(r), j, shown = 0;
+	long at, same, good = 0;
+
+	same = aa_locate_closest(&v, &nd, hint, &at);
+	if (same < 0)
+		return -1;
+	if (!same) {
+		aa_buf_puts(b, "\n  no line of the hunk's context or removed lines is in the file");
+		return 0;
+	}
+	for (j = 0; j < y->npre; j++) {
+		long i = at + (long)j;
+
+		if (i >= 0 && (size_t)i < total &&
+		    aa_lrec_eq(aa_lview_at(&v, (size_t)i), &y->pre[j], AA_WS_EXACT))
+			good++;
+	}
+	{
+		long first = at < 0 ? 0 : at;
+		long last = at + (long)y->npre - 1;
+
+		if ((size_t)last >= total)
+			last = (long)total - 1;
+		aa_buf_printf(b, "\n  closest: lines %ld-%ld, where %ld of the hunk's %zu lines match",
+			      orig_line(r, (size_t)first) + 1,
+			      orig_line(r, (size_t)last) + 1, good, y->npre);
+	}
+	for (j = 0; j < y->npre && shown < MAX_SHOWN; j++) {
+		long i = at + (long)j;
+		const aa_lrec *f;
+
+		if (i < 0 || (size_t)i >= total) {
+			aa_buf_puts(b, "\n  hunk line ");
+			put_quoted(b, y->pre[j].s, y->pre[j].len);
+			aa_buf_puts(b, i < 0 ? " would be before the start of the file"
+					     : " would be past the end of the file");
+			shown++;
+			continue;
+		}
+		f = aa_lview_at(&v, (size_t)i);
+		if (aa_lrec_eq(f, &y->pre[j], AA_WS_EXACT))
+			continue;
+		describe_line(b, f, &y->pre[j], orig_line(r, (size_t)i) + 1);
+		shown++;
+	}
+	return 0;
+}
+
+static int report_not_found(hrun *r, const htry *y, size_t hint)
+{
+	aa_buf b = AA_BUF_INIT;
+	int ret;
+
+	if (r->cx->strict)
+		aa_buf_printf(&b, "Context lines don't match: the hunk's lines are not at line %ld of the file",
+			      y->h->old_start);
+	else
+		aa_buf_puts(&b, "hunk does not apply: its context and removed lines are not in the file");
+	if (describe_closest(r, y, hint, &b) < 0) {
+		aa_buf_free(&b);
+		return oom(r, y->h->pos);
+	}
+	ret = aa_error(r->cx->diags, y->h->pos, r->cx->path, "%s",
+		       b.ptr ? b.ptr : "hunk does not apply");
+	aa_buf_free(&b);
+	return ret;
+}
+
+static const char *shift_note(const ishift *sh)
+{
+	switch (sh->kind) {
+	case SHIFT_ADD:
+		return "; added lines indented further, as the file is";
+	case SHIFT_REMOVE:
+		return "; added lines indented less, as the file is";
+	case SHIFT_MAP:
+		return "; added lines re-indented to the file's indentation";
+	default:
+		return "";
+	}
+}
+
+/* Records where the hunk landed and warns about every non-exact landing. */
+static int record(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv,
+		  const ishift *sh)
+{
+	const aa_hunk *h = y->h;
+	long line = orig_line(r, at) + 1;
+	long offset = h->has_hint ? line - (h->old_start + (long)y->pre_before) : 0;
+	char off[64] = "";
+
+	if (h->has_hint && (how == AA_HOW_EXACT || how == AA_HOW_OFFSET))
+		how = offset ? AA_HOW_OFFSET : AA_HOW_EXACT;
+	if (h->has_hint && offset)
+		snprintf(off, sizeof(off), ", %+ld lines from its header's line %ld",
+			 offset, h->old_start + (long)y->pre_before);
+	switch (how) {
+	case AA_HOW_OFFSET:
+		aa_warn(r->cx->diags, h->pos, r->cx->path,
+			"hunk applied at line %ld%s (exact match elsewhere)", line, off);
+		break;
+	case AA_HOW_WHITESPACE:
+		aa_warn(r->cx->diags, h->pos, r->cx->path,
+			"hunk applied at line %ld%s ignoring whitespace (%s)%s",
+			line, off, lv == AA_WS_TRAILING ? "trailing blanks"
+						       : "leading and trailing blanks",
+			shift_note(sh));
+		break;
+	case AA_HOW_REDUCED_CONTEXT:
+		aa_warn(r->cx->diags, h->pos, r->cx->path,
+			"hunk applied at line %ld%s with reduced context: %zu outer context line(s) differ from the file%s",
+			line, off, h->nlines - (y->k1 - y->k0), shift_note(sh));
+		break;
+	case AA_HOW_ALREADY_APPLIED:
+		aa_note(r->cx->diags, h->pos, r->cx->path,
+			"hunk already applied (its result is at line %ld); skipped", line);
+		break;
+	default:
+		break;
+	}
+	if (how != AA_HOW_ALREADY_APPLIED)
+		r->last_offset = offset;
+	return aa_edit_landing_add(r->cx, h->pos, line, offset, how);
+}
+
+/* Lands y at `at`, finding the indentation shift for a blank-tolerant rung. */
+static int land(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv)
+{
+	aa_lview v = run_view(r);
+	ishift sh;
+	int ret;
+
+	memset(&sh, 0, sizeof(sh));
+	if (lv != AA_WS_EXACT && find_shift(&v, at, y, &sh) < 0) {
+		shift_release(&sh);
+		return oom(r, y->h->pos);
+	}
+	/* record before applying: line numbers are those of the file before */
+	ret = record(r, y, at, how, lv, &sh);
+	if (!ret && apply_at(r, at, y, &sh) < 0)
+		ret = oom(r, y->h->pos);
+	shift_release(&sh);
+	return ret;
+}
+
+/* ---- the ladder ---------------------------------------------------------------- */
+
+/* Result of one rung: 1 landed, 0 try the next, -1 error reported. */
+typedef int rung_result;
+
+/* A unique match of the old side at level lv, or an ambiguity. */
+static rung_result unique_rung(hrun *r, const htry *y, aa_ws lv, aa_how how)
+{
+	aa_lview v = run_view(r);
+	aa_needle nd = AA_NEEDLE_INIT(y->pre, y->npre);
+	size_t hits[MAX_LISTED];
+	long count = aa_locate_all(&v, &nd, lv, hits, MAX_LISTED);
+
+	aa_needle_release(&nd);
+	if (count < 0)
+		return oom(r, y->h->pos);
+	if (count > 1)
+		return report_ambiguous(r, y, lv, hits, count);
+	if (count == 1)
+		return land(r, y, hits[0], how, lv) < 0 ? -1 : 1;
+	return 0;
+}
+
+/* The new side already in the file exactly once: nothing to do. */
+static rung_result already_applied(hrun *r, const htry *y, aa_ws lv)
+{
+	aa_lview v = run_view(r);
+	aa_needle nd = AA_NEEDLE_INIT(y->post, y->npost);
+	size_t hits[2];
+	long count;
+
+	if (!y->npost)
+		return 0;
+	count = aa_locate_all(&v, &nd, lv, hits, 2);
+	aa_needle_release(&nd);
+	if (count < 0)
+		return oom(r, y->h->pos);
+	if (count != 1)
+		return 0;
+	return record(r, y, hits[0], AA_HOW_ALREADY_APPLIED, lv, NULL) < 0 ? -1 : 1;
+}
+
+/* Where the header says the hunk's old lines start, in current lines. */
+static size_t hinted_line(const hrun *r, const aa_hunk *h, long extra)
+{
+	long at = h->old_start - (h->old_count ? 1 : 0) + r->delta + extra;
+	long total = (long)run_len(r);
+
+	if (at < 0)
+		at = 0;
+	return (size_t)(at > total ? total : at);
+}
+
+/* Rungs 1 and 2 for a hunk with a line number. */
+static rung_result exact_rungs(hrun *r, const htry *y)
+{
+	aa_lview v = run_view(r);
+	aa_needle nd = AA_NEEDLE_INIT(y->pre, y->npre);
+	size_t at[2], hint = hinted_line(r, y->h, 0);
+	int found;
+
+	if (aa_locate_at(&v, hint, &nd, AA_WS_EXACT))
+		return land(r, y, hint, AA_HOW_EXACT, AA_WS_EXACT) < 0 ? -1 : 1;
+	if (r->cx->strict)
+		return 0;
+	found = aa_locate_nearest(&v, &nd, AA_WS_EXACT,
+				  hinted_line(r, y->h, r->last_offset), at);
+	aa_needle_release(&nd);
+	if (found < 0)
+		return oom(r, y->h->pos);
+	if (found == 2)
+		return report_ambiguous(r, y, AA_WS_EXACT, at, 2);
+	if (found == 1)
+		return land(r, y, at[0], AA_HOW_OFFSET, AA_WS_EXACT) < 0 ? -1 : 1;
+	return 0;
+}
+
+/* A hunk without old lines: it adds lines at the line its header names. */
+static int place_insertion(hrun *r, const htry *y)
+{
+	aa_lview v = run_view(r);
+	aa_needle nd = AA_NEEDLE_INIT(y->post, y->npost);
+	size_t at;
+
+	if (!y->h->has_hint && run_len(r))
+		return aa_error(r->cx->diags, y->h->pos, r->cx->path,
+				"hunk has no context or removed lines; nothing says where its lines go");
+	at = hinted_line(r, y->h, 0);
+	if ((long)at != y->h->old_start + r->delta && y->h->has_hint)
+		return aa_error(r->cx->diags, y->h->pos, r->cx->path,
+				"hunk adds lines after line %ld, but the file has %zu lines",
+				y->h->old_start, run_len(r));
+	if (y->npost && aa_locate_at(&v, at, &nd, AA_WS_EXACT) && !r->cx->strict)
+		return record(r, y, at, AA_HOW_ALREADY_APPLIED, AA_WS_EXACT, NULL);
+	return land(r, y, at, AA_HOW_EXACT, AA_WS_EXACT);
+}
+
+static int place_hunk(hrun *r, const aa_hunk *h)
+{
+	htry y, core;
+	size_t k0, k1, hint;
+	rung_result rr = 0;
+	aa_ws lv;
+
+	if (try_build(&y, h, 0, h->nlines) < 0)
+		return oom(r, h->pos);
+	if (!y.npre) {
+		rr = place_insertion(r, &y);
+		try_release(&y);
+		return rr < 0 ? -1 : 0;
+	}
+	hint = hinted_line(r, h, r->last_offset);
+	if (h->has_hint)
+		rr = exact_rungs(r, &y);
+	else
+		rr = unique_rung(r, &y, AA_WS_EXACT, AA_HOW_CONTENT);
+	if (!rr && !r->cx->strict)
+		rr = already_applied(r, &y, AA_WS_EXACT);
+	for (lv = AA_WS_TRAILING; !rr && !r->cx->strict && lv <= AA_WS_BOTH; lv++)
+		rr = unique_rung(r, &y, lv, AA_HOW_WHITESPACE);
+	if (!rr && !r->cx->strict)
+		rr = already_applied(r, &y, AA_WS_BOTH);
+	if (!rr && !r->cx->strict && reduced_core(h, &k0, &k1)) {
+		if (try_build(&core, h, k0, k1) < 0) {
+			try_release(&y);
+			return oom(r, h->pos);
+		}
+		rr = unique_rung(r, &core, AA_WS_BOTH, AA_HOW_REDUCED_CONTEXT);
+		try_release(&core);
+	}
+	if (!rr)
+		rr = report_not_found(r, &y, hint);
+	try_release(&y);
+	return rr < 0 ? -1 : 0;
+}
+
+/* --strict: seed 004's encoding rule, before any context is looked at. */
+static int strict_encoding(const aa_text *t, const aa_op *op, aa_edit_ctx *cx)
+{
+	if (t->enc != AA_ENC_UTF16LE && t->enc != AA_ENC_UTF16BE)
+		return 0;
+	return aa_error(cx->diags, op->pos, cx->path,
+			"Encoding mismatch: the file is %s, the diff is UTF-8",
+			aa_enc_name(t->enc));
+}
+
+/* --strict: seed 004's hunk validation, after every context matched. */
+static int strict_counts(const aa_op *op, aa_edit_ctx *cx)
+{
+	size_t i;
+
+	for (i = 0; i < op->nhunks; i++)
+		if (op->hunks[i].count_mismatch)
+			return aa_error(cx->diags, op->hunks[i].pos, cx->path,
+					"Hunk line counts incorrect: the body has %ld old and %ld new lines, not what the header says",
+					op->hunks[i].old_count, op->hunks[i].new_count);
+	return 0;
+}
+
 int aa_edit_hunks(aa_text *t, const aa_op *op, aa_edit_ctx *cx)
-{ (void)t; return aa_error(cx->diags, op->pos, cx->path, "hunks not supported yet"); }
+{
+	hrun r;
+	size_t i;
+	int ret = 0;
+
+	if (cx->strict && strict_encoding(t, op, cx) < 0)
+		return -1;
+	if (run_init(&r, t, op, cx) < 0)
+		return oom(&r, op->pos);
+	for (i = 0; i < op->nhunks && !ret; i++)
+		ret = place_hunk(&r, &op->hunks[i]);
+	if (!ret && cx->strict)
+		ret = strict_counts(op, cx);
+	if (!ret && run_finish(&r) < 0)
+		ret = oom(&r, op->pos);
+	run_release(&r);
+	return ret;
+}
+
+/* ---- deletions ------------------------------------------------------------------ */
+
 int aa_edit_check_deletion(const aa_text *t, const aa_op *op, aa_edit_ctx *cx)
-{ (void)t; return aa_error(cx->diags, op->pos, cx->path, "deletion check not supported yet"); }
+{
+	size_t i, k, line = 0;
+	int ws_only = 0;
+
+	for (i = 0; i < op->nhunks; i++) {
+		const aa_hunk *h = &op->hunks[i];
+
+		for (k = 0; k < h->nlines; k++) {
+			const aa_hline *l = &h->lines[k];
+			aa_lrec f, p;
+
+			if (l->kind == '+')
+				return aa_error(cx->diags, h->pos, cx->path,
+						"a deletion's hunk adds lines");
+			if (line >= t->n)
+				return aa_error(cx->diags, h->pos, cx->path,
+						"the deletion removes more lines than the file has (%zu)",
+						t->n);
+			aa_lrec_set(&f, t->lines[line].s, t->lines[line].len, AA_EOL_LF);
+			aa_lrec_set(&p, l->text, l->len, AA_EOL_LF);
+			if (!aa_lrec_eq(&f, &p, AA_WS_EXACT)) {
+				if (cx->strict || !aa_lrec_eq(&f, &p, AA_WS_TRAILING)) {
+					aa_buf b = AA_BUF_INIT;
+					int ret;
+
+					aa_buf_puts(&b, "the deletion does not match the file; it would lose lines the patch did not show:");
+					describe_line(&b, &f, &p, (long)line + 1);
+					ret = aa_error(cx->diags, h->pos, cx->path, "%s",
+						       b.ptr ? b.ptr : "deletion does not match");
+					aa_buf_free(&b);
+					return ret;
+				}
+				ws_only = 1;
+			}
+			line++;
+		}
+	}
+	if (op->nhunks && line != t->n)
+		return aa_error(cx->diags, op->hunks[0].pos, cx->path,
+				"the deletion removes %zu lines, the file has %zu; it would lose lines the patch did not show",
+				line, t->n);
+	if (ws_only)
+		aa_warn(cx->diags, op->pos, cx->path,
+			"the deleted file differs from the patch in trailing blanks only");
+	return 0;
+}

@@ -1,0 +1,98 @@
+/*
+ * The locator: finds runs of lines in a text, exactly or with whitespace
+ * ignored. Every line is hashed once per whitespace level (XXH3); the
+ * searches run on the hash arrays (KMP, or a scan outward from a hint)
+ * and every hash hit is confirmed byte for byte before it counts. Each
+ * search reports every candidate, so callers can refuse ambiguity.
+ */
+#ifndef AIAPPLY_LOCATE_H
+#define AIAPPLY_LOCATE_H
+
+#include "common.h"
+#include "text.h"
+
+/* How much whitespace a comparison ignores. */
+typedef enum aa_ws {
+	AA_WS_EXACT = 0,   /* byte for byte */
+	AA_WS_TRAILING,    /* trailing blanks ignored */
+	AA_WS_BOTH,        /* leading and trailing blanks ignored */
+	AA_WS_LEVELS
+} aa_ws;
+
+/* One line with its hash at every level. */
+typedef struct aa_lrec {
+	const char *s;
+	size_t len;
+	aa_eol eol;
+	uint64_t h[AA_WS_LEVELS];
+} aa_lrec;
+
+/* Fills r for the line s[0..len) (s is not copied). */
+void aa_lrec_set(aa_lrec *r, const char *s, size_t len, aa_eol eol);
+/* The part of s[0..len) that counts at level lv: s[*off .. *off + *n). */
+void aa_ws_span(const char *s, size_t len, aa_ws lv, size_t *off, size_t *n);
+/* 1 when the two lines are equal at level lv. */
+int aa_lrec_eq(const aa_lrec *a, const aa_lrec *b, aa_ws lv);
+/* 1 for a line of blanks only. */
+int aa_line_is_blank(const char *s, size_t len);
+
+/*
+ * A text seen as two consecutive segments: the part already edited and
+ * the rest of the original. Either may be empty.
+ */
+typedef struct aa_lview {
+	const aa_lrec *seg[2];
+	size_t nseg[2];
+} aa_lview;
+
+static inline size_t aa_lview_len(const aa_lview *v)
+{
+	return v->nseg[0] + v->nseg[1];
+}
+
+static inline const aa_lrec *aa_lview_at(const aa_lview *v, size_t i)
+{
+	return i < v->nseg[0] ? &v->seg[0][i] : &v->seg[1][i - v->nseg[0]];
+}
+
+/* A sought run of lines; KMP tables are built on first use per level. */
+typedef struct aa_needle {
+	const aa_lrec *v;
+	size_t n;
+	size_t *fail[AA_WS_LEVELS];
+} aa_needle;
+
+#define AA_NEEDLE_INIT(lines, count) { (lines), (count), { NULL, NULL, NULL } }
+
+void aa_needle_release(aa_needle *nd);
+
+/* 1 when the needle matches the view at line `at` (0-based), else 0. */
+int aa_locate_at(const aa_lview *v, size_t at, const aa_needle *nd, aa_ws lv);
+
+/*
+ * Every match, in order: stores the first `max` positions in hits and
+ * returns how many there are in all; -1 on out-of-memory. An empty
+ * needle matches nowhere.
+ */
+long aa_locate_all(const aa_lview *v, aa_needle *nd, aa_ws lv,
+		   size_t *hits, size_t max);
+
+/*
+ * The match nearest to line `hint`: returns 0 (none), 1 (at[0]) or 2
+ * when two matches are equally near (at[0] before, at[1] after the
+ * hint); -1 on out-of-memory.
+ */
+int aa_locate_nearest(const aa_lview *v, aa_needle *nd, aa_ws lv,
+		      size_t hint, size_t at[2]);
+
+/*
+ * The place where the most needle lines match (at level AA_WS_BOTH)
+ * when the needle lies at it, nearest the hint on a tie: *at may be
+ * "before" the text (negative) when the needle's first lines would
+ * hang over the start. Returns the number of matching lines (0 when no
+ * line matches anywhere), -1 on out-of-memory.
+ */
+long aa_locate_closest(const aa_lview *v, const aa_needle *nd, size_t hint,
+		       long *at);
+
+#endif
