@@ -355,6 +355,40 @@ static const char *mode_name(aa_land_mode m)
 	return names[m];
 }
 
+/*
+ * libgit2 1.5 honours GIT_DIR and the other variables but refuses
+ * GIT_WORK_TREE ("unimplemented"): take it out of the environment and set
+ * the work tree ourselves, relative to the current directory as git does.
+ */
+static int open_from_env(git_repository **repo)
+{
+	const char *wt = getenv("GIT_WORK_TREE");
+	char *saved = wt ? strdup(wt) : NULL;
+	int r;
+
+	if (wt && !saved)
+		return -1;
+	if (saved)
+		unsetenv("GIT_WORK_TREE");
+	r = git_repository_open_ext(repo, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
+	if (!r && saved) {
+		char *abs = realpath(saved, NULL);
+
+		r = abs ? git_repository_set_workdir(*repo, abs, 0) : -1;
+		if (!abs)
+			git_error_set_str(GIT_ERROR_OS, "GIT_WORK_TREE: no such directory");
+		free(abs);
+		if (r < 0) {
+			git_repository_free(*repo);
+			*repo = NULL;
+		}
+	}
+	if (saved)
+		setenv("GIT_WORK_TREE", saved, 1);
+	free(saved);
+	return r;
+}
+
 static int open_repository(const cli *c, git_repository **repo)
 {
 	if (c->chdir_to && chdir(c->chdir_to) < 0) {
@@ -362,8 +396,11 @@ static int open_repository(const cli *c, git_repository **repo)
 			strerror(errno));
 		return -1;
 	}
-	if (git_repository_open_ext(repo, ".", GIT_REPOSITORY_OPEN_FROM_ENV, NULL) < 0) {
-		fprintf(stderr, "fatal: not a git repository (or any of the parent directories)\n");
+	if (open_from_env(repo) < 0) {
+		const git_error *e = git_error_last();
+
+		fprintf(stderr, "fatal: not a git repository (or any of the parent directories)%s%s\n",
+			e && e->message ? ": " : "", e && e->message ? e->message : "");
 		return -1;
 	}
 	if (c->land.mode == AA_LAND_INDEX && git_repository_is_bare(*repo)) {

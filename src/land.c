@@ -498,7 +498,10 @@ static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
 	/* Objects first: a ref must never point at a missing object. */
 	if (!r)
 		r = persist_objects(s, d);
-	if (!r && aa_buf_printf(&log, "ai-apply: %s", msg.ptr) < 0)
+	/* the reflog names the tool once: "ai-apply: <subject>" */
+	if (!r && aa_buf_printf(&log, "%s%s",
+				strncmp(msg.ptr, "ai-apply: ", 10) ? "ai-apply: " : "",
+				msg.ptr) < 0)
 		r = git_fail(d, "out of memory");
 	if (!r) {
 		char *nl = strchr(log.ptr, '\n');

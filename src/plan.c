@@ -30,6 +30,7 @@ struct aa_plan_node {
 
 	int touched;
 	char *renamed_from;
+	int copied;             /* renamed_from stays: a copy, not a move */
 	int from_exists;        /* renamed_from's base entry */
 	aa_oid from_oid;
 	aa_landing *landings;
@@ -717,6 +718,7 @@ static int transfer_file(planner *p, const aa_op *op, aa_plan_node *from,
 	}
 	free(dst->renamed_from);
 	dst->renamed_from = aa_strdup(from->path);
+	dst->copied = !move;
 	dst->from_exists = from->base_exists;
 	dst->from_oid = from->base_oid;
 	if (move)
@@ -885,6 +887,7 @@ static int collect_changes(planner *p)
 		c->data = n->data;
 		c->len = n->len;
 		c->renamed_from = n->exists ? n->renamed_from : NULL;
+		c->copied = n->copied;
 		c->from_exists = n->from_exists;
 		c->from_oid = n->from_oid;
 		c->landings = n->landings;

@@ -71,7 +71,7 @@ static int is_rename_source(const aa_plan *plan, const aa_change *c)
 static char status_letter(const aa_change *c)
 {
 	if (c->renamed_from && !c->base_exists)
-		return 'R';
+		return c->copied ? 'C' : 'R';
 	if (!c->base_exists)
 		return 'A';
 	if (!c->exists)
@@ -118,8 +118,8 @@ static void print_summary(FILE *out, aa_session *s, const aa_plan *plan)
 
 		if (is_rename_source(plan, c))
 			continue;
-		if (st == 'R')
-			fprintf(out, "R %s -> %s", c->renamed_from, c->path);
+		if (st == 'R' || st == 'C')
+			fprintf(out, "%c %s -> %s", st, c->renamed_from, c->path);
 		else
 			fprintf(out, "%c %s", st, c->path);
 		if (line_stats(s, c, &add, &del, &binary) < 0 || binary)
@@ -133,7 +133,7 @@ static void print_summary(FILE *out, aa_session *s, const aa_plan *plan)
 static int stat_name(const aa_change *c, aa_buf *name)
 {
 	aa_buf_clear(name);
-	if (status_letter(c) == 'R')
+	if (status_letter(c) == 'R' || status_letter(c) == 'C')
 		return aa_buf_printf(name, "%s => %s", c->renamed_from, c->path);
 	return aa_buf_puts(name, c->path);
 }
@@ -209,8 +209,12 @@ static void print_header(FILE *out, const aa_change *c)
 	const char *from = c->renamed_from && !c->base_exists ? c->renamed_from : c->path;
 
 	fprintf(out, "diff --git a/%s b/%s\n", from, c->path);
-	if (!c->base_exists && c->renamed_from)
-		fprintf(out, "rename from %s\nrename to %s\n", c->renamed_from, c->path);
+	if (!c->base_exists && c->renamed_from) {
+		const char *verb = c->copied ? "copy" : "rename";
+
+		fprintf(out, "%s from %s\n%s to %s\n", verb, c->renamed_from,
+			verb, c->path);
+	}
 	else if (!c->base_exists)
 		fprintf(out, "new file mode %06o\n", c->mode);
 	else if (!c->exists)
@@ -304,7 +308,7 @@ static cJSON *json_files(aa_session *s, const aa_plan *plan)
 			break;
 		cJSON_AddStringToObject(o, "path", c->path);
 		cJSON_AddStringToObject(o, "status", st);
-		if (c->renamed_from && st[0] == 'R')
+		if (c->renamed_from && (st[0] == 'R' || st[0] == 'C'))
 			cJSON_AddStringToObject(o, "from", c->renamed_from);
 		if (c->exists) {
 			char mode[8];

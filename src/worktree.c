@@ -314,7 +314,16 @@ static int filtered_content(aa_session *s, const char *path, const git_oid *id,
 
 	if (git_blob_lookup(&blob, s->repo, id) < 0)
 		return -1;
-	r = git_blob_filter(out, blob, path, &fo);
+	/*
+	 * With CHECK_FOR_BINARY, git_blob_filter() leaves `out` EMPTY for a
+	 * binary blob (it "does not filter" by not copying): write the raw
+	 * bytes ourselves.
+	 */
+	if (git_blob_is_binary(blob))
+		r = git_buf_set(out, git_blob_rawcontent(blob),
+				(size_t)git_blob_rawsize(blob));
+	else
+		r = git_blob_filter(out, blob, path, &fo);
 	git_blob_free(blob);
 	return r;
 }

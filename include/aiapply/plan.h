@@ -62,6 +62,7 @@ typedef struct aa_change {
 	char *data;           /* else the new bytes */
 	size_t len;
 	char *renamed_from;   /* for reports: the path it was moved from */
+	int copied;           /* ... or copied from (the source stays) */
 	int from_exists;      /* renamed_from's base entry, for reports */
 	aa_oid from_oid;
 	aa_landing *landings;
