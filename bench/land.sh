@@ -7,12 +7,14 @@
 #   git ai-apply --cached    vs  git apply --cached
 #
 # Usage: bench/land.sh [files]   (default 100000). Needs hyperfine.
+# Environment: RUNS (default 10), AA_BIN_DIR (directory holding the
+# git-ai-apply to measure; default the top of the source tree).
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 files=${1:-100000}
 work=$top/bench/work/land-$files
 runs=${RUNS:-10}
-PATH="$top:$PATH"
+PATH="${AA_BIN_DIR:-$top}:$PATH"
 
 make_repo () {
 	rm -rf "$work" && mkdir -p "$work" && cd "$work"

@@ -7,6 +7,8 @@ command -v hyperfine >/dev/null 2>&1 || {
 	$sudo apt-get install -y -qq hyperfine
 }
 sh ./land.sh
+sh ./locate.sh
+sh ./formats.sh
 for b in */run.sh; do
 	test -f "$b" && sh "$b"
 done

@@ -189,6 +189,9 @@ static int parse_args(cli *c, int argc, char **argv)
 	if (c->land.mode != AA_LAND_BRANCH &&
 	    (c->land.base || c->land.message || c->land.force))
 		return die_usage("%s", "--base, -m and --force need --branch");
+	if (c->parse.strict && c->parse.format != AA_FORMAT_AUTO &&
+	    c->parse.format != AA_FORMAT_DIFF)
+		return die_usage("%s", "--strict is the unified diff contract; it takes --format=diff only");
 	return 0;
 }
 

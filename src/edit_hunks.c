@@ -577,21 +577,12 @@ static int report_ambiguous(hrun *r, const htry *y, aa_ws lv, const size_t *hits
 			    long count)
 {
 	aa_buf b = AA_BUF_INIT;
-	size_t shown = count < MAX_LISTED ? (size_t)count : MAX_LISTED, i;
-	size_t listed[MAX_LISTED];
+	size_t shown = count < MAX_LISTED ? (size_t)count : MAX_LISTED;
 	int ret;
 
-	/* name the line of each place where the hunk's first change is */
-	for (i = 0; i < shown; i++) {
-		size_t k, j = 0;
-
-		for (k = y->k0; k < y->k1 && !is_change(y->h, k); k++)
-			j++;
-		listed[i] = hits[i] + (j && j >= 1 ? j - 1 : 0);
-	}
 	aa_buf_printf(&b, "hunk matches %ld places%s, at ", count,
 		      lv == AA_WS_EXACT ? "" : " when whitespace is ignored");
-	put_places(&b, r, listed, shown, count);
+	put_places(&b, r, hits, shown, count);
 	aa_buf_puts(&b, "; refusing to guess (give more context or the right line numbers)");
 	ret = aa_error(r->cx->diags, y->h->pos, r->cx->path, "%s",
 		       b.ptr ? b.ptr : "hunk matches several places");

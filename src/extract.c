@@ -766,7 +766,10 @@ int aa_parse_input(const aa_input *in, const aa_parse_opts *o,
 		sc.s += 3;
 		sc.n -= 3;
 	}
-	if (o->format != AA_FORMAT_AUTO) {
+	if (o->strict) {
+		/* seed 004: the whole input is one unified diff, nothing else */
+		parse_block(&sc, AA_FORMAT_DIFF, sc.s, sc.n, 1);
+	} else if (o->format != AA_FORMAT_AUTO) {
 		parse_forced(&sc, o->format);
 	} else if ((whole = whole_input_format(&sc)) != AA_FORMAT_AUTO) {
 		parse_block(&sc, whole, sc.s, sc.n, 1);
