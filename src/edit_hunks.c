@@ -580,7 +580,7 @@ static int report_ambiguous(hrun *r, const htry *y, aa_ws lv, const size_t *hits
 	size_t shown = count < MAX_LISTED ? (size_t)count : MAX_LISTED;
 	int ret;
 
-	aa_buf_printf(&b, "hunk matches %ld places%s, at ", count,
+	aa_buf_printf(&b, "hunk is ambiguous: it matches %ld places%s, at ", count,
 		      lv == AA_WS_EXACT ? "" : " when whitespace is ignored");
 	put_places(&b, r, hits, shown, count);
 	aa_buf_puts(&b, "; refusing to guess (give more context or the right line numbers)");

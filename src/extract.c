@@ -456,9 +456,31 @@ static int fence_content(const scan *sc, const fence *fc, aa_buf *buf,
 	return 0;
 }
 
+/*
+ * The format of a companion or file-changes region in a fence's content
+ * (an indented fence, in a list item, is only seen as one once its
+ * content lost the indentation), else AA_FORMAT_AUTO.
+ */
+static aa_format region_format(const char *c, size_t n)
+{
+	size_t off;
+	aa_lspan l;
+
+	for (off = 0; off < n; off = l.next) {
+		aa_lspan_at(c, n, off, &l);
+		if (aa_companion_is_command(c + l.start, l.len))
+			return AA_FORMAT_COMPANION;
+		if (aa_file_changes_starts(c + l.start, l.len))
+			return AA_FORMAT_FILE_CHANGES;
+	}
+	return AA_FORMAT_AUTO;
+}
+
 /* Which parser a fence's content goes to; AA_FORMAT_AUTO = prose. */
 static aa_format fence_format(lang lg, const char *c, size_t n)
 {
+	aa_format region;
+
 	switch (lg) {
 	case L_DIFF:
 		return AA_FORMAT_DIFF;
@@ -472,6 +494,8 @@ static aa_format fence_format(lang lg, const char *c, size_t n)
 			return AA_FORMAT_APTIX;
 		if (looks_ap(c, n))
 			return AA_FORMAT_AP;
+		if ((region = region_format(c, n)) != AA_FORMAT_AUTO)
+			return region;
 		if (has_diff(c, n))
 			return AA_FORMAT_DIFF;
 		return AA_FORMAT_AUTO;

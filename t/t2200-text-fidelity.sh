@@ -1,0 +1,338 @@
+#!/bin/sh
+
+test_description='text fidelity: line endings, BOM, UTF-16, final newline'
+
+. "$(dirname "$0")/test-lib.sh"
+. "$AA_TEST_DIR/fixtures/sources.sh"
+
+# The assistant always sees (and patches) plain UTF-8 text with LF line
+# endings; the files in the repository are not always that. Each test
+# writes the expected bytes itself (printf, iconv, sed) and compares the
+# work-tree file and the staged blob with cmp.
+
+# ai_patch NAME PATH EDIT: the text on stdin is PATH as the assistant saw
+# it; NAME.diff is git's diff of EDIT (a function run on PATH) on it.
+ai_patch () {
+	rm -rf view && git init -q view &&
+	mkdir -p "view/$(dirname "$2")" &&
+	cat >"view/$2" &&
+	(
+		cd view &&
+		git add . &&
+		git commit -q -m seen &&
+		$3 "$2" &&
+		git diff
+	) >"$1.diff"
+}
+
+# same_bytes EXPECT PATH: the work-tree file and the staged blob of PATH
+# (run inside the repository) are EXPECT byte for byte.
+same_bytes () {
+	git cat-file blob ":$2" >../staged.tmp &&
+	if ! cmp "$1" "$2" || ! cmp "$1" ../staged.tmp
+	then
+		echo "expected:" && od -c "$1" | tail -n 8 &&
+		echo "work tree:" && od -c "$2" | tail -n 8 &&
+		echo "staged:" && od -c ../staged.tmp | tail -n 8
+		return 1
+	fi
+}
+
+to_crlf () {
+	sed 's/$/\r/' "$@"
+}
+
+program_cs () {
+	cat <<\EOF
+using System;
+using System.Collections.Generic;
+
+namespace Greeter
+{
+    internal static class Program
+    {
+        private static readonly Dictionary<string, string> Greetings = new()
+        {
+            ["en"] = "Hello",
+            ["fr"] = "Bonjour",
+            ["de"] = "Hallo",
+        };
+
+        private static int Main(string[] args)
+        {
+            var lang = args.Length > 1 ? args[1] : "en";
+            var name = args.Length > 0 ? args[0] : "world";
+
+            if (!Greetings.TryGetValue(lang, out var greeting))
+            {
+                Console.Error.WriteLine("unknown language: " + lang);
+                return 2;
+            }
+
+            Console.WriteLine(greeting + ", " + name);
+            return 0;
+        }
+    }
+}
+EOF
+}
+
+edit_program () {
+	sed -i -e 's/            \["de"\] = "Hallo",/&\n            ["es"] = "Hola",/' \
+		-e 's/Console.WriteLine(greeting + ", " + name);/Console.WriteLine($"{greeting}, {name}!");/' "$1"
+}
+
+messages_txt () {
+	cat <<\EOF
+[de]
+size=Größe
+price=Preis: 10 €
+close=Schließen
+[fr]
+size=Taille
+price=Prix : 10 €
+close=Fermer
+EOF
+}
+
+edit_messages () {
+	sed -i -e 's/^close=Schließen$/close=Schließen\nopen=Öffnen/' \
+		-e 's/^price=Prix : 10 €$/price=Prix : 10,00 €/' "$1"
+}
+
+add_after_mode () {
+	sed -i 's/^mode = fast$/&\ncache = on/' "$1"
+}
+
+add_after_c () {
+	sed -i 's/^c = 3$/&\ne = 5/' "$1"
+}
+
+edit_cart_head () {
+	sed -i "1s/^'use strict';\$/'use strict'; \/\/ eslint-disable-line strict/" "$1"
+}
+
+edit_main_print () {
+	sed -i 's/print(sys.argv)/print(sys.argv[1:])/' "$1"
+}
+
+edit_exit_line () {
+	sed -i 's/^sys.exit(main())$/if __name__ == "__main__":\n    sys.exit(main())/' "$1"
+}
+
+# the same, on a file without a final newline, adding one
+edit_exit_line_nl () {
+	perl -0pi -e 's/sys\.exit\(main\(\)\)\z/if __name__ == "__main__":\n    sys.exit(main())\n/' "$1"
+}
+
+drop_final_newline () {
+	perl -0pi -e 's/\n\z//' "$1"
+}
+
+append_line () {
+	perl -0pi -e 's/\z/\nreally the last\n/' "$1"
+}
+
+test_expect_success 'setup' '
+	make_repo repo &&
+	(
+		cd repo &&
+		mkdir -p win conf web res &&
+		program_cs | to_crlf >win/Program.cs &&
+		printf "[core]\nname = demo\r\npath = /srv/demo\nmode = fast\nlevel = 3\n" >conf/app.ini &&
+		printf "a = 1\r\nb = 2\nc = 3\r\nd = 4\r\n" >conf/win.ini &&
+		printf "\357\273\277" >web/index.js &&
+		write_cart_js cart.tmp &&
+		cat cart.tmp >>web/index.js &&
+		rm cart.tmp &&
+		printf "\377\376" >res/messages.txt &&
+		messages_txt | to_crlf | iconv -f UTF-8 -t UTF-16LE >>res/messages.txt &&
+		printf "\376\377" >res/messages-be.txt &&
+		messages_txt | iconv -f UTF-8 -t UTF-16BE >>res/messages-be.txt &&
+		printf "import sys\n\n\ndef main():\n    print(sys.argv)\n    return 0\n\n\nsys.exit(main())" >nonl.py &&
+		printf "line one\r\nline two\r\nlast line" >nonl-crlf.txt &&
+		git add . &&
+		git commit -q -m files &&
+		git tag base
+	) &&
+	test_grep -c "$(printf "\r")\$" repo/win/Program.cs
+'
+
+test_expect_success 'CRLF file, LF patch: every line keeps CRLF, new lines get CRLF' '
+	program_cs | ai_patch crlf win/Program.cs edit_program &&
+	test_grep "^+            \[\"es\"\] = \"Hola\",\$" crlf.diff &&
+	! grep "$(printf "\r")" crlf.diff &&
+	program_cs >expect.lf &&
+	edit_program expect.lf &&
+	to_crlf expect.lf >expect &&
+	rm -rf w && cp -R repo w &&
+	(
+		cd w &&
+		git ai-apply ../crlf.diff &&
+		same_bytes ../expect win/Program.cs
+	)
+'
+
+test_expect_success 'CRLF answer on a CRLF file' '
+	chat_answer diff crlf.diff | to_crlf >answer.md &&
+	rm -rf w2 && cp -R repo w2 &&
+	(
+		cd w2 &&
+		git ai-apply ../answer.md &&
+		same_bytes ../expect win/Program.cs
+	)
+'
+
+test_expect_success 'mixed line endings: each untouched line keeps its own, new lines the dominant one' '
+	printf "[core]\nname = demo\npath = /srv/demo\nmode = fast\nlevel = 3\n" |
+	ai_patch mixed conf/app.ini add_after_mode &&
+	printf "a = 1\nb = 2\nc = 3\nd = 4\n" |
+	ai_patch mixed2 conf/win.ini add_after_c &&
+	rm -rf w3 && cp -R repo w3 &&
+	(
+		cd w3 &&
+		git ai-apply ../mixed.diff ../mixed2.diff &&
+		printf "[core]\nname = demo\r\npath = /srv/demo\nmode = fast\ncache = on\nlevel = 3\n" >../expect &&
+		same_bytes ../expect conf/app.ini &&
+		printf "a = 1\r\nb = 2\nc = 3\r\ne = 5\r\nd = 4\r\n" >../expect &&
+		same_bytes ../expect conf/win.ini
+	)
+'
+
+test_expect_success 'UTF-8 BOM is kept when the first line is patched' '
+	write_cart_js cart.js &&
+	ai_patch bom web/index.js edit_cart_head <cart.js &&
+	test_grep "^-.use strict.;" bom.diff &&
+	rm -rf w4 && cp -R repo w4 &&
+	(
+		cd w4 &&
+		git ai-apply ../bom.diff &&
+		cp ../cart.js ../expect.nobom &&
+		edit_cart_head ../expect.nobom &&
+		{ printf "\357\273\277" && cat ../expect.nobom; } >../expect &&
+		same_bytes ../expect web/index.js &&
+		head -c 3 web/index.js | od -An -tx1 >../head &&
+		echo " ef bb bf" >../expect.head &&
+		test_cmp ../expect.head ../head
+	)
+'
+
+test_expect_success 'UTF-16LE file with BOM patched by a UTF-8 patch' '
+	messages_txt | ai_patch utf16 res/messages.txt edit_messages &&
+	test_grep "^+open=Öffnen" utf16.diff &&
+	messages_txt >expect.utf8 &&
+	edit_messages expect.utf8 &&
+	{ printf "\377\376" && to_crlf expect.utf8 | iconv -f UTF-8 -t UTF-16LE; } >expect &&
+	rm -rf w5 && cp -R repo w5 &&
+	(
+		cd w5 &&
+		git ai-apply ../utf16.diff &&
+		same_bytes ../expect res/messages.txt
+	)
+'
+
+test_expect_success 'UTF-16BE file with BOM patched by a UTF-8 patch' '
+	messages_txt | ai_patch utf16be res/messages-be.txt edit_messages &&
+	{ printf "\376\377" && iconv -f UTF-8 -t UTF-16BE expect.utf8; } >expect &&
+	rm -rf w6 && cp -R repo w6 &&
+	(
+		cd w6 &&
+		git ai-apply ../utf16be.diff &&
+		same_bytes ../expect res/messages-be.txt
+	)
+'
+
+test_expect_success 'missing final newline kept by an edit elsewhere' '
+	printf "import sys\n\n\ndef main():\n    print(sys.argv)\n    return 0\n\n\nsys.exit(main())\n" |
+	ai_patch nonl nonl.py edit_main_print &&
+	! grep "No newline" nonl.diff &&
+	rm -rf w7 && cp -R repo w7 &&
+	(
+		cd w7 &&
+		git ai-apply ../nonl.diff &&
+		printf "import sys\n\n\ndef main():\n    print(sys.argv[1:])\n    return 0\n\n\nsys.exit(main())" >../expect &&
+		same_bytes ../expect nonl.py
+	)
+'
+
+test_expect_success 'missing final newline kept when the last line is patched without a marker' '
+	printf "import sys\n\n\ndef main():\n    print(sys.argv)\n    return 0\n\n\nsys.exit(main())\n" |
+	ai_patch nonl2 nonl.py edit_exit_line &&
+	! grep "No newline" nonl2.diff &&
+	rm -rf w8 && cp -R repo w8 &&
+	(
+		cd w8 &&
+		git ai-apply ../nonl2.diff &&
+		printf "import sys\n\n\ndef main():\n    print(sys.argv)\n    return 0\n\n\nif __name__ == \"__main__\":\n    sys.exit(main())" >../expect &&
+		same_bytes ../expect nonl.py
+	)
+'
+
+test_expect_success '"\ No newline" on the old side only: the final newline is added' '
+	printf "import sys\n\n\ndef main():\n    print(sys.argv)\n    return 0\n\n\nsys.exit(main())" |
+	ai_patch addnl nonl.py edit_exit_line_nl &&
+	test $(grep -c "^\\\\ No newline at end of file" addnl.diff) = 1 &&
+	rm -rf w9 && cp -R repo w9 &&
+	(
+		cd w9 &&
+		git ai-apply ../addnl.diff &&
+		printf "import sys\n\n\ndef main():\n    print(sys.argv)\n    return 0\n\n\nif __name__ == \"__main__\":\n    sys.exit(main())\n" >../expect &&
+		same_bytes ../expect nonl.py
+	)
+'
+
+test_expect_success '"\ No newline" on the new side only: the final newline is removed' '
+	write_cart_js cart.js &&
+	rm -rf w10 && cp -R repo w10 &&
+	(
+		cd w10 &&
+		cp ../cart.js web/cart.js &&
+		git add web/cart.js &&
+		git commit -q -m cart
+	) &&
+	ai_patch rmnl web/cart.js drop_final_newline <cart.js &&
+	test_grep -A1 "^+module.exports" rmnl.diff | test_grep "No newline" &&
+	(
+		cd w10 &&
+		git ai-apply ../rmnl.diff &&
+		cp ../cart.js ../expect &&
+		drop_final_newline ../expect &&
+		same_bytes ../expect web/cart.js &&
+		test "$(tail -c 1 web/cart.js)" = ";"
+	)
+'
+
+test_expect_success 'a CRLF file without final newline gets CRLF when "\ No newline" says so' '
+	printf "line one\nline two\nlast line" |
+	ai_patch crlfnl nonl-crlf.txt append_line &&
+	test_grep "No newline" crlfnl.diff &&
+	rm -rf w11 && cp -R repo w11 &&
+	(
+		cd w11 &&
+		git ai-apply ../crlfnl.diff &&
+		printf "line one\r\nline two\r\nlast line\r\nreally the last\r\n" >../expect &&
+		same_bytes ../expect nonl-crlf.txt
+	)
+'
+
+test_expect_success 'a new file from "\ No newline" has no final newline' '
+	cat >create.diff <<-\EOF &&
+	diff --git a/VERSION b/VERSION
+	new file mode 100644
+	index 0000000..8b8b2ba
+	--- /dev/null
+	+++ b/VERSION
+	@@ -0,0 +1 @@
+	+2.4.1
+	\ No newline at end of file
+	EOF
+	rm -rf w12 && cp -R repo w12 &&
+	(
+		cd w12 &&
+		git ai-apply ../create.diff &&
+		printf "2.4.1" >../expect &&
+		same_bytes ../expect VERSION
+	)
+'
+
+test_done
