@@ -10,5 +10,5 @@ sh ./land.sh
 sh ./locate.sh
 sh ./formats.sh
 for b in */run.sh; do
-	test -f "$b" && sh "$b"
+	if test -f "$b"; then sh "$b"; fi
 done

@@ -358,6 +358,15 @@ static const char *mode_name(aa_land_mode m)
 	return names[m];
 }
 
+/* "dir/" (libgit2's form of a work tree) names the directory "dir". */
+static int same_dir(const char *slashed, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return slashed && !strncmp(slashed, dir, n) &&
+	       (!strcmp(slashed + n, "/") || !slashed[n]);
+}
+
 /*
  * libgit2 1.5 honours GIT_DIR and the other variables but refuses
  * GIT_WORK_TREE ("unimplemented"): take it out of the environment and set
@@ -377,7 +386,9 @@ static int open_from_env(git_repository **repo)
 	if (!r && saved) {
 		char *abs = realpath(saved, NULL);
 
-		r = abs ? git_repository_set_workdir(*repo, abs, 0) : -1;
+		/* libgit2 1.5 leaks when set_workdir() is given the same dir */
+		r = !abs ? -1 : same_dir(git_repository_workdir(*repo), abs) ? 0 :
+		    git_repository_set_workdir(*repo, abs, 0);
 		if (!abs)
 			git_error_set_str(GIT_ERROR_OS, "GIT_WORK_TREE: no such directory");
 		free(abs);
