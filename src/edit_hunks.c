@@ -59,6 +59,7 @@ typedef struct hrun {
 	long last_offset;        /* the previous hunk's offset from its header */
 	placed *placed;
 	size_t nplaced, capplaced;
+	int ws_ready;            /* every line's blank-tolerant hashes are set */
 } hrun;
 
 /* One try at a place: hunk lines [k0, k1) with their old side `pre`. */
@@ -187,6 +188,17 @@ static int out_splice(hrun *r, size_t at, size_t del,
 	return 0;
 }
 
+/* Lines the op's hunks add: the rebuilt part never holds more than n + that. */
+static size_t lines_added(const aa_op *op)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < op->nhunks; i++)
+		for (k = 0; k < op->hunks[i].nlines; k++)
+			n += op->hunks[i].lines[k].kind == '+';
+	return n;
+}
+
 static int run_init(hrun *r, aa_text *t, const aa_op *op, aa_edit_ctx *cx)
 {
 	size_t i;
@@ -196,13 +208,27 @@ static int run_init(hrun *r, aa_text *t, const aa_op *op, aa_edit_ctx *cx)
 	r->op = op;
 	r->cx = cx;
 	r->src = malloc((t->n ? t->n : 1) * sizeof(aa_lrec));
-	if (!r->src)
+	if (!r->src || out_reserve(r, t->n + lines_added(op)) < 0)
 		return -1;
 	for (i = 0; i < t->n; i++)
-		aa_lrec_set(&r->src[i], t->lines[i].s, t->lines[i].len,
-			    t->lines[i].eol);
+		aa_lrec_set_exact(&r->src[i], t->lines[i].s, t->lines[i].len,
+				  t->lines[i].eol);
 	r->nsrc = t->n;
 	return 0;
+}
+
+/* Before the first search with blanks ignored: hash every line for it. */
+static void run_ws_ready(hrun *r)
+{
+	size_t i;
+
+	if (r->ws_ready)
+		return;
+	for (i = 0; i < r->nout; i++)
+		aa_lrec_ws(&r->out[i]);
+	for (i = r->cur; i < r->nsrc; i++)
+		aa_lrec_ws(&r->src[i]);
+	r->ws_ready = 1;
 }
 
 /* Hands the rebuilt lines back to the text. */
@@ -609,11 +635,13 @@ static void describe_line(aa_buf *b, const aa_lrec *f, const aa_lrec *p, long li
 /* The closest region of the file and how it differs from the hunk. */
 static int describe_closest(hrun *r, const htry *y, size_t hint, aa_buf *b)
 {
-	aa_lview v = run_view(r);
+	aa_lview v;
 	aa_needle nd = AA_NEEDLE_INIT(y->pre, y->npre);
 	size_t total = run_len(r), j, shown = 0;
 	long at, same, good = 0;
 
+	run_ws_ready(r);
+	v = run_view(r);
 	same = aa_locate_closest(&v, &nd, hint, &at);
 	if (same < 0)
 		return -1;
@@ -764,11 +792,15 @@ typedef int rung_result;
 /* A unique match of the old side at level lv, or an ambiguity. */
 static rung_result unique_rung(hrun *r, const htry *y, aa_ws lv, aa_how how)
 {
-	aa_lview v = run_view(r);
+	aa_lview v;
 	aa_needle nd = AA_NEEDLE_INIT(y->pre, y->npre);
 	size_t hits[MAX_LISTED];
-	long count = aa_locate_all(&v, &nd, lv, hits, MAX_LISTED);
+	long count;
 
+	if (lv != AA_WS_EXACT)
+		run_ws_ready(r);
+	v = run_view(r);
+	count = aa_locate_all(&v, &nd, lv, hits, MAX_LISTED);
 	aa_needle_release(&nd);
 	if (count < 0)
 		return oom(r, y->h->pos);
@@ -782,13 +814,16 @@ static rung_result unique_rung(hrun *r, const htry *y, aa_ws lv, aa_how how)
 /* The new side already in the file exactly once: nothing to do. */
 static rung_result already_applied(hrun *r, const htry *y, aa_ws lv)
 {
-	aa_lview v = run_view(r);
+	aa_lview v;
 	aa_needle nd = AA_NEEDLE_INIT(y->post, y->npost);
 	size_t hits[2];
 	long count;
 
 	if (!y->npost)
 		return 0;
+	if (lv != AA_WS_EXACT)
+		run_ws_ready(r);
+	v = run_view(r);
 	count = aa_locate_all(&v, &nd, lv, hits, 2);
 	aa_needle_release(&nd);
 	if (count < 0)

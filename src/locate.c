@@ -44,19 +44,36 @@ void aa_ws_span(const char *s, size_t len, aa_ws lv, size_t *off, size_t *n)
 	*n = e - b;
 }
 
-void aa_lrec_set(aa_lrec *r, const char *s, size_t len, aa_eol eol)
+void aa_lrec_set_exact(aa_lrec *r, const char *s, size_t len, aa_eol eol)
 {
-	int lv;
-
 	r->s = s;
 	r->len = len;
 	r->eol = eol;
-	for (lv = 0; lv < AA_WS_LEVELS; lv++) {
+	r->ws_ready = 0;
+	r->h[AA_WS_EXACT] = XXH3_64bits(s, len);
+	r->h[AA_WS_TRAILING] = r->h[AA_WS_BOTH] = 0;
+}
+
+void aa_lrec_ws(aa_lrec *r)
+{
+	int lv;
+
+	if (r->ws_ready)
+		return;
+	for (lv = AA_WS_TRAILING; lv < AA_WS_LEVELS; lv++) {
 		size_t off, n;
 
-		aa_ws_span(s, len, (aa_ws)lv, &off, &n);
-		r->h[lv] = XXH3_64bits(s + off, n);
+		aa_ws_span(r->s, r->len, (aa_ws)lv, &off, &n);
+		/* most lines have no outer blanks: reuse the exact hash */
+		r->h[lv] = n == r->len ? r->h[AA_WS_EXACT] : XXH3_64bits(r->s + off, n);
 	}
+	r->ws_ready = 1;
+}
+
+void aa_lrec_set(aa_lrec *r, const char *s, size_t len, aa_eol eol)
+{
+	aa_lrec_set_exact(r, s, len, eol);
+	aa_lrec_ws(r);
 }
 
 int aa_lrec_eq(const aa_lrec *a, const aa_lrec *b, aa_ws lv)

@@ -24,11 +24,19 @@ typedef struct aa_lrec {
 	const char *s;
 	size_t len;
 	aa_eol eol;
+	int ws_ready;             /* h[AA_WS_TRAILING..] computed */
 	uint64_t h[AA_WS_LEVELS];
 } aa_lrec;
 
-/* Fills r for the line s[0..len) (s is not copied). */
+/* Fills r for the line s[0..len) (s is not copied), every level. */
 void aa_lrec_set(aa_lrec *r, const char *s, size_t len, aa_eol eol);
+/*
+ * The same with only the exact hash: most searches never look past the
+ * exact level, so a whole file's other levels are computed on demand,
+ * with aa_lrec_ws(), before the first search that needs them.
+ */
+void aa_lrec_set_exact(aa_lrec *r, const char *s, size_t len, aa_eol eol);
+void aa_lrec_ws(aa_lrec *r);
 /* The part of s[0..len) that counts at level lv: s[*off .. *off + *n). */
 void aa_ws_span(const char *s, size_t len, aa_ws lv, size_t *off, size_t *n);
 /* 1 when the two lines are equal at level lv. */
