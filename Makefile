@@ -33,7 +33,7 @@ UNIT_SRCS := $(wildcard t/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:t/unit/%.c=$(B)/t/unit/%)
 HEADERS := $(wildcard include/*.h include/aiapply/*.h src/*.h src/format/*.h)
 
-.PHONY: all deps test test-build test-run demo bench clean
+.PHONY: all deps test test-build test-run demo bench fuzz clean
 
 all: $(B)/git-ai-apply $(if $(SANITIZE),,git-ai-apply)
 
@@ -81,5 +81,9 @@ bench: deps
 	$(MAKE) all
 	sh bench/run.sh
 
+# libFuzzer targets (clang) in build-fuzz/; see contrib/fuzz/build.sh.
+fuzz: deps
+	sh contrib/fuzz/build.sh
+
 clean:
-	rm -rf build build-asan git-ai-apply libaiapply.a t/trash
+	rm -rf build build-asan build-fuzz git-ai-apply libaiapply.a t/trash
