@@ -8,9 +8,12 @@
  * consecutive non-blank file lines. Whole lines only: a snippet that is
  * part of a line never matches.
  *
- * Every trimmed line is hashed once (XXH3); KMP runs over the hash
- * arrays, so a search is O(file + snippet) whatever the input, and every
- * hash hit is confirmed byte for byte before it counts.
+ * The searches run on the shared locator (aiapply/locate.h): the file's
+ * non-blank lines and the sought lines become aa_lrec records of their
+ * TRIMMED bytes, compared at AA_WS_EXACT (so the trimming above is the
+ * whole normalisation), and every hash hit is confirmed byte for byte.
+ * Each search is one KMP pass over the hashes that stops at the last
+ * occurrence it needs. Blanks are the locator's: space, tab, CR, VT, FF.
  *
  * Modifications run in order, each on the result of the previous one,
  * and each checks first whether its result is already there (§3.1), so
@@ -21,34 +24,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <xxhash.h>
 
 #include "aiapply/edit.h"
+#include "aiapply/locate.h"
 
 /* Occurrences listed in an ambiguity error. */
 #define MAX_LISTED 5
 /* Bytes of a file or snippet line quoted in a message. */
 #define QUOTE_MAX 80
 
-/* One sought line, trimmed. */
-typedef struct nline {
-	const char *s;
-	size_t len;
-	uint64_t h;
-} nline;
-
 /* A sought text (anchor, snippet, ...) as its non-blank trimmed lines. */
 typedef struct needle {
 	const char *name;  /* "snippet", "anchor", ... for messages */
-	nline *v;
+	aa_lrec *v;        /* s/len: the trimmed line */
 	size_t n;
-	size_t *fail;      /* KMP failure function over v[].h */
 } needle;
 
-/* The file's non-blank lines: their line index and trimmed hash. */
+/* The file's non-blank lines: their trimmed bytes and file line index. */
 typedef struct fview {
+	aa_lrec *v;
 	size_t *at;
-	uint64_t *h;
 	size_t n;
 } fview;
 
@@ -67,35 +62,19 @@ typedef struct modrun {
 
 /* ---------- lines ---------- */
 
-static int is_ws(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
+/* Drops leading and trailing blanks, as the locator counts them. */
 static void trim(const char **s, size_t *len)
 {
-	while (*len && is_ws(**s)) {
-		(*s)++;
-		(*len)--;
-	}
-	while (*len && is_ws((*s)[*len - 1]))
-		(*len)--;
+	size_t off, n;
+
+	aa_ws_span(*s, *len, AA_WS_BOTH, &off, &n);
+	*s += off;
+	*len = n;
 }
 
 static int line_is_blank(const aa_line *l)
 {
-	const char *s = l->s;
-	size_t len = l->len;
-
-	trim(&s, &len);
-	return len == 0;
-}
-
-static void trimmed_line(const aa_text *t, size_t i, const char **s, size_t *len)
-{
-	*s = t->lines[i].s;
-	*len = t->lines[i].len;
-	trim(s, len);
+	return aa_line_is_blank(l->s, l->len);
 }
 
 /*
@@ -126,7 +105,6 @@ static int each_line(const char *s, line_fn fn, void *arg)
 static void needle_free(needle *nd)
 {
 	free(nd->v);
-	free(nd->fail);
 	memset(nd, 0, sizeof(*nd));
 }
 
@@ -139,7 +117,7 @@ static int needle_add(void *arg, const char *s, size_t len)
 		return 0;
 	if ((nd->n & (nd->n - 1)) == 0) {
 		size_t cap = nd->n ? nd->n * 2 : 4;
-		nline *v;
+		aa_lrec *v;
 
 		if (cap > SIZE_MAX / sizeof(*v))
 			return -1;
@@ -148,29 +126,7 @@ static int needle_add(void *arg, const char *s, size_t len)
 			return -1;
 		nd->v = v;
 	}
-	nd->v[nd->n].s = s;
-	nd->v[nd->n].len = len;
-	nd->v[nd->n].h = XXH3_64bits(s, len);
-	nd->n++;
-	return 0;
-}
-
-/* Standard KMP failure function over the hashes. */
-static int needle_prepare_kmp(needle *nd)
-{
-	size_t q, k = 0;
-
-	nd->fail = malloc((nd->n ? nd->n : 1) * sizeof(*nd->fail));
-	if (!nd->fail)
-		return -1;
-	nd->fail[0] = 0;
-	for (q = 1; q < nd->n; q++) {
-		while (k > 0 && nd->v[k].h != nd->v[q].h)
-			k = nd->fail[k - 1];
-		if (nd->v[k].h == nd->v[q].h)
-			k++;
-		nd->fail[q] = k;
-	}
+	aa_lrec_set_exact(&nd->v[nd->n++], s, len, AA_EOL_NONE);
 	return 0;
 }
 
@@ -180,7 +136,7 @@ static int needle_init(needle *nd, const char *name, const char *text)
 	nd->name = name;
 	if (!text)
 		return 0;
-	if (each_line(text, needle_add, nd) < 0 || needle_prepare_kmp(nd) < 0) {
+	if (each_line(text, needle_add, nd) < 0) {
 		needle_free(nd);
 		return -1;
 	}
@@ -191,8 +147,8 @@ static int needle_init(needle *nd, const char *name, const char *text)
 
 static void fview_free(fview *f)
 {
+	free(f->v);
 	free(f->at);
-	free(f->h);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -201,21 +157,21 @@ static int fview_build(fview *f, const aa_text *t)
 	size_t i;
 
 	memset(f, 0, sizeof(*f));
+	f->v = malloc((t->n ? t->n : 1) * sizeof(*f->v));
 	f->at = malloc((t->n ? t->n : 1) * sizeof(*f->at));
-	f->h = malloc((t->n ? t->n : 1) * sizeof(*f->h));
-	if (!f->at || !f->h) {
+	if (!f->v || !f->at) {
 		fview_free(f);
 		return -1;
 	}
 	for (i = 0; i < t->n; i++) {
-		const char *s;
-		size_t len;
+		const char *s = t->lines[i].s;
+		size_t len = t->lines[i].len;
 
-		trimmed_line(t, i, &s, &len);
+		trim(&s, &len);
 		if (!len)
 			continue;
+		aa_lrec_set_exact(&f->v[f->n], s, len, t->lines[i].eol);
 		f->at[f->n] = i;
-		f->h[f->n] = XXH3_64bits(s, len);
 		f->n++;
 	}
 	return 0;
@@ -223,82 +179,42 @@ static int fview_build(fview *f, const aa_text *t)
 
 /* ---------- search ---------- */
 
-/* True when file non-blank lines [k, k+nd->n) equal the needle's bytes. */
-static int confirm_at(const modrun *r, const needle *nd, size_t k)
+/* The non-blank lines [from, to) as a locator view (positions from 0). */
+static aa_lview view_of(const modrun *r, size_t from, size_t to)
 {
-	size_t j;
+	aa_lview v = { { NULL, NULL }, { 0, 0 } };
 
-	if (k > r->f.n || nd->n > r->f.n - k)
-		return 0;
-	for (j = 0; j < nd->n; j++) {
-		const char *s;
-		size_t len;
-
-		if (r->f.h[k + j] != nd->v[j].h)
-			return 0;
-		trimmed_line(r->t, r->f.at[k + j], &s, &len);
-		if (len != nd->v[j].len || memcmp(s, nd->v[j].s, len))
-			return 0;
+	if (to > r->f.n)
+		to = r->f.n;
+	if (from < to) {
+		v.seg[0] = r->f.v + from;
+		v.nseg[0] = to - from;
 	}
-	return 1;
+	return v;
 }
 
-/* Occurrences of a needle among the non-blank lines [from, to), in order. */
-typedef struct hit_iter {
-	const modrun *r;
-	const needle *nd;
-	size_t i, to, q;
-} hit_iter;
-
-static void hits_begin(hit_iter *it, const modrun *r, const needle *nd,
-		       size_t from, size_t to)
+/*
+ * The first `max` occurrences of lines v[0..m) among the non-blank lines
+ * [from, to), in order (overlapping ones included): one linear pass of
+ * the shared locator that stops at the max-th.
+ */
+static long find_lines(const modrun *r, const aa_lrec *v, size_t m,
+		       size_t from, size_t to, size_t *hits, size_t max)
 {
-	it->r = r;
-	it->nd = nd;
-	it->i = from;
-	it->to = to < r->f.n ? to : r->f.n;
-	it->q = 0;
-}
+	aa_needle nd = AA_NEEDLE_INIT(v, m);
+	aa_lview view = view_of(r, from, to);
+	long n = aa_locate_first(&view, &nd, AA_WS_EXACT, hits, max), i;
 
-/* Next confirmed occurrence: 1 with *hit set, or 0 when there is none. */
-static int hits_next(hit_iter *it, size_t *hit)
-{
-	const needle *nd = it->nd;
-	const uint64_t *h = it->r->f.h;
-
-	if (!nd->n)
-		return 0;
-	while (it->i < it->to) {
-		uint64_t c = h[it->i++];
-
-		while (it->q > 0 && nd->v[it->q].h != c)
-			it->q = nd->fail[it->q - 1];
-		if (nd->v[it->q].h == c)
-			it->q++;
-		if (it->q == nd->n) {
-			size_t k = it->i - nd->n;
-
-			it->q = nd->fail[it->q - 1];
-			if (confirm_at(it->r, nd, k)) {
-				*hit = k;
-				return 1;
-			}
-		}
-	}
-	return 0;
-}
-
-/* Collects up to max occurrences in [from, to); returns how many. */
-static size_t find_hits(const modrun *r, const needle *nd, size_t from,
-			size_t to, size_t *hits, size_t max)
-{
-	hit_iter it;
-	size_t n = 0;
-
-	hits_begin(&it, r, nd, from, to);
-	while (n < max && hits_next(&it, &hits[n]))
-		n++;
+	aa_needle_release(&nd);
+	for (i = 0; i < n; i++)
+		hits[i] += from;
 	return n;
+}
+
+static long find_hits(const modrun *r, const needle *nd, size_t from,
+		      size_t to, size_t *hits, size_t max)
+{
+	return find_lines(r, nd->v, nd->n, from, to, hits, max);
 }
 
 /* 1-based file line of non-blank line k. */
@@ -328,28 +244,32 @@ static int contains(const char *hay, size_t hlen, const char *s, size_t len)
 }
 
 /*
- * The place in [from, n) where the longest prefix of the needle matches:
- * the highest KMP state reached while scanning, so O(n + m). Returns the
- * number of lines matched (0 = not even the first) and sets *best.
+ * The place in [from, n) where the longest prefix of the needle (short
+ * of the whole, which is not there) matches first: a binary search on
+ * the prefix length, since a prefix that matches somewhere has every
+ * shorter one matching there too, so log m searches. Returns the number
+ * of lines matched (0 = not even the first) and sets *best; -1 on
+ * out-of-memory.
  */
-static size_t longest_prefix(const modrun *r, const needle *nd, size_t from,
-			     size_t *best)
+static long longest_prefix(const modrun *r, const needle *nd, size_t from,
+			   size_t *best)
 {
-	size_t i, q = 0, best_p = 0;
+	size_t lo = 0, hi = nd->n - 1;
 
-	for (i = from; i < r->f.n; i++) {
-		while (q > 0 && nd->v[q].h != r->f.h[i])
-			q = nd->fail[q - 1];
-		if (nd->v[q].h == r->f.h[i])
-			q++;
-		if (q > best_p) {
-			best_p = q;
-			*best = i + 1 - q;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo + 1) / 2, at;
+		long n = find_lines(r, nd->v, mid, from, r->f.n, &at, 1);
+
+		if (n < 0)
+			return -1;
+		if (n) {
+			lo = mid;
+			*best = at;
+		} else {
+			hi = mid - 1;
 		}
-		if (q == nd->n) /* a hash collision that did not confirm */
-			q = nd->fail[q - 1];
 	}
-	return best_p < nd->n ? best_p : nd->n - 1;
+	return (long)lo;
 }
 
 /* Common leading plus trailing bytes: a cheap similarity of two lines. */
@@ -371,13 +291,11 @@ static int describe_partial(const modrun *r, const needle *nd, size_t from,
 	size_t k;
 
 	for (k = from; k < r->f.n; k++) {
-		const char *s;
-		size_t len;
+		const aa_lrec *l = &r->f.v[k];
 
-		trimmed_line(r->t, r->f.at[k], &s, &len);
-		if (contains(s, len, nd->v[0].s, nd->v[0].len)) {
+		if (contains(l->s, l->len, nd->v[0].s, nd->v[0].len)) {
 			if (aa_buf_printf(b, "; line %ld ", line_of(r, k)) < 0 ||
-			    put_quoted(b, s, len) < 0)
+			    put_quoted(b, l->s, l->len) < 0)
 				return -1;
 			return aa_buf_printf(b, " holds the %s's first line only as "
 					     "part of a line (snippets must match "
@@ -391,14 +309,11 @@ static int describe_similar(const modrun *r, const needle *nd, size_t from,
 			    aa_buf *b)
 {
 	size_t k, best = SIZE_MAX, best_score = 0;
-	const char *s;
-	size_t len;
 
 	for (k = from; k < r->f.n; k++) {
-		size_t score;
+		size_t score = similarity(r->f.v[k].s, r->f.v[k].len,
+					  nd->v[0].s, nd->v[0].len);
 
-		trimmed_line(r->t, r->f.at[k], &s, &len);
-		score = similarity(s, len, nd->v[0].s, nd->v[0].len);
 		if (score > best_score) {
 			best_score = score;
 			best = k;
@@ -406,9 +321,9 @@ static int describe_similar(const modrun *r, const needle *nd, size_t from,
 	}
 	if (best == SIZE_MAX || best_score * 2 < nd->v[0].len)
 		return 0;
-	trimmed_line(r->t, r->f.at[best], &s, &len);
 	if (aa_buf_printf(b, "; the closest line is %ld ", line_of(r, best)) < 0 ||
-	    put_quoted(b, s, len) < 0 || aa_buf_puts(b, " where the ") < 0 ||
+	    put_quoted(b, r->f.v[best].s, r->f.v[best].len) < 0 ||
+	    aa_buf_puts(b, " where the ") < 0 ||
 	    aa_buf_printf(b, "%s has ", nd->name) < 0 ||
 	    put_quoted(b, nd->v[0].s, nd->v[0].len) < 0)
 		return -1;
@@ -418,11 +333,14 @@ static int describe_similar(const modrun *r, const needle *nd, size_t from,
 /* Appends where the needle nearly matched in [from, n). */
 static int describe_miss(const modrun *r, const needle *nd, size_t from, aa_buf *b)
 {
-	size_t best = 0, p = longest_prefix(r, nd, from, &best);
-	const char *s;
-	size_t len;
+	size_t best = 0, p;
+	long lp = longest_prefix(r, nd, from, &best);
+	const aa_lrec *l;
 	int done;
 
+	if (lp < 0)
+		return -1;
+	p = (size_t)lp;
 	if (p == 0) {
 		done = describe_partial(r, nd, from, b);
 		if (done)
@@ -434,13 +352,13 @@ static int describe_miss(const modrun *r, const needle *nd, size_t from, aa_buf 
 		return -1;
 	if (best + p >= r->f.n)
 		return aa_buf_puts(b, "the file ends");
-	trimmed_line(r->t, r->f.at[best + p], &s, &len);
+	l = &r->f.v[best + p];
 	if (aa_buf_printf(b, "line %ld is ", line_of(r, best + p)) < 0 ||
-	    put_quoted(b, s, len) < 0 ||
+	    put_quoted(b, l->s, l->len) < 0 ||
 	    aa_buf_printf(b, " where the %s has ", nd->name) < 0 ||
 	    put_quoted(b, nd->v[p].s, nd->v[p].len) < 0)
 		return -1;
-	if (contains(s, len, nd->v[p].s, nd->v[p].len))
+	if (contains(l->s, l->len, nd->v[p].s, nd->v[p].len))
 		return aa_buf_puts(b, " (only part of the line; snippets must "
 				   "match whole lines)");
 	return 0;
@@ -495,12 +413,15 @@ static int ambiguous(const modrun *r, const needle *nd, const size_t *hits,
 static int locate_anchor(modrun *r)
 {
 	size_t hits[MAX_LISTED + 1];
-	size_t n = find_hits(r, &r->anchor, 0, r->f.n, hits, MAX_LISTED + 1);
+	long n = find_hits(r, &r->anchor, 0, r->f.n, hits, MAX_LISTED + 1);
 
+	if (n < 0)
+		return oom(r);
 	if (n == 0)
 		return not_found(r, &r->anchor, 0, NULL);
 	if (n > 1)
-		return ambiguous(r, &r->anchor, hits, n, "; the anchor must be unique");
+		return ambiguous(r, &r->anchor, hits, (size_t)n,
+				 "; the anchor must be unique");
 	r->scope = hits[0] + r->anchor.n;
 	r->anchor_line = line_of(r, r->scope - 1);
 	return 0;
@@ -513,18 +434,23 @@ static int locate_anchor(modrun *r)
  */
 static int locate_snippet(modrun *r, const needle *nd, size_t *k)
 {
-	size_t hits[MAX_LISTED + 1], n;
+	size_t hits[MAX_LISTED + 1];
+	long n;
 
 	if (r->m->anchor) {
 		n = find_hits(r, nd, r->scope, r->f.n, hits, 2);
+		if (n < 0)
+			return oom(r);
 		if (n)
 			*k = hits[0];
 		r->next_after_anchor = n == 2 ? hits[1] : SIZE_MAX;
 		return n != 0;
 	}
 	n = find_hits(r, nd, 0, r->f.n, hits, MAX_LISTED + 1);
+	if (n < 0)
+		return oom(r);
 	if (n > 1)
-		return ambiguous(r, nd, hits, n, "; add an anchor to choose one");
+		return ambiguous(r, nd, hits, (size_t)n, "; add an anchor to choose one");
 	if (n == 1)
 		*k = hits[0];
 	return (int)n;
@@ -548,10 +474,13 @@ static int primary_not_found(const modrun *r)
 static int locate_region(const modrun *r, size_t k, size_t *first, size_t *last)
 {
 	size_t lastk = k + r->primary.n - 1, e;
-	long i;
+	long i, n;
 
 	if (r->m->start_snippet) {
-		if (find_hits(r, &r->end, k + r->primary.n, r->f.n, &e, 1) != 1) {
+		n = find_hits(r, &r->end, k + r->primary.n, r->f.n, &e, 1);
+		if (n < 0)
+			return oom(r);
+		if (n != 1) {
 			char after[64];
 
 			snprintf(after, sizeof(after), " after line %ld",
@@ -582,26 +511,35 @@ static int skip(const modrun *r, long line, const char *why)
 	return 0;
 }
 
-/* True when the content's lines are the non-blank lines [k, k+n). */
+/*
+ * True when the content's lines are the non-blank lines [k, k+n). An
+ * empty content (blank lines only) is there wherever k is in the file.
+ */
 static int content_at(const modrun *r, size_t k)
 {
-	return confirm_at(r, &r->content, k);
+	aa_lview view = view_of(r, 0, r->f.n);
+	aa_needle nd = AA_NEEDLE_INIT(r->content.v, r->content.n);
+
+	if (!r->content.n) /* aa_locate_at() finds an empty needle nowhere */
+		return k <= r->f.n;
+	return aa_locate_at(&view, k, &nd, AA_WS_EXACT);
 }
 
 /*
  * REPLACE whose located snippet [k, k+len) lies inside an occurrence of
- * the content: the replacement is already there.
+ * the content: the replacement is already there. 1 with the first such
+ * occurrence in *at, 0 none, -1 out of memory (reported).
  */
 static int content_covers(const modrun *r, size_t k, size_t len, size_t *at)
 {
 	size_t c = r->content.n, from;
-	hit_iter it;
+	long n;
 
 	if (c < len || !c)
 		return 0;
 	from = k + len > c ? k + len - c : 0;
-	hits_begin(&it, r, &r->content, from, k + c);
-	return hits_next(&it, at);
+	n = find_hits(r, &r->content, from, k + c, at, 1);
+	return n < 0 ? oom(r) : (int)n;
 }
 
 /* ---------- editing ---------- */
@@ -752,7 +690,8 @@ static int do_delete(const modrun *r, int found, size_t k)
 /* REPLACE whose snippet is gone: done when the content is where it went. */
 static int replace_missing(const modrun *r)
 {
-	size_t hits[2], n;
+	size_t hits[2];
+	long n;
 
 	if (!r->content.n)
 		return skip(r, 0, "its snippet is not in the file and its content is empty");
@@ -760,6 +699,8 @@ static int replace_missing(const modrun *r)
 		n = find_hits(r, &r->content, r->scope, r->f.n, hits, 1);
 	else
 		n = find_hits(r, &r->content, 0, r->f.n, hits, 2);
+	if (n < 0)
+		return oom(r);
 	if (n == 1)
 		return skip(r, line_of(r, hits[0]),
 			    "its snippet is not in the file and its content is");
@@ -769,10 +710,14 @@ static int replace_missing(const modrun *r)
 static int do_replace(const modrun *r, int found, size_t k)
 {
 	size_t first, last, c;
+	int covered;
 
 	if (!found)
 		return replace_missing(r);
-	if (content_covers(r, k, r->primary.n, &c))
+	covered = content_covers(r, k, r->primary.n, &c);
+	if (covered < 0)
+		return -1;
+	if (covered)
 		return skip(r, line_of(r, c), "the content is already there");
 	if (locate_region(r, k, &first, &last) < 0 ||
 	    splice_content(r, first, last - first + 1, r->f.at[k], 1) < 0)

@@ -727,14 +727,16 @@ static int record(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv,
 {
 	const aa_hunk *h = y->h;
 	long line = orig_line(r, at) + 1;
-	long offset = h->has_hint ? line - (h->old_start + (long)y->pre_before) : 0;
+	/* "@@ -N,0" adds after line N: its lines start at line N + 1 */
+	long expect = h->old_start + (long)y->pre_before + (h->old_count ? 0 : 1);
+	long offset = h->has_hint ? line - expect : 0;
 	char off[64] = "";
 
 	if (h->has_hint && (how == AA_HOW_EXACT || how == AA_HOW_OFFSET))
 		how = offset ? AA_HOW_OFFSET : AA_HOW_EXACT;
 	if (h->has_hint && offset)
 		snprintf(off, sizeof(off), ", %+ld lines from its header's line %ld",
-			 offset, h->old_start + (long)y->pre_before);
+			 offset, expect);
 	switch (how) {
 	case AA_HOW_OFFSET:
 		aa_warn(r->cx->diags, h->pos, r->cx->path,
@@ -869,10 +871,13 @@ static rung_result exact_rungs(hrun *r, const htry *y)
 }
 
 /* A hunk without old lines: it adds lines at the line its header names. */
+/*
+ * Never "already applied": with no old lines the hunk's old side is
+ * always present, so its new lines being there proves nothing (the same
+ * lines may simply follow).
+ */
 static int place_insertion(hrun *r, const htry *y)
 {
-	aa_lview v = run_view(r);
-	aa_needle nd = AA_NEEDLE_INIT(y->post, y->npost);
 	size_t at;
 
 	if (!y->h->has_hint && run_len(r))
@@ -883,9 +888,16 @@ static int place_insertion(hrun *r, const htry *y)
 		return aa_error(r->cx->diags, y->h->pos, r->cx->path,
 				"hunk adds lines after line %ld, but the file has %zu lines",
 				y->h->old_start, run_len(r));
-	if (y->npost && aa_locate_at(&v, at, &nd, AA_WS_EXACT) && !r->cx->strict)
-		return record(r, y, at, AA_HOW_ALREADY_APPLIED, AA_WS_EXACT, NULL);
 	return land(r, y, at, AA_HOW_EXACT, AA_WS_EXACT);
+}
+
+static size_t count_kind(const aa_hunk *h, char kind)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < h->nlines; k++)
+		n += h->lines[k].kind == kind;
+	return n;
 }
 
 static int place_hunk(hrun *r, const aa_hunk *h)
@@ -907,10 +919,19 @@ static int place_hunk(hrun *r, const aa_hunk *h)
 		rr = exact_rungs(r, &y);
 	else
 		rr = unique_rung(r, &y, AA_WS_EXACT, AA_HOW_CONTENT);
-	if (!rr && !r->cx->strict)
+	/*
+	 * The new side found exactly means "already applied" before the
+	 * blank-tolerant rungs get a say: a re-indenting hunk applied once
+	 * would match them again and indent twice. A hunk that only removes
+	 * lines has only context on its new side, which is weaker evidence:
+	 * it waits until the old side is absent with blanks ignored too.
+	 */
+	if (!rr && !r->cx->strict && count_kind(h, '+'))
 		rr = already_applied(r, &y, AA_WS_EXACT);
 	for (lv = AA_WS_TRAILING; !rr && !r->cx->strict && lv <= AA_WS_BOTH; lv++)
 		rr = unique_rung(r, &y, lv, AA_HOW_WHITESPACE);
+	if (!rr && !r->cx->strict)
+		rr = already_applied(r, &y, AA_WS_EXACT);
 	if (!rr && !r->cx->strict)
 		rr = already_applied(r, &y, AA_WS_BOTH);
 	if (!rr && !r->cx->strict && reduced_core(h, &k0, &k1)) {

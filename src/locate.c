@@ -193,6 +193,26 @@ long aa_locate_all(const aa_lview *v, aa_needle *nd, aa_ws lv,
 	return (long)a.count;
 }
 
+static int first_hits(size_t at, void *arg)
+{
+	struct all_hits *a = arg;
+
+	a->hits[a->count++] = at;
+	return a->count == a->max;
+}
+
+long aa_locate_first(const aa_lview *v, aa_needle *nd, aa_ws lv,
+		     size_t *hits, size_t max)
+{
+	struct all_hits a = { hits, max, 0 };
+
+	if (!max)
+		return 0;
+	if (kmp_scan(v, nd, lv, first_hits, &a) < 0)
+		return -1;
+	return (long)a.count;
+}
+
 struct nearest {
 	size_t hint;
 	size_t best[2];

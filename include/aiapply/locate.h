@@ -86,6 +86,14 @@ long aa_locate_all(const aa_lview *v, aa_needle *nd, aa_ws lv,
 		   size_t *hits, size_t max);
 
 /*
+ * The first `max` matches only, in order: stores them in hits and
+ * returns how many there are (at most max); -1 on out-of-memory. One
+ * linear pass that stops at the max-th match.
+ */
+long aa_locate_first(const aa_lview *v, aa_needle *nd, aa_ws lv,
+		     size_t *hits, size_t max);
+
+/*
  * The match nearest to line `hint`: returns 0 (none), 1 (at[0]) or 2
  * when two matches are equally near (at[0] before, at[1] after the
  * hint); -1 on out-of-memory.
