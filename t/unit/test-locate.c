@@ -340,6 +340,37 @@ static void test_locate_at_levels(void **state)
 }
 
 /* An empty text: nothing matches anywhere. */
+/* aa_locate_first: the first `max` matches, overlapping ones included. */
+static void test_locate_first(void **state)
+{
+	lines t = mk("a\nb\na\nb\na\nb\nx\n"), n = mk("a\nb\na\n");
+	lines ws = mk("  a\nb \n\ta\n");
+	aa_lview v = view1(&t), vw = view1(&ws);
+	aa_needle nd = AA_NEEDLE_INIT(n.v, n.n);
+	size_t hits[4] = { 99, 99, 99, 99 };
+
+	(void)state;
+	assert_int_equal(aa_locate_first(&v, &nd, AA_WS_EXACT, hits, 0), 0);
+	assert_int_equal(hits[0], 99);
+	assert_int_equal(aa_locate_first(&v, &nd, AA_WS_EXACT, hits, 1), 1);
+	assert_int_equal(hits[0], 0);
+	assert_int_equal(hits[1], 99);
+	/* "a b a" at 0 and (overlapping) at 2; only two exist */
+	assert_int_equal(aa_locate_first(&v, &nd, AA_WS_EXACT, hits, 4), 2);
+	assert_int_equal(hits[0], 0);
+	assert_int_equal(hits[1], 2);
+	assert_int_equal(hits[2], 99);
+	/* blank-tolerant levels */
+	assert_int_equal(aa_locate_first(&vw, &nd, AA_WS_EXACT, hits, 4), 0);
+	assert_int_equal(aa_locate_first(&vw, &nd, AA_WS_TRAILING, hits, 4), 0);
+	assert_int_equal(aa_locate_first(&vw, &nd, AA_WS_BOTH, hits, 4), 1);
+	assert_int_equal(hits[0], 0);
+	aa_needle_release(&nd);
+	lines_free(&t);
+	lines_free(&n);
+	lines_free(&ws);
+}
+
 static void test_empty_text(void **state)
 {
 	lines t = { NULL, 0 }, n = mk("a\n");
@@ -1102,6 +1133,7 @@ int main(void)
 		cmocka_unit_test(test_eq_ignores_eol),
 		cmocka_unit_test(test_eq_uses_length),
 		cmocka_unit_test(test_locate_at),
+		cmocka_unit_test(test_locate_first),
 		cmocka_unit_test(test_locate_at_levels),
 		cmocka_unit_test(test_empty_text),
 		cmocka_unit_test(test_all_positions),
