@@ -502,6 +502,11 @@ int main(int argc, char **argv)
 	c.report.mode = mode_name(c.land.mode);
 	c.report.branch = c.land.branch;
 	git_libgit2_init();
+	/*
+	 * libgit2 re-hashes every object it reads; git does not (fsck does
+	 * that). On a large file it is a fifth of the whole run.
+	 */
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	if (open_repository(&c, &repo) < 0)
 		code = EXIT_FATAL;
 	else

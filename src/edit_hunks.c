@@ -214,6 +214,10 @@ static int run_init(hrun *r, aa_text *t, const aa_op *op, aa_edit_ctx *cx)
 		aa_lrec_set_exact(&r->src[i], t->lines[i].s, t->lines[i].len,
 				  t->lines[i].eol);
 	r->nsrc = t->n;
+	/* src holds the lines now; run_finish() gives the text new ones */
+	free(t->lines);
+	t->lines = NULL;
+	t->n = t->cap = 0;
 	return 0;
 }
 
@@ -235,17 +239,21 @@ static void run_ws_ready(hrun *r)
 static int run_finish(hrun *r)
 {
 	size_t n = run_len(r), i;
-	aa_lview v = run_view(r);
-	aa_line *lines = malloc((n ? n : 1) * sizeof(*lines));
+	aa_line *lines;
 
+	/* all lines into `out` first, so the original's records can go */
+	if (out_pull(r, n) < 0)
+		return -1;
+	free(r->src);
+	r->src = NULL;
+	r->nsrc = r->cur = 0;
+	lines = malloc((n ? n : 1) * sizeof(*lines));
 	if (!lines)
 		return -1;
 	for (i = 0; i < n; i++) {
-		const aa_lrec *l = aa_lview_at(&v, i);
-
-		lines[i].s = l->s;
-		lines[i].len = l->len;
-		lines[i].eol = l->eol;
+		lines[i].s = r->out[i].s;
+		lines[i].len = r->out[i].len;
+		lines[i].eol = (aa_eol)r->out[i].eol;
 	}
 	free(r->t->lines);
 	r->t->lines = lines;

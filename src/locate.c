@@ -47,10 +47,10 @@ void aa_ws_span(const char *s, size_t len, aa_ws lv, size_t *off, size_t *n)
 void aa_lrec_set_exact(aa_lrec *r, const char *s, size_t len, aa_eol eol)
 {
 	r->s = s;
-	r->len = len;
-	r->eol = eol;
+	r->len = (uint32_t)len;
+	r->eol = (uint8_t)eol;
 	r->ws_ready = 0;
-	r->h[AA_WS_EXACT] = XXH3_64bits(s, len);
+	r->h[AA_WS_EXACT] = (uint32_t)XXH3_64bits(s, len);
 	r->h[AA_WS_TRAILING] = r->h[AA_WS_BOTH] = 0;
 }
 
@@ -65,7 +65,8 @@ void aa_lrec_ws(aa_lrec *r)
 
 		aa_ws_span(r->s, r->len, (aa_ws)lv, &off, &n);
 		/* most lines have no outer blanks: reuse the exact hash */
-		r->h[lv] = n == r->len ? r->h[AA_WS_EXACT] : XXH3_64bits(r->s + off, n);
+		r->h[lv] = n == r->len ? r->h[AA_WS_EXACT]
+				   : (uint32_t)XXH3_64bits(r->s + off, n);
 	}
 	r->ws_ready = 1;
 }
@@ -152,7 +153,7 @@ static int kmp_scan(const aa_lview *v, aa_needle *nd, aa_ws lv,
 	if (!(f = needle_fail(nd, lv)))
 		return -1;
 	for (i = 0; i < n; i++) {
-		uint64_t h = aa_lview_at(v, i)->h[lv];
+		uint32_t h = aa_lview_at(v, i)->h[lv];
 
 		while (k && h != nd->v[k].h[lv])
 			k = f[k - 1];
@@ -311,7 +312,7 @@ static int table_build(line_table *lt, const aa_needle *nd)
 	return 0;
 }
 
-static long table_first(const line_table *lt, const aa_needle *nd, uint64_t h)
+static long table_first(const line_table *lt, const aa_needle *nd, uint32_t h)
 {
 	size_t i = h & lt->mask;
 

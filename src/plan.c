@@ -507,7 +507,8 @@ static int load_text(planner *p, const aa_op *op, aa_plan_node *n, aa_text *t)
 	if (len > AA_MAX_TEXT_SIZE)
 		return aa_error(p->d, op->pos, n->path,
 				"file too large for a text edit (%zu bytes)", len);
-	if (aa_text_decode(t, data, len, &why) < 0)
+	/* the node's bytes outlive the text: it is freed before they change */
+	if (aa_text_decode_borrowed(t, data, len, &why) < 0)
 		return aa_error(p->d, op->pos, n->path, "cannot decode: %s", why);
 	return 0;
 }
@@ -617,7 +618,7 @@ static int check_deletion_content(planner *p, const aa_op *op,
 		return -1;
 	if (is_binary(p, n->path, data, len))
 		return 0;
-	if (aa_text_decode(&t, data, len, &why) < 0)
+	if (aa_text_decode_borrowed(&t, data, len, &why) < 0)
 		return aa_error(p->d, op->pos, n->path, "cannot decode: %s", why);
 	cx.path = n->path;
 	cx.diags = p->d;

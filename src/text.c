@@ -232,20 +232,31 @@ static int lines_reserve(aa_text *t, size_t extra)
 	return 0;
 }
 
-/* Finds the next '\n' or '\r' at or after s; returns end when none. */
-static const char *find_eol(const char *s, const char *end)
+/*
+ * The end of the line at s: the next '\n' or '\r', or end. *nl caches
+ * the next '\n' (memchr is vectorised, and most files have no lone
+ * '\r'), so a file of '\r' endings only is still read once.
+ */
+static const char *find_eol(const char *s, const char *end, const char **nl)
 {
-	for (; s < end; s++)
-		if (*s == '\n' || *s == '\r')
-			return s;
-	return end;
+	const char *cr;
+
+	if (!*nl || *nl < s) {
+		*nl = memchr(s, '\n', (size_t)(end - s));
+		if (!*nl)
+			*nl = end;
+	}
+	cr = memchr(s, '\r', (size_t)(*nl - s));
+	return cr ? cr : *nl;
 }
 
 /* Splits [s, end) into t->lines, each with its own terminator. */
 static int split_lines(aa_text *t, const char *s, const char *end)
 {
+	const char *nl = NULL;
+
 	while (s < end) {
-		const char *e = find_eol(s, end);
+		const char *e = find_eol(s, end, &nl);
 		aa_line *l;
 
 		if (t->n == t->cap && lines_reserve(t, 1) < 0)
@@ -286,11 +297,13 @@ static aa_eol dominant_eol(const aa_text *t)
 	return best;
 }
 
-int aa_text_decode(aa_text *t, const char *buf, size_t len, const char **why)
+static int decode(aa_text *t, const char *buf, size_t len, const char **why,
+		  int borrow)
 {
 	aa_text empty = AA_TEXT_INIT;
 	const unsigned char *p = (const unsigned char *)buf;
 	aa_text_chunk *c;
+	const char *from;
 	size_t bom;
 	const char *ignored;
 
@@ -304,20 +317,38 @@ int aa_text_decode(aa_text *t, const char *buf, size_t len, const char **why)
 	if (!buf)
 		len = 0;
 	t->enc = detect_encoding(p, len, &bom);
-	c = decode_content(t->enc, p + bom, len - bom, why);
-	if (!c) {
-		*t = empty;
-		return -1;
+	if (borrow && (t->enc == AA_ENC_UTF8 || t->enc == AA_ENC_UTF8_BOM)) {
+		from = buf ? buf + bom : "";
+		len -= bom;
+	} else {
+		c = decode_content(t->enc, p + bom, len - bom, why);
+		if (!c) {
+			*t = empty;
+			return -1;
+		}
+		/* Frees the content chunk too if the split fails. */
+		chunk_push(t, c);
+		from = c->data;
+		len = c->len;
 	}
-	/* Frees the content chunk too if the split fails. */
-	chunk_push(t, c);
-	if (split_lines(t, c->data, c->data + c->len) < 0) {
+	if (split_lines(t, from, from + len) < 0) {
 		aa_text_free(t);
 		*why = WHY_OOM;
 		return -1;
 	}
 	t->dominant = dominant_eol(t);
 	return 0;
+}
+
+int aa_text_decode(aa_text *t, const char *buf, size_t len, const char **why)
+{
+	return decode(t, buf, len, why, 0);
+}
+
+int aa_text_decode_borrowed(aa_text *t, const char *buf, size_t len,
+			    const char **why)
+{
+	return decode(t, buf, len, why, 1);
 }
 
 /* ---- encoding --------------------------------------------------------- */

@@ -22,10 +22,15 @@ typedef enum aa_ws {
 /* One line with its hash at every level. */
 typedef struct aa_lrec {
 	const char *s;
-	size_t len;
-	aa_eol eol;
-	int ws_ready;             /* h[AA_WS_TRAILING..] computed */
-	uint64_t h[AA_WS_LEVELS];
+	uint32_t len;             /* lines are far shorter (AA_MAX_TEXT_SIZE) */
+	uint8_t eol;              /* an aa_eol */
+	uint8_t ws_ready;         /* h[AA_WS_TRAILING..] computed */
+	/*
+	 * 32 bits of XXH3 per level: a collision only costs a byte compare
+	 * (every hit is confirmed), and 32 bytes a line keep a large file's
+	 * edit within a small multiple of its size.
+	 */
+	uint32_t h[AA_WS_LEVELS];
 } aa_lrec;
 
 /* Fills r for the line s[0..len) (s is not copied), every level. */

@@ -46,6 +46,13 @@ typedef struct aa_text {
  * reason (invalid UTF-16, too large, out of memory).
  */
 int aa_text_decode(aa_text *t, const char *buf, size_t len, const char **why);
+/*
+ * The same without a copy of UTF-8 content: the lines point into buf,
+ * which must outlive t and not change (UTF-16 is still converted). Saves
+ * a file's size of memory on the edit of a large file.
+ */
+int aa_text_decode_borrowed(aa_text *t, const char *buf, size_t len,
+			    const char **why);
 /* Encodes back to bytes in t->enc with each line's terminator. */
 int aa_text_encode(const aa_text *t, aa_buf *out);
 void aa_text_free(aa_text *t);
