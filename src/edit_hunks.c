@@ -22,7 +22,10 @@
  * hunks in file order cost O(file + hunks) in all. A hunk that lands in
  * the part already rebuilt is spliced there. Searches see out + the
  * rest of src as one text (aa_lview), so each hunk sees the result of
- * the ones before it.
+ * the ones before it. Both live in one array, out at its start and src
+ * at its end, with room between for every line the hunks add: out can
+ * never reach the src lines not yet moved, so the edit of a large file
+ * needs one record per line, not two.
  *
  * The file's own lines are kept byte for byte: only removed lines go,
  * only added lines come in (with the file's dominant line ending).
@@ -51,9 +54,9 @@ typedef struct hrun {
 	aa_text *t;
 	const aa_op *op;
 	aa_edit_ctx *cx;
-	aa_lrec *out;            /* the rebuilt part */
-	size_t nout, capout;
-	aa_lrec *src;            /* the original; src[cur..] not yet moved */
+	aa_lrec *out;            /* the rebuilt part, at the array's start */
+	size_t nout;
+	aa_lrec *src;            /* the original at its end; src[cur..] not yet moved */
 	size_t nsrc, cur;
 	long delta;              /* lines added minus removed so far */
 	long last_offset;        /* the previous hunk's offset from its header */
@@ -141,22 +144,14 @@ static int remember_placed(hrun *r, size_t at, long delta)
 
 /* ---- the rebuilt text ---------------------------------------------------- */
 
+/*
+ * Room for `extra` more lines in out, up to the first src line not yet
+ * moved. The room left for every added line makes this hold; -1 would
+ * be a bug, never an input's doing.
+ */
 static int out_reserve(hrun *r, size_t extra)
 {
-	size_t need = r->nout + extra, cap;
-	aa_lrec *v;
-
-	if (need <= r->capout)
-		return 0;
-	cap = r->capout ? r->capout : 64;
-	while (cap < need)
-		cap *= 2;
-	v = realloc(r->out, cap * sizeof(*v));
-	if (!v)
-		return -1;
-	r->out = v;
-	r->capout = cap;
-	return 0;
+	return r->nout + extra <= (size_t)(r->src + r->cur - r->out) ? 0 : -1;
 }
 
 /* Moves original lines to the rebuilt part until it holds `upto` lines. */
@@ -166,10 +161,11 @@ static int out_pull(hrun *r, size_t upto)
 
 	if (upto <= r->nout)
 		return 0;
+	/* moving lines from src to out keeps the room between them */
 	k = upto - r->nout;
-	if (out_reserve(r, k) < 0)
+	if (k > r->nsrc - r->cur)
 		return -1;
-	memcpy(r->out + r->nout, r->src + r->cur, k * sizeof(aa_lrec));
+	memmove(r->out + r->nout, r->src + r->cur, k * sizeof(aa_lrec));
 	r->nout += k;
 	r->cur += k;
 	return 0;
@@ -203,13 +199,18 @@ static int run_init(hrun *r, aa_text *t, const aa_op *op, aa_edit_ctx *cx)
 {
 	size_t i;
 
+	size_t room = lines_added(op);
+
 	memset(r, 0, sizeof(*r));
 	r->t = t;
 	r->op = op;
 	r->cx = cx;
-	r->src = malloc((t->n ? t->n : 1) * sizeof(aa_lrec));
-	if (!r->src || out_reserve(r, t->n + lines_added(op)) < 0)
+	if (t->n + room > SIZE_MAX / sizeof(aa_lrec) - 1)
 		return -1;
+	r->out = malloc((t->n + room + 1) * sizeof(aa_lrec));
+	if (!r->out)
+		return -1;
+	r->src = r->out + room;
 	for (i = 0; i < t->n; i++)
 		aa_lrec_set_exact(&r->src[i], t->lines[i].s, t->lines[i].len,
 				  t->lines[i].eol);
@@ -235,36 +236,40 @@ static void run_ws_ready(hrun *r)
 	r->ws_ready = 1;
 }
 
-/* Hands the rebuilt lines back to the text. */
+/*
+ * Hands the rebuilt lines back to the text, in the same array: an
+ * aa_line is smaller than an aa_lrec, so line i, written after record i
+ * was read, only covers records already read.
+ */
+_Static_assert(sizeof(aa_line) <= sizeof(aa_lrec),
+	       "run_finish() turns records into lines in place");
+
 static int run_finish(hrun *r)
 {
 	size_t n = run_len(r), i;
-	aa_line *lines;
+	aa_line *lines = (aa_line *)r->out, *v;
 
-	/* all lines into `out` first, so the original's records can go */
 	if (out_pull(r, n) < 0)
 		return -1;
-	free(r->src);
-	r->src = NULL;
-	r->nsrc = r->cur = 0;
-	lines = malloc((n ? n : 1) * sizeof(*lines));
-	if (!lines)
-		return -1;
 	for (i = 0; i < n; i++) {
-		lines[i].s = r->out[i].s;
-		lines[i].len = r->out[i].len;
-		lines[i].eol = (aa_eol)r->out[i].eol;
+		aa_lrec l = r->out[i];
+
+		lines[i].s = l.s;
+		lines[i].len = l.len;
+		lines[i].eol = (aa_eol)l.eol;
 	}
+	v = realloc(lines, (n ? n : 1) * sizeof(*v));
 	free(r->t->lines);
-	r->t->lines = lines;
+	r->t->lines = v ? v : lines;
 	r->t->n = r->t->cap = n;
+	r->out = r->src = NULL;
+	r->nout = r->nsrc = r->cur = 0;
 	return 0;
 }
 
 static void run_release(hrun *r)
 {
 	free(r->out);
-	free(r->src);
 	free(r->placed);
 }
 

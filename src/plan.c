@@ -17,9 +17,10 @@ struct aa_plan_node {
 	int base_exists;
 	uint32_t base_mode;
 	aa_oid base_oid;
-	char *base_data;        /* base bytes, once read */
+	const char *base_data;  /* base bytes, once read */
 	size_t base_len;
 	int base_read;
+	void *base_lent;        /* the snapshot's handle when it lent them */
 
 	int exists;
 	uint32_t mode;
@@ -147,6 +148,34 @@ static int oom(planner *p, aa_pos pos)
 	return aa_error(p->d, pos, NULL, "out of memory");
 }
 
+/* Reads the node's base bytes once: lent by the snapshot, or a copy. */
+static int read_base(planner *p, aa_plan_node *n)
+{
+	const aa_snapshot *sn = p->base;
+	aa_buf b = AA_BUF_INIT;
+
+	if (n->base_read)
+		return 0;
+	if (sn->lend && sn->release) {
+		if (sn->lend(sn->ctx, &n->base_oid, &n->base_data, &n->base_len,
+			     &n->base_lent) < 0)
+			return aa_error(p->d, (aa_pos){ NULL, 0 }, n->path,
+					"cannot read the object");
+		p->plan->lender = sn;
+		n->base_read = 1;
+		return 0;
+	}
+	if (sn->read(sn->ctx, &n->base_oid, &b) < 0) {
+		aa_buf_free(&b);
+		return aa_error(p->d, (aa_pos){ NULL, 0 }, n->path,
+				"cannot read the object");
+	}
+	n->base_len = b.len;
+	n->base_data = aa_buf_detach(&b);
+	n->base_read = 1;
+	return 0;
+}
+
 /* Current bytes of an existing node (borrowed). */
 static int node_bytes(planner *p, aa_plan_node *n, const char **data,
 		      size_t *len)
@@ -156,8 +185,9 @@ static int node_bytes(planner *p, aa_plan_node *n, const char **data,
 		*len = n->len;
 		return 0;
 	}
-	if (n->base_exists && !memcmp(&n->oid, &n->base_oid, sizeof(aa_oid)) &&
-	    n->base_read) {
+	if (n->base_exists && !memcmp(&n->oid, &n->base_oid, sizeof(aa_oid))) {
+		if (read_base(p, n) < 0)
+			return -1;
 		*data = n->base_data;
 		*len = n->base_len;
 		return 0;
@@ -169,15 +199,6 @@ static int node_bytes(planner *p, aa_plan_node *n, const char **data,
 			aa_buf_free(&b);
 			return aa_error(p->d, (aa_pos){ NULL, 0 }, n->path,
 					"cannot read the object");
-		}
-		if (n->base_exists &&
-		    !memcmp(&n->oid, &n->base_oid, sizeof(aa_oid))) {
-			n->base_len = b.len;
-			n->base_data = aa_buf_detach(&b);
-			n->base_read = 1;
-			*data = n->base_data;
-			*len = n->base_len;
-			return 0;
 		}
 		/* A moved object: keep its bytes as the node's own data. */
 		n->len = b.len;
@@ -839,18 +860,8 @@ static int node_changed(planner *p, aa_plan_node *n, int *changed)
 		*changed = memcmp(&n->oid, &n->base_oid, sizeof(aa_oid)) != 0;
 		return 0;
 	}
-	if (!n->base_read) {
-		aa_buf b = AA_BUF_INIT;
-
-		if (p->base->read(p->base->ctx, &n->base_oid, &b) < 0) {
-			aa_buf_free(&b);
-			return aa_error(p->d, (aa_pos){ NULL, 0 }, n->path,
-					"cannot read the object");
-		}
-		n->base_len = b.len;
-		n->base_data = aa_buf_detach(&b);
-		n->base_read = 1;
-	}
+	if (read_base(p, n) < 0)
+		return -1;
 	base = n->base_data;
 	len = n->base_len;
 	*changed = !same_bytes(base, len, n->data, n->len);
@@ -942,7 +953,10 @@ void aa_plan_free(aa_plan *plan)
 		aa_plan_node *n = &plan->nodes[i];
 
 		free(n->path);
-		free(n->base_data);
+		if (n->base_lent)
+			plan->lender->release(plan->lender->ctx, n->base_lent);
+		else
+			free((char *)n->base_data);
 		free(n->data);
 		free(n->renamed_from);
 		free(n->landings);

@@ -37,6 +37,31 @@ static int read_blob(void *ctx, const aa_oid *oid, aa_buf *out)
 	return r;
 }
 
+/* Lends a blob's bytes: the git_blob is the handle, freed on release. */
+static int lend_blob(void *ctx, const aa_oid *oid, const char **data,
+		     size_t *len, void **handle)
+{
+	aa_session *s = ctx;
+	git_blob *blob;
+	git_oid id;
+
+	to_git_oid(&id, oid);
+	if (git_blob_lookup(&blob, s->repo, &id) < 0)
+		return -1;
+	*data = git_blob_rawcontent(blob);
+	*len = (size_t)git_blob_rawsize(blob);
+	if (!*data)
+		*data = "";
+	*handle = blob;
+	return 0;
+}
+
+static void release_blob(void *ctx, void *handle)
+{
+	(void)ctx;
+	git_blob_free(handle);
+}
+
 /* ---- tree base ---- */
 
 static int tree_lookup(void *ctx, const char *path, uint32_t *mode, aa_oid *oid)
@@ -231,6 +256,8 @@ void aa_snapshot_bind(aa_session *s)
 	memset(sn, 0, sizeof(*sn));
 	sn->ctx = s;
 	sn->read = read_blob;
+	sn->lend = lend_blob;
+	sn->release = release_blob;
 	if (s->index) {
 		sn->lookup = index_lookup;
 		sn->each_under = index_each_under;

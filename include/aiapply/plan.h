@@ -43,6 +43,14 @@ typedef struct aa_snapshot {
 	 * leading directory is a link), 0 if not (optional).
 	 */
 	int (*worktree_beyond_link)(void *ctx, const char *path, char **link);
+	/*
+	 * Optional: lends an object's bytes without copying them; they stay
+	 * valid until release(ctx, *handle), which the plan calls when it is
+	 * freed (so the snapshot must outlive the plan). NULL: read() copies.
+	 */
+	int (*lend)(void *ctx, const aa_oid *oid, const char **data,
+		    size_t *len, void **handle);
+	void (*release)(void *ctx, void *handle);
 } aa_snapshot;
 
 typedef struct aa_plan_opts {
@@ -81,9 +89,10 @@ typedef struct aa_plan {
 	size_t nnodes, capnodes;
 	size_t *table;
 	size_t tablecap;
+	const aa_snapshot *lender;  /* releases the base bytes it lent */
 } aa_plan;
 
-#define AA_PLAN_INIT { NULL, 0, 0, 0, NULL, 0, 0, NULL, 0 }
+#define AA_PLAN_INIT { NULL, 0, 0, 0, NULL, 0, 0, NULL, 0, NULL }
 
 /*
  * Plans the whole change set. Returns 0 (plan->changes filled; it may be
