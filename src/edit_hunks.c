@@ -63,6 +63,13 @@ typedef struct hrun {
 	placed *placed;
 	size_t nplaced, capplaced;
 	int ws_ready;            /* every line's blank-tolerant hashes are set */
+	/*
+	 * With bare "@@" hunks: how many lines of the current text have
+	 * each exact hash (see bare_exact()); NULL otherwise.
+	 */
+	uint32_t *count_key, *count_val;
+	size_t count_mask;
+	size_t next_at;          /* where the previous hunk's new lines end */
 } hrun;
 
 /* One try at a place: hunk lines [k0, k1) with their old side `pre`. */
@@ -195,6 +202,64 @@ static size_t lines_added(const aa_op *op)
 	return n;
 }
 
+/* ---- line counts, for bare hunks ----------------------------------------- */
+
+/*
+ * The slot of hash h in the count table. Keys are never removed (a count
+ * drops to 0), so a probe stops at the key or at an empty slot.
+ */
+static size_t count_slot(const hrun *r, uint32_t h)
+{
+	size_t i = (h * 2654435761u) & r->count_mask;
+
+	while (r->count_val[i] != UINT32_MAX && r->count_key[i] != h)
+		i = (i + 1) & r->count_mask;
+	return i;
+}
+
+static void count_add(hrun *r, uint32_t h, int delta)
+{
+	size_t i;
+
+	if (!r->count_key)
+		return;
+	i = count_slot(r, h);
+	if (r->count_val[i] == UINT32_MAX) {
+		r->count_key[i] = h;
+		r->count_val[i] = 0;
+	}
+	r->count_val[i] += (uint32_t)delta;
+}
+
+static uint32_t count_of(const hrun *r, uint32_t h)
+{
+	size_t i = count_slot(r, h);
+
+	return r->count_val[i] == UINT32_MAX ? 0 : r->count_val[i];
+}
+
+/* Counts every line, when a hunk will need it: room for all added lines. */
+static int counts_build(hrun *r)
+{
+	size_t cap = 64, i, room = lines_added(r->op);
+
+	for (i = 0; i < r->op->nhunks && r->op->hunks[i].has_hint; i++)
+		;
+	if (i == r->op->nhunks)
+		return 0;
+	while (cap < 2 * (r->nsrc + room) + 2)
+		cap *= 2;
+	r->count_key = malloc(cap * sizeof(uint32_t));
+	r->count_val = malloc(cap * sizeof(uint32_t));
+	if (!r->count_key || !r->count_val)
+		return -1;
+	memset(r->count_val, 0xff, cap * sizeof(uint32_t));
+	r->count_mask = cap - 1;
+	for (i = 0; i < r->nsrc; i++)
+		count_add(r, r->src[i].h[AA_WS_EXACT], 1);
+	return 0;
+}
+
 static int run_init(hrun *r, aa_text *t, const aa_op *op, aa_edit_ctx *cx)
 {
 	size_t i;
@@ -215,6 +280,8 @@ static int run_init(hrun *r, aa_text *t, const aa_op *op, aa_edit_ctx *cx)
 		aa_lrec_set_exact(&r->src[i], t->lines[i].s, t->lines[i].len,
 				  t->lines[i].eol);
 	r->nsrc = t->n;
+	if (counts_build(r) < 0)
+		return -1;
 	/* src holds the lines now; run_finish() gives the text new ones */
 	free(t->lines);
 	t->lines = NULL;
@@ -271,6 +338,8 @@ static void run_release(hrun *r)
 {
 	free(r->out);
 	free(r->placed);
+	free(r->count_key);
+	free(r->count_val);
 }
 
 /* ---- hunk sides ------------------------------------------------------------ */
@@ -514,7 +583,7 @@ static int build_new(hrun *r, const aa_lview *v, size_t at, const htry *y,
 		if (l->kind == ' ') {
 			nv[n++] = *aa_lview_at(v, at + fi++);
 		} else if (l->kind == '-') {
-			fi++;
+			count_add(r, aa_lview_at(v, at + fi++)->h[AA_WS_EXACT], -1);
 		} else {
 			if (shift_line(sh, l->text, l->len, &b) < 0 ||
 			    !(s = aa_text_store(r->t, b.ptr ? b.ptr : "", b.len))) {
@@ -522,7 +591,8 @@ static int build_new(hrun *r, const aa_lview *v, size_t at, const htry *y,
 				free(nv);
 				return -1;
 			}
-			aa_lrec_set(&nv[n++], s, b.len, dom);
+			aa_lrec_set(&nv[n], s, b.len, dom);
+			count_add(r, nv[n++].h[AA_WS_EXACT], 1);
 		}
 	}
 	aa_buf_free(&b);
@@ -795,6 +865,7 @@ static int land(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv)
 	ret = record(r, y, at, how, lv, &sh);
 	if (!ret && apply_at(r, at, y, &sh) < 0)
 		ret = oom(r, y->h->pos);
+	r->next_at = at + y->npost;
 	shift_release(&sh);
 	return ret;
 }
@@ -824,6 +895,43 @@ static rung_result unique_rung(hrun *r, const htry *y, aa_ws lv, aa_how how)
 	if (count == 1)
 		return land(r, y, hits[0], how, lv) < 0 ? -1 : 1;
 	return 0;
+}
+
+/*
+ * Rung 2 for a bare "@@" hunk: an exact match, which must be unique.
+ * Proving that takes a pass over the whole file, for every hunk; but
+ * when one of the hunk's old lines occurs once in the whole text, any
+ * match holds it at a fixed place, so the first match found is the only
+ * one: found by scanning outward from where the previous hunk ended
+ * (bare hunks, like numbered ones, usually come in file order). A line
+ * that occurs nowhere rules out an exact match at once.
+ */
+static rung_result bare_exact(hrun *r, const htry *y)
+{
+	aa_lview v = run_view(r);
+	aa_needle nd = AA_NEEDLE_INIT(y->pre, y->npre);
+	uint32_t fewest = UINT32_MAX;
+	size_t j, at[2];
+	int found;
+
+	if (!r->count_key)
+		return unique_rung(r, y, AA_WS_EXACT, AA_HOW_CONTENT);
+	for (j = 0; j < y->npre && fewest > 1; j++) {
+		uint32_t c = count_of(r, y->pre[j].h[AA_WS_EXACT]);
+
+		fewest = c < fewest ? c : fewest;
+	}
+	if (fewest == 0)
+		return 0;
+	if (fewest > 1)
+		return unique_rung(r, y, AA_WS_EXACT, AA_HOW_CONTENT);
+	found = aa_locate_nearest(&v, &nd, AA_WS_EXACT, r->next_at, at);
+	aa_needle_release(&nd);
+	if (found < 0)
+		return oom(r, y->h->pos);
+	if (!found)
+		return 0;
+	return land(r, y, at[0], AA_HOW_CONTENT, AA_WS_EXACT) < 0 ? -1 : 1;
 }
 
 /* The new side already in the file exactly once: nothing to do. */
@@ -931,7 +1039,7 @@ static int place_hunk(hrun *r, const aa_hunk *h)
 	if (h->has_hint)
 		rr = exact_rungs(r, &y);
 	else
-		rr = unique_rung(r, &y, AA_WS_EXACT, AA_HOW_CONTENT);
+		rr = bare_exact(r, &y);
 	/*
 	 * The new side found exactly means "already applied" before the
 	 * blank-tolerant rungs get a say: a re-indenting hunk applied once

@@ -412,6 +412,48 @@ static void test_no_hint_unique(void **state)
 	run_free(&r);
 }
 
+/*
+ * Bare hunks use a count of every line: a hunk line that occurs once
+ * makes the first match the only one, wherever it is (here far behind
+ * where the previous hunk ended, past the outward scan's window), and
+ * the count follows the edits (a line a hunk added counts for the next).
+ */
+static void test_bare_counted_lines(void **state)
+{
+	aa_buf file = AA_BUF_INIT, want = AA_BUF_INIT;
+	size_t i;
+	run r;
+
+	(void)state;
+	for (i = 0; i < 3000; i++) {
+		aa_buf_printf(&file, i == 10 ? "alpha\n" : i == 2990 ? "omega\n" : "same\n");
+		aa_buf_printf(&want, i == 10 ? "alpha\nbeta\n" :
+				      i == 2990 ? "omega\nBETA\n" : "same\n");
+	}
+	/* omega (far down) first, then alpha (far up), then the added beta */
+	APPLY(&r, file.ptr, BARE(" omega\n+BETA\n"), BARE(" alpha\n+beta\n"),
+	      BARE(" beta\n-same\n+same\n"));
+	assert_out(&r, want.ptr);
+	assert_int_equal(r.cx.nlandings, 3);
+	assert_landing(&r, 0, AA_HOW_CONTENT, 2991, 0);
+	assert_landing(&r, 1, AA_HOW_CONTENT, 11, 0);
+	/* found exactly (not by the whitespace rung): beta was counted */
+	assert_int_equal(r.cx.landings[2].how, AA_HOW_CONTENT);
+	run_free(&r);
+	/* no line of the hunk is rare: every match is counted, and two refuse */
+	APPLY(&r, file.ptr, BARE(" same\n-same\n"));
+	assert_int_equal(r.rc, -1);
+	assert_non_null(strstr(r.d.v[0].msg, "ambiguous"));
+	run_free(&r);
+	/* a line that occurs nowhere: no exact match; blanks ignored it is found */
+	APPLY(&r, file.ptr, BARE(" alpha  \n+gamma\n"));
+	assert_int_equal(r.rc, 0);
+	assert_landing(&r, 0, AA_HOW_WHITESPACE, 11, 0);
+	run_free(&r);
+	aa_buf_free(&file);
+	aa_buf_free(&want);
+}
+
 /* ---- already applied -------------------------------------------------------- */
 
 static void test_already_applied_single(void **state)
@@ -1526,6 +1568,7 @@ int main(void)
 		cmocka_unit_test(test_two_blocks_hint_picks),
 		cmocka_unit_test(test_two_blocks_no_hint_refused),
 		cmocka_unit_test(test_no_hint_unique),
+		cmocka_unit_test(test_bare_counted_lines),
 		cmocka_unit_test(test_already_applied_single),
 		cmocka_unit_test(test_already_applied_half),
 		cmocka_unit_test(test_already_applied_twice_is_not),
