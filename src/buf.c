@@ -15,7 +15,8 @@ int aa_buf_grow(aa_buf *b, size_t extra)
 	need = b->len + extra + 1;
 	if (need <= b->cap)
 		return 0;
-	cap = b->cap ? b->cap : 64;
+	/* the first allocation is what was asked for (a file's known size) */
+	cap = b->cap ? b->cap : need > 64 ? need : 64;
 	while (cap < need)
 		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
 	p = realloc(b->ptr, cap);
@@ -93,6 +94,13 @@ char *aa_buf_detach(aa_buf *b)
 
 	if (!p)
 		p = calloc(1, 1);
+	else if (b->cap - b->len > 4096) {
+		/* a buffer that is kept gives its doubling slack back */
+		char *q = realloc(p, b->len + 1);
+
+		if (q)
+			p = q;
+	}
 	b->ptr = NULL;
 	b->len = b->cap = 0;
 	return p;

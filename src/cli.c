@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <git2.h>
 
 #include "aiapply.h"
@@ -207,8 +208,16 @@ typedef struct input_set {
 static int read_stream(FILE *f, const char *name, aa_buf *out)
 {
 	char chunk[65536];
+	struct stat st;
 	size_t n;
 
+	/* a file's size is known: one allocation of exactly that */
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size <= AA_MAX_INPUT_SIZE &&
+	    aa_buf_grow(out, (size_t)st.st_size + 1) < 0) {
+		fprintf(stderr, "fatal: %s: out of memory\n", name);
+		return -1;
+	}
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
 		if (out->len + n > AA_MAX_INPUT_SIZE) {
 			fprintf(stderr, "fatal: %s: input larger than %u bytes\n",

@@ -28,6 +28,7 @@ struct aa_plan_node {
 	aa_oid oid;
 	char *data;
 	size_t len;
+	int data_lent;          /* data points into the change set: not ours */
 
 	int touched;
 	char *renamed_from;
@@ -210,9 +211,17 @@ static int node_bytes(planner *p, aa_plan_node *n, const char **data,
 	return 0;
 }
 
+static void node_drop_data(aa_plan_node *n)
+{
+	if (!n->data_lent)
+		free(n->data);
+	n->data = NULL;
+	n->data_lent = 0;
+}
+
 static void node_set_data(aa_plan_node *n, char *data, size_t len)
 {
-	free(n->data);
+	node_drop_data(n);
 	n->data = data;
 	n->len = len;
 	n->has_oid = 0;
@@ -222,8 +231,7 @@ static void node_set_data(aa_plan_node *n, char *data, size_t len)
 
 static void node_delete(aa_plan_node *n)
 {
-	free(n->data);
-	n->data = NULL;
+	node_drop_data(n);
 	n->len = 0;
 	n->has_oid = 0;
 	n->exists = 0;
@@ -450,7 +458,6 @@ static int plan_write(planner *p, const aa_op *op)
 {
 	aa_plan_node *n;
 	uint32_t mode = AA_MODE_FILE;
-	char *copy;
 
 	if (check_leading_dirs(p, op->pos, op->path) < 0 ||
 	    !(n = node_get(p, op->path)) ||
@@ -486,10 +493,9 @@ static int plan_write(planner *p, const aa_op *op)
 		    mode_for_new(p, op->pos, op->path, op->mode, &mode) < 0)
 			return -1;
 	}
-	copy = aa_strndup(op->content ? op->content : "", op->content_len);
-	if (!copy)
-		return oom(p, op->pos);
-	node_set_data(n, copy, op->content_len);
+	/* no copy: the change set outlives the plan (see plan.h) */
+	node_set_data(n, (char *)(op->content ? op->content : ""), op->content_len);
+	n->data_lent = 1;
 	n->mode = mode;
 	p->plan->ops_applied++;
 	return 0;
@@ -725,8 +731,7 @@ static int transfer_file(planner *p, const aa_op *op, aa_plan_node *from,
 	dst->exists = 1;
 	dst->touched = 1;
 	dst->mode = from->mode;
-	free(dst->data);
-	dst->data = NULL;
+	node_drop_data(dst);
 	dst->len = 0;
 	if (from->has_oid) {
 		dst->has_oid = 1;
@@ -957,7 +962,7 @@ void aa_plan_free(aa_plan *plan)
 			plan->lender->release(plan->lender->ctx, n->base_lent);
 		else
 			free((char *)n->base_data);
-		free(n->data);
+		node_drop_data(n);
 		free(n->renamed_from);
 		free(n->landings);
 	}

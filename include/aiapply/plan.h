@@ -95,7 +95,8 @@ typedef struct aa_plan {
 #define AA_PLAN_INIT { NULL, 0, 0, 0, NULL, 0, 0, NULL, 0, NULL }
 
 /*
- * Plans the whole change set. Returns 0 (plan->changes filled; it may be
+ * Plans the whole change set. The plan may point into the change set's
+ * contents (whole-file writes are not copied): free the plan first. Returns 0 (plan->changes filled; it may be
  * empty when everything was already applied) or -1 with errors in d.
  */
 int aa_plan_build(aa_plan *plan, const aa_changeset *cs,
