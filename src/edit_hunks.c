@@ -729,7 +729,7 @@ static int describe_closest(hrun *r, const htry *y, size_t hint, aa_buf *b)
 	if (same < 0)
 		return -1;
 	if (!same) {
-		aa_buf_puts(b, "\n  no line of the hunk's context or removed lines is in the file");
+		aa_buf_puts(b, "\n  not one of its lines is anywhere in the file");
 		return 0;
 	}
 	for (j = 0; j < y->npre; j++) {
@@ -779,7 +779,7 @@ static int report_not_found(hrun *r, const htry *y, size_t hint)
 		aa_buf_printf(&b, "Context lines don't match: the hunk's lines are not at line %ld of the file",
 			      y->h->old_start);
 	else
-		aa_buf_puts(&b, "hunk does not apply: its context and removed lines are not in the file");
+		aa_buf_puts(&b, "hunk does not apply: no place in the file has its context and removed lines");
 	if (describe_closest(r, y, hint, &b) < 0) {
 		aa_buf_free(&b);
 		return oom(r, y->h->pos);
