@@ -10,6 +10,7 @@
 #include <time.h>
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
+#include <git2/sys/repository.h>
 
 #include "aiapply/land.h"
 #include "land_internal.h"
@@ -89,13 +90,30 @@ static int check_branch_name(const char *name, aa_diags *d)
 	return FATAL;
 }
 
+/*
+ * --branch never reads the index, but libgit2 loads the repository's
+ * index for every attribute lookup, whatever the flags (on a large
+ * repository that is most of the run): give it an empty one in memory.
+ */
+static int hide_index(aa_session *s, aa_diags *d)
+{
+	git_index *empty;
+	int r;
+
+	if (git_index_new(&empty) < 0)
+		return git_fail(d, "out of memory");
+	r = git_repository_set_index(s->repo, empty);
+	git_index_free(empty);
+	return r < 0 ? git_fail(d, "cannot set up the repository") : 0;
+}
+
 static int open_tree_base(aa_session *s, aa_diags *d)
 {
 	const char *rev = s->opts->base ? s->opts->base : "HEAD";
 	git_object *obj = NULL;
 	int r = check_branch_name(s->opts->branch, d);
 
-	if (r < 0)
+	if (r < 0 || (r = hide_index(s, d)) < 0)
 		return r;
 	r = git_revparse_single(&obj, s->repo, rev);
 

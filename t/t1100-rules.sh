@@ -329,6 +329,34 @@ test_expect_success 'binary files (attributes or NUL) refuse text edits' '
 	)
 '
 
+test_expect_success 'attributes come from the base: the commit for --branch, the index otherwise' '
+	(
+		cd repo &&
+		test_rejected --branch=ai/bin ../bin.diff &&
+		test_grep "data.dat: .*binary" err &&
+		test_must_fail git rev-parse --verify -q refs/heads/ai/bin &&
+		# staged, not committed: a.txt is binary for the index only
+		echo "a.txt binary" >>.gitattributes &&
+		git add .gitattributes &&
+		write_diff ../a.diff <<-\EOF &&
+		--- a/a.txt
+		+++ b/a.txt
+		@@ -1,3 +1,3 @@
+		 one
+		-two
+		+TWO
+		 three
+		EOF
+		test_rejected --cached ../a.diff &&
+		test_grep "a.txt: .*binary" err &&
+		git ai-apply -q --branch=ai/text ../a.diff &&
+		git show ai/text:a.txt >../a.out &&
+		git reset -q --hard HEAD
+	) &&
+	printf "one\nTWO\nthree\n" >a.expect &&
+	test_cmp a.expect a.out
+'
+
 test_expect_success 'binary files can be deleted' '
 	write_diff bd.diff <<-\EOF &&
 	diff --git a/nul.bin b/nul.bin
