@@ -68,7 +68,7 @@ typedef struct hrun {
 	 * each exact hash (see bare_exact()); NULL otherwise.
 	 */
 	uint32_t *count_key, *count_val;
-	size_t count_mask;
+	size_t count_cap;
 	size_t next_at;          /* where the previous hunk's new lines end */
 } hrun;
 
@@ -210,10 +210,12 @@ static size_t lines_added(const aa_op *op)
  */
 static size_t count_slot(const hrun *r, uint32_t h)
 {
-	size_t i = (h * 2654435761u) & r->count_mask;
+	/* the mixed hash scaled onto the table (no power-of-two size) */
+	size_t i = (size_t)(((uint64_t)(uint32_t)(h * 2654435761u) *
+			     r->count_cap) >> 32);
 
 	while (r->count_val[i] != UINT32_MAX && r->count_key[i] != h)
-		i = (i + 1) & r->count_mask;
+		i = i + 1 == r->count_cap ? 0 : i + 1;
 	return i;
 }
 
@@ -241,52 +243,59 @@ static uint32_t count_of(const hrun *r, uint32_t h)
 /* Counts every line, when a hunk will need it: room for all added lines. */
 static int counts_build(hrun *r)
 {
-	size_t cap = 64, i, room = lines_added(r->op);
+	size_t cap, i, room = lines_added(r->op);
 
 	for (i = 0; i < r->op->nhunks && r->op->hunks[i].has_hint; i++)
 		;
 	if (i == r->op->nhunks)
 		return 0;
-	while (cap < 2 * (r->nsrc + room) + 2)
-		cap *= 2;
+	/* at most two thirds full, whatever the lines */
+	cap = (r->nsrc + room) / 2 * 3 + 64;
 	r->count_key = malloc(cap * sizeof(uint32_t));
 	r->count_val = malloc(cap * sizeof(uint32_t));
 	if (!r->count_key || !r->count_val)
 		return -1;
 	memset(r->count_val, 0xff, cap * sizeof(uint32_t));
-	r->count_mask = cap - 1;
+	r->count_cap = cap;
 	for (i = 0; i < r->nsrc; i++)
 		count_add(r, r->src[i].h[AA_WS_EXACT], 1);
 	return 0;
 }
 
+_Static_assert(sizeof(aa_line) <= sizeof(aa_lrec),
+	       "run_init() and run_finish() turn lines and records in place");
+
+/*
+ * The text's lines become the records, in the text's own array grown to
+ * hold them and the room: from the last line back, record i lands at or
+ * after line i's bytes, so it only covers lines already turned.
+ */
 static int run_init(hrun *r, aa_text *t, const aa_op *op, aa_edit_ctx *cx)
 {
-	size_t i;
-
-	size_t room = lines_added(op);
+	size_t room = lines_added(op), n = t->n, i;
+	aa_lrec *v;
 
 	memset(r, 0, sizeof(*r));
 	r->t = t;
 	r->op = op;
 	r->cx = cx;
-	if (t->n + room > SIZE_MAX / sizeof(aa_lrec) - 1)
+	if (n + room > SIZE_MAX / sizeof(aa_lrec) - 1)
 		return -1;
-	r->out = malloc((t->n + room + 1) * sizeof(aa_lrec));
-	if (!r->out)
+	v = realloc(t->lines, (n + room + 1) * sizeof(aa_lrec));
+	if (!v)
 		return -1;
-	r->src = r->out + room;
-	for (i = 0; i < t->n; i++)
-		aa_lrec_set_exact(&r->src[i], t->lines[i].s, t->lines[i].len,
-				  t->lines[i].eol);
-	r->nsrc = t->n;
-	if (counts_build(r) < 0)
-		return -1;
-	/* src holds the lines now; run_finish() gives the text new ones */
-	free(t->lines);
+	/* the array is the run's now; run_finish() gives the text its lines */
 	t->lines = NULL;
 	t->n = t->cap = 0;
-	return 0;
+	r->out = v;
+	r->src = v + room;
+	for (i = n; i-- > 0;) {
+		aa_line l = ((aa_line *)v)[i];
+
+		aa_lrec_set_exact(&r->src[i], l.s, l.len, l.eol);
+	}
+	r->nsrc = n;
+	return counts_build(r);
 }
 
 /* Before the first search with blanks ignored: hash every line for it. */
@@ -308,9 +317,6 @@ static void run_ws_ready(hrun *r)
  * aa_line is smaller than an aa_lrec, so line i, written after record i
  * was read, only covers records already read.
  */
-_Static_assert(sizeof(aa_line) <= sizeof(aa_lrec),
-	       "run_finish() turns records into lines in place");
-
 static int run_finish(hrun *r)
 {
 	size_t n = run_len(r), i;

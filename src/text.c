@@ -221,7 +221,7 @@ static int lines_reserve(aa_text *t, size_t extra)
 	need = t->n + extra;
 	if (need <= t->cap)
 		return 0;
-	cap = t->cap ? t->cap : 64;
+	cap = t->cap ? t->cap : need > 64 ? need : 64;
 	while (cap < need)
 		cap = cap > SIZE_MAX / sizeof(aa_line) / 2 ? need : cap * 2;
 	v = realloc(t->lines, cap * sizeof(aa_line));
@@ -251,9 +251,24 @@ static const char *find_eol(const char *s, const char *end, const char **nl)
 }
 
 /* Splits [s, end) into t->lines, each with its own terminator. */
+/* Lines ending in '\n', plus one: the array's size for most files. */
+static size_t count_lines(const char *s, const char *end)
+{
+	size_t n = 1;
+
+	while ((s = memchr(s, '\n', (size_t)(end - s))) != NULL) {
+		n++;
+		s++;
+	}
+	return n;
+}
+
 static int split_lines(aa_text *t, const char *s, const char *end)
 {
 	const char *nl = NULL;
+
+	if (s < end && lines_reserve(t, count_lines(s, end)) < 0)
+		return -1;
 
 	while (s < end) {
 		const char *e = find_eol(s, end, &nl);
@@ -501,8 +516,10 @@ int aa_text_encode_why(const aa_text *t, aa_buf *out, const char **why)
 
 	if (!why)
 		why = &ignored;
+	/* the exact size for UTF-8 (UTF-16 grows as it goes) */
 	for (i = 0; i < t->n; i++)
-		total += t->lines[i].len + 2;
+		total += t->lines[i].len + (t->lines[i].eol == AA_EOL_CRLF ? 2 :
+					    t->lines[i].eol != AA_EOL_NONE);
 	if (aa_buf_grow(out, total + 3) < 0) {
 		*why = WHY_OOM;
 		return -1;

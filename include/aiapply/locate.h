@@ -22,12 +22,12 @@ typedef enum aa_ws {
 /* One line with its hash at every level. */
 typedef struct aa_lrec {
 	const char *s;
-	uint32_t len;             /* lines are far shorter (AA_MAX_TEXT_SIZE) */
-	uint8_t eol;              /* an aa_eol */
-	uint8_t ws_ready;         /* h[AA_WS_TRAILING..] computed */
+	uint32_t len : 29;        /* lines are far shorter (AA_MAX_TEXT_SIZE) */
+	uint32_t eol : 2;         /* an aa_eol */
+	uint32_t ws_ready : 1;    /* h[AA_WS_TRAILING..] computed */
 	/*
 	 * 32 bits of XXH3 per level: a collision only costs a byte compare
-	 * (every hit is confirmed), and 32 bytes a line keep a large file's
+	 * (every hit is confirmed), and 24 bytes a line keep a large file's
 	 * edit within a small multiple of its size.
 	 */
 	uint32_t h[AA_WS_LEVELS];

@@ -22,10 +22,13 @@ typedef enum aa_enc {
 	AA_ENC_UTF16BE    /* with BOM */
 } aa_enc;
 
-/* One line: UTF-8 bytes without terminator (not NUL-terminated). */
+/*
+ * One line: UTF-8 bytes without terminator (not NUL-terminated). 16
+ * bytes: a text is at most AA_MAX_TEXT_SIZE, so a length fits 32 bits.
+ */
 typedef struct aa_line {
 	const char *s;
-	size_t len;
+	uint32_t len;
 	aa_eol eol;
 } aa_line;
 
