@@ -6,6 +6,8 @@
 #                                commit-tree && update-ref
 #   git ai-apply --cached    vs  git apply --cached
 #
+# Before timing, --cached and --branch must give the tree git apply gives.
+#
 # Usage: bench/land.sh [files]   (default 100000). Needs hyperfine.
 # Environment: RUNS (default 10), AA_BIN_DIR (directory holding the
 # git-ai-apply to measure; default the top of the source tree).
@@ -45,6 +47,25 @@ if ! test -f "$work/change.diff"; then
 	(make_repo)
 fi
 cd "$work/repo"
+
+# Both ai-apply modes must give git's tree before anything is timed.
+git read-tree HEAD
+git apply --cached ../change.diff
+want=$(git write-tree)
+git read-tree HEAD
+git ai-apply -q --cached ../change.diff
+got_cached=$(git write-tree)
+git read-tree HEAD
+git branch -D x >/dev/null 2>&1 || true
+git ai-apply -q --branch=x ../change.diff
+got_branch=$(git rev-parse -q --verify 'x^{tree}' || true)
+git branch -D x >/dev/null 2>&1 || true
+if test "$got_cached" != "$want" || test "$got_branch" != "$want"; then
+	echo "wrong tree: git $want, ai-apply --cached $got_cached, --branch $got_branch"
+	exit 1
+fi
+echo "result = git's tree? ai-apply --cached: identical, --branch: identical"
+
 git_branch_cmd='git apply --cached ../change.diff && t=$(git write-tree) && c=$(echo msg | git commit-tree $t -p HEAD) && git update-ref refs/heads/y $c'
 
 hyperfine --style basic --runs "$runs" --warmup 2 \
