@@ -44,10 +44,16 @@
 /* Bytes of a line quoted in a message. */
 #define QUOTE_MAX 72
 
-/* A hunk applied so far: where (current line) and what it changed. */
+/*
+ * A hunk applied so far: where (current line) and what it changed, kept
+ * sorted by place with the running sum of the changes, so that a line's
+ * number in the original file is a binary search away; hunks in file
+ * order only ever append.
+ */
 typedef struct placed {
 	size_t at;
 	long delta;
+	long sum;                /* delta of this and every earlier entry */
 } placed;
 
 typedef struct hrun {
@@ -115,24 +121,35 @@ static size_t run_len(const hrun *r)
 /* ---- the line of the original file -------------------------------------- */
 
 /* The line (0-based) of the original file that current line `at` was. */
+/* Entries placed before current line `at` (sorted: a binary search). */
+static size_t placed_before(const hrun *r, size_t at)
+{
+	size_t lo = 0, hi = r->nplaced;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->placed[mid].at < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The line (0-based) of the original file that current line `at` was. */
 static long orig_line(const hrun *r, size_t at)
 {
-	long line = (long)at;
-	size_t i;
+	size_t k = placed_before(r, at);
+	long line = (long)at - (k ? r->placed[k - 1].sum : 0);
 
-	for (i = 0; i < r->nplaced; i++)
-		if (r->placed[i].at < at)
-			line -= r->placed[i].delta;
 	return line < 0 ? 0 : line;
 }
 
 static int remember_placed(hrun *r, size_t at, long delta)
 {
-	size_t i;
+	size_t k = placed_before(r, at + 1), i;
 
-	for (i = 0; i < r->nplaced; i++)
-		if (r->placed[i].at > at)
-			r->placed[i].at = (size_t)((long)r->placed[i].at + delta);
 	if (r->nplaced == r->capplaced) {
 		size_t cap = r->capplaced ? 2 * r->capplaced : 16;
 		placed *v = realloc(r->placed, cap * sizeof(*v));
@@ -142,9 +159,20 @@ static int remember_placed(hrun *r, size_t at, long delta)
 		r->placed = v;
 		r->capplaced = cap;
 	}
-	r->placed[r->nplaced].at = at;
-	r->placed[r->nplaced].delta = delta;
+	/* the ones after it move with the lines it added or removed */
+	memmove(r->placed + k + 1, r->placed + k,
+		(r->nplaced - k) * sizeof(*r->placed));
 	r->nplaced++;
+	r->placed[k].at = at;
+	r->placed[k].delta = delta;
+	for (i = k; i < r->nplaced; i++) {
+		if (i > k) {
+			long moved = (long)r->placed[i].at + delta;
+
+			r->placed[i].at = moved < (long)at ? at : (size_t)moved;
+		}
+		r->placed[i].sum = (i ? r->placed[i - 1].sum : 0) + r->placed[i].delta;
+	}
 	r->delta += delta;
 	return 0;
 }
