@@ -65,6 +65,7 @@ typedef struct hrun {
 	aa_lrec *src;            /* the original at its end; src[cur..] not yet moved */
 	size_t nsrc, cur;
 	long delta;              /* lines added minus removed so far */
+	long skipped_delta;      /* ... by the hunks found already applied */
 	long last_offset;        /* the previous hunk's offset from its header */
 	placed *placed;
 	size_t nplaced, capplaced;
@@ -845,7 +846,8 @@ static int record(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv,
 	const aa_hunk *h = y->h;
 	long line = orig_line(r, at) + 1;
 	/* "@@ -N,0" adds after line N: its lines start at line N + 1 */
-	long expect = h->old_start + (long)y->pre_before + (h->old_count ? 0 : 1);
+	long expect = h->old_start + (long)y->pre_before + (h->old_count ? 0 : 1) +
+		      r->skipped_delta;
 	long offset = h->has_hint ? line - expect : 0;
 	char off[64] = "";
 
@@ -878,8 +880,12 @@ static int record(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv,
 	default:
 		break;
 	}
-	if (how != AA_HOW_ALREADY_APPLIED)
+	/* the next hunk's hint drifts as this one did */
+	if (h->has_hint)
 		r->last_offset = offset;
+	/* a hunk found already applied moved the lines after it, as if applied */
+	if (how == AA_HOW_ALREADY_APPLIED)
+		r->skipped_delta += (long)y->npost - (long)y->npre;
 	return aa_edit_landing_add(r->cx, h->pos, line, offset, how);
 }
 
@@ -993,7 +999,8 @@ static rung_result already_applied(hrun *r, const htry *y, aa_ws lv)
 /* Where the header says the hunk's old lines start, in current lines. */
 static size_t hinted_line(const hrun *r, const aa_hunk *h, long extra)
 {
-	long at = h->old_start - (h->old_count ? 1 : 0) + r->delta + extra;
+	long at = h->old_start - (h->old_count ? 1 : 0) + r->delta +
+		  r->skipped_delta + extra;
 	long total = (long)run_len(r);
 
 	if (at < 0)
@@ -1039,7 +1046,7 @@ static int place_insertion(hrun *r, const htry *y)
 		return aa_error(r->cx->diags, y->h->pos, r->cx->path,
 				"hunk has no context or removed lines; nothing says where its lines go");
 	at = hinted_line(r, y->h, 0);
-	if ((long)at != y->h->old_start + r->delta && y->h->has_hint)
+	if ((long)at != y->h->old_start + r->delta + r->skipped_delta && y->h->has_hint)
 		return aa_error(r->cx->diags, y->h->pos, r->cx->path,
 				"hunk adds lines after line %ld, but the file has %zu lines",
 				y->h->old_start, run_len(r));

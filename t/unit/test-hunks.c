@@ -494,12 +494,17 @@ static void test_already_applied_half(void **state)
 	assert_int_equal(r.cx.applied, 1);
 	assert_int_equal(count_level(&r.d, AA_DIAG_NOTE), 1);
 	run_free(&r);
-	/* the first hunk (in) added a line: the second is one line down */
+	/*
+	 * The first hunk (in) added a line: the second is one line down,
+	 * which is where the header says once the first counts as applied:
+	 * exact, no warning.
+	 */
 	APPLY(&r, "l1\nl2\nL3\nL3b\nl4\nl5\nl6\nl7\nl8\nl9\nl10\n",
 	      H(2, 2, " l2\n-l3\n+L3\n+L3b\n l4\n"), H(7, 8, " l7\n-l8\n+L8\n l9\n"));
 	assert_out(&r, "l1\nl2\nL3\nL3b\nl4\nl5\nl6\nl7\nL8\nl9\nl10\n");
 	assert_landing(&r, 0, AA_HOW_ALREADY_APPLIED, 2, 0);
-	assert_landing(&r, 1, AA_HOW_OFFSET, 8, 1);
+	assert_landing(&r, 1, AA_HOW_EXACT, 8, 0);
+	assert_int_equal(count_level(&r.d, AA_DIAG_WARNING), 0);
 	run_free(&r);
 	/* the second is in, the first is not */
 	APPLY(&r, "l1\nl2\nl3\nl4\nl5\nl6\nl7\nL8\nl9\nl10\n",
