@@ -169,7 +169,7 @@ static int fake_beyond_link(void *ctx, const char *path, char **link)
 
 static const aa_snapshot fake = { NULL, fake_lookup, fake_read,
 				  fake_each_under, fake_attr_binary,
-				  fake_beyond_link };
+				  fake_beyond_link, NULL, NULL };
 
 static void oracle_failed(const char *what, const char *detail)
 {

@@ -71,7 +71,7 @@ static int fake_each_under(void *ctx, const char *dir, aa_each_fn fn, void *p)
 }
 
 static const aa_snapshot fake = { NULL, fake_lookup, fake_read,
-				  fake_each_under, NULL, NULL };
+				  fake_each_under, NULL, NULL, NULL, NULL };
 
 static const aa_pos pos = { "answer", 1 };
 
