@@ -128,6 +128,63 @@ static const aa_change *change(const run *t, const char *path)
 	return NULL;
 }
 
+/* A snapshot that lends its bytes, counting what is still lent. */
+static int lent_out;
+
+static int fake_lend(void *ctx, const aa_oid *oid, const char **data,
+		     size_t *len, void **handle)
+{
+	size_t i = (size_t)oid->id[0] - 1;
+
+	(void)ctx;
+	if (i >= NFILES)
+		return -1;
+	*data = base_files[i].content;
+	*len = i == NFILES - 1 ? 3 : strlen(base_files[i].content);
+	*handle = (void *)base_files[i].path;
+	lent_out++;
+	return 0;
+}
+
+static void fake_release(void *ctx, void *handle)
+{
+	(void)ctx;
+	assert_non_null(handle);
+	lent_out--;
+}
+
+static const aa_snapshot lending = { NULL, fake_lookup, fake_read,
+				     fake_each_under, NULL, NULL,
+				     fake_lend, fake_release };
+
+/* Lent base bytes serve the edits and go back when the plan is freed. */
+static void test_lent_base_bytes(void **state)
+{
+	run t = { 0 };
+	aa_op *op;
+	aa_repl *rp;
+
+	(void)state;
+	op = add(&t.cs, AA_OP_EDIT, "a.txt", NULL, NULL);
+	op->edit_kind = AA_EDIT_REPLACEMENTS;
+	rp = aa_op_add_repl(op, pos);
+	rp->find = aa_strdup("two");
+	rp->find_len = 3;
+	rp->replace = aa_strdup("TWO");
+	rp->replace_len = 3;
+	add(&t.cs, AA_OP_WRITE, "dir/b.txt", NULL, "b\n")->exist = AA_EXIST_MUST;
+	t.r = aa_plan_build(&t.plan, &t.cs, &lending, NULL, &t.d);
+	assert_int_equal(t.r, 0);
+	assert_true(lent_out > 0);
+	assert_int_equal(t.plan.nchanges, 1);
+	assert_memory_equal(change(&t, "a.txt")->data, "one\nTWO\n", 8);
+	/* the plan points into the change set: it goes first */
+	aa_plan_free(&t.plan);
+	assert_int_equal(lent_out, 0);
+	aa_changeset_free(&t.cs);
+	aa_diags_free(&t.d);
+}
+
 static void test_create_new_file(void **state)
 {
 	run t = { 0 };
@@ -385,6 +442,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_new_file),
+		cmocka_unit_test(test_lent_base_bytes),
 		cmocka_unit_test(test_create_existing),
 		cmocka_unit_test(test_replace_keeps_mode),
 		cmocka_unit_test(test_replace_missing),
