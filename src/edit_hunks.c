@@ -859,18 +859,18 @@ static int record(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv,
 	switch (how) {
 	case AA_HOW_OFFSET:
 		aa_warn(r->cx->diags, h->pos, r->cx->path,
-			"hunk applied at line %ld%s (exact match elsewhere)", line, off);
+			"hunk applied at line %ld%s (rung 2: exact match elsewhere)", line, off);
 		break;
 	case AA_HOW_WHITESPACE:
 		aa_warn(r->cx->diags, h->pos, r->cx->path,
-			"hunk applied at line %ld%s ignoring whitespace (%s)%s",
+			"hunk applied at line %ld%s ignoring whitespace (rung 3: %s)%s",
 			line, off, lv == AA_WS_TRAILING ? "trailing blanks"
 						       : "leading and trailing blanks",
 			shift_note(sh));
 		break;
 	case AA_HOW_REDUCED_CONTEXT:
 		aa_warn(r->cx->diags, h->pos, r->cx->path,
-			"hunk applied at line %ld%s with reduced context: %zu outer context line(s) differ from the file%s",
+			"hunk applied at line %ld%s with reduced context (rung 4): %zu outer context line(s) not matched%s",
 			line, off, h->nlines - (y->k1 - y->k0), shift_note(sh));
 		break;
 	case AA_HOW_ALREADY_APPLIED:
