@@ -115,6 +115,22 @@ test_expect_success '--branch --force replaces an existing branch' '
 	)
 '
 
+test_expect_success '--branch does not depend on the index: a corrupt one is left as it is' '
+	rm -rf ni && cp -R repo ni &&
+	(
+		cd ni &&
+		printf "not an index" >.git/index &&
+		git ai-apply -q --branch=ai/noindex ../change.diff &&
+		printf "not an index" >expect &&
+		test_cmp expect .git/index &&
+		git show ai/noindex:a.txt >a.out &&
+		printf "one\nTWO\nthree\n" >expect &&
+		test_cmp expect a.out &&
+		test_must_fail git ai-apply -q --cached ../change.diff 2>err &&
+		test_grep -i "index" err
+	)
+'
+
 test_expect_success '--branch --force refuses the checked-out branch' '
 	(
 		cd b &&
