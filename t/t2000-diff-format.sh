@@ -544,6 +544,26 @@ test_expect_success 'no a/ b/ prefixes, timestamps after a tab (diff -u)' '
 	)
 '
 
+test_expect_success 'names written ./path (diff -u of relative names)' '
+	sed -e "s|^--- \([^	]*\)|--- ./\1|" -e "s|^+++ \([^	]*\)|+++ ./\1|" \
+		two-u.diff >two-dot.diff &&
+	test_grep "^--- ./src/ringbuf.c" two-dot.diff &&
+	fresh w-dot &&
+	(
+		cd w-dot &&
+		git ai-apply ../two-dot.diff &&
+		result_is two
+	) &&
+	# a "." further in stays refused
+	sed "s|^+++ ./src/|+++ ./src/./|" two-dot.diff >two-dot2.diff &&
+	(
+		cd w-dot &&
+		git reset -q --hard &&
+		test_rejected ../two-dot2.diff &&
+		test_grep "invalid path" err
+	)
+'
+
 test_expect_success 'blank context lines that lost their leading space' '
 	sed "s/^ \$//" mod.diff >mod-blank.diff &&
 	test $(grep -c "^\$" mod-blank.diff) -ge 2 &&

@@ -288,8 +288,11 @@ static int header_name(aa_dparser *P, const aa_dline *l, const char *prefix,
 		else if (dname_set(name, b.ptr ? b.ptr : "", b.len) < 0)
 			r = aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
 				     "out of memory");
-		else
+		else {
 			strip_prefix(name, prefix);
+			/* "--- ./x" (diff -u of relative names): git apply's -p1 */
+			strip_prefix(name, "./");
+		}
 	}
 	aa_buf_free(&b);
 	return r;
