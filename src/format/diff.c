@@ -73,12 +73,15 @@ static int dname_eq(const dname *a, const char *s, size_t len)
 	return a->len == len && (!len || !memcmp(a->s, s, len));
 }
 
-static void strip_prefix(dname *n, const char *prefix)
+/* Drops a two-byte prefix ("a/", "b/", "./"): 1 when it was there. */
+static int strip_prefix(dname *n, const char *prefix)
 {
 	if (n->len > 2 && !memcmp(n->s, prefix, 2)) {
 		memmove(n->s, n->s + 2, n->len - 2 + 1);
 		n->len -= 2;
+		return 1;
 	}
+	return 0;
 }
 
 /* A printable copy for messages: control bytes as \xNN, at most ~256 bytes. */
@@ -288,11 +291,9 @@ static int header_name(aa_dparser *P, const aa_dline *l, const char *prefix,
 		else if (dname_set(name, b.ptr ? b.ptr : "", b.len) < 0)
 			r = aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
 				     "out of memory");
-		else {
-			strip_prefix(name, prefix);
+		else if (!strip_prefix(name, prefix))
 			/* "--- ./x" (diff -u of relative names): git apply's -p1 */
 			strip_prefix(name, "./");
-		}
 	}
 	aa_buf_free(&b);
 	return r;
