@@ -122,3 +122,27 @@ char *aa_strdup(const char *s)
 {
 	return aa_strndup(s, strlen(s));
 }
+
+int aa_buf_put_quoted(aa_buf *b, const char *s, size_t len, size_t max)
+{
+	size_t i, n = len > max ? max : len;
+	int r = 0;
+
+	while (n < len && n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;  /* do not cut a UTF-8 character */
+	r |= aa_buf_putc(b, '"');
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\')
+			r |= aa_buf_printf(b, "\\%c", c);
+		else if (c == '\t')
+			r |= aa_buf_puts(b, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			r |= aa_buf_printf(b, "\\x%02x", c);
+		else
+			r |= aa_buf_putc(b, (char)c);
+	}
+	r |= aa_buf_puts(b, n < len ? "...\"" : "\"");
+	return r ? -1 : 0;
+}

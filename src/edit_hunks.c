@@ -681,24 +681,7 @@ static int apply_at(hrun *r, size_t at, const htry *y, const ishift *sh)
 
 static void put_quoted(aa_buf *b, const char *s, size_t len)
 {
-	size_t i;
-
-	aa_buf_putc(b, '"');
-	for (i = 0; i < len && i < QUOTE_MAX; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '"' || c == '\\')
-			aa_buf_printf(b, "\\%c", c);
-		else if (c == '\t')
-			aa_buf_puts(b, "\\t");
-		else if (c < 0x20 || c == 0x7f)
-			aa_buf_printf(b, "\\x%02x", c);
-		else
-			aa_buf_putc(b, (char)c);
-	}
-	if (len > QUOTE_MAX)
-		aa_buf_puts(b, "...");
-	aa_buf_putc(b, '"');
+	aa_buf_put_quoted(b, s, len, QUOTE_MAX);
 }
 
 /* "lines 12, 40 and 77" (original line numbers, 1-based). */

@@ -361,17 +361,9 @@ static void trim(const char **s, size_t *len)
 		(*len)--;
 }
 
-/* Appends s quoted, control characters as '?', cut at QUOTE_MAX bytes. */
 static void quote(aa_buf *m, const char *s, size_t len)
 {
-	size_t i, n = len > QUOTE_MAX ? QUOTE_MAX : len;
-
-	while (n < len && n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-		n--;  /* do not cut a UTF-8 character */
-	aa_buf_putc(m, '"');
-	for (i = 0; i < n; i++)
-		aa_buf_putc(m, (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i]);
-	aa_buf_puts(m, n < len ? "...\"" : "\"");
+	aa_buf_put_quoted(m, s, len, QUOTE_MAX);
 }
 
 /* Line k (0-based) of a "\n"-separated string; NULL past its end. */

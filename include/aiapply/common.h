@@ -35,6 +35,12 @@ int aa_buf_printf(aa_buf *b, const char *fmt, ...)
 int aa_buf_vprintf(aa_buf *b, const char *fmt, va_list ap);
 void aa_buf_clear(aa_buf *b);
 void aa_buf_free(aa_buf *b);
+/*
+ * Appends s in double quotes for a message: '"', '\\' and TAB escaped,
+ * other control bytes as \xNN, cut after `max` bytes (on a UTF-8
+ * character boundary) with "..." inside the quotes.
+ */
+int aa_buf_put_quoted(aa_buf *b, const char *s, size_t len, size_t max);
 /* Hands the allocation to the caller (never NULL: "" when empty). */
 char *aa_buf_detach(aa_buf *b);
 
