@@ -183,6 +183,29 @@ test_expect_success '--check writes nothing at all, not even objects' '
 	test_grep "^M a.txt" out
 '
 
+test_expect_success 'a work-tree write that fails restores the paths already written' '
+	rm -rf wf && cp -R repo wf &&
+	cat change.diff >big.diff &&
+	{
+		echo "--- /dev/null" &&
+		echo "+++ b/zz-big.txt" &&
+		echo "@@ -0,0 +1,3000 @@" &&
+		awk "BEGIN { for (i = 0; i < 3000; i++) print \"+\" sprintf(\"%060d\", i) }"
+	} >>big.diff &&
+	(
+		cd wf &&
+		repo_snapshot wf &&
+		# a file size limit makes the last write fail (as root too)
+		(
+			trap "" XFSZ &&
+			ulimit -f 100 &&
+			test_expect_code 128 git ai-apply ../big.diff 2>../err
+		) &&
+		repo_unchanged wf
+	) &&
+	test_grep "zz-big.txt: .*cannot write" err
+'
+
 test_expect_success 'a change set that fails in its last file writes nothing' '
 	cat change.diff >bad.diff &&
 	cat >>bad.diff <<-\EOF &&
