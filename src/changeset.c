@@ -91,6 +91,7 @@ int aa_hunk_add_line(aa_hunk *h, char kind, const char *text, size_t len)
 		return -1;
 	l->kind = kind;
 	l->len = len;
+	l->loose = 0;
 	h->nlines++;
 	return 0;
 }

@@ -424,21 +424,21 @@ static int is_change(const aa_hunk *h, size_t k)
  * Rung 4's core: from the first to the last line that is a change or a
  * context line next to one. 0 when there is no smaller core.
  */
-static int reduced_core(const aa_hunk *h, size_t *k0, size_t *k1)
+static int reduced_core(const aa_hunk *h, size_t to, size_t *k0, size_t *k1)
 {
-	size_t k, first = h->nlines, last = 0, old_lines = 0;
+	size_t k, first = to, last = 0, old_lines = 0;
 
-	for (k = 0; k < h->nlines; k++) {
-		int keep = is_change(h, k) ||
-			   (k && is_change(h, k - 1)) || is_change(h, k + 1);
+	for (k = 0; k < to; k++) {
+		int keep = is_change(h, k) || (k && is_change(h, k - 1)) ||
+			   (k + 1 < to && is_change(h, k + 1));
 
 		if (keep) {
-			if (first == h->nlines)
+			if (first == to)
 				first = k;
 			last = k + 1;
 		}
 	}
-	if (first == h->nlines || (first == 0 && last == h->nlines))
+	if (first == to || (first == 0 && last == to))
 		return 0;
 	for (k = first; k < last; k++)
 		if (h->lines[k].kind != '+')
@@ -1045,12 +1045,59 @@ static size_t count_kind(const aa_hunk *h, char kind)
 	return n;
 }
 
+/* Rungs 1 to 4 and "already applied" for try y: 0 when none gives a place. */
+static rung_result ladder(hrun *r, const htry *y)
+{
+	const aa_hunk *h = y->h;
+	htry core;
+	size_t k0, k1;
+	rung_result rr;
+	aa_ws lv;
+
+	rr = h->has_hint ? exact_rungs(r, y) : bare_exact(r, y);
+	/*
+	 * The new side found exactly means "already applied" before the
+	 * blank-tolerant rungs get a say: a re-indenting hunk applied once
+	 * would match them again and indent twice. A hunk that only removes
+	 * lines has only context on its new side, which is weaker evidence:
+	 * it waits until the old side is absent with blanks ignored too.
+	 */
+	if (!rr && !r->cx->strict && count_kind(h, '+'))
+		rr = already_applied(r, y, AA_WS_EXACT);
+	for (lv = AA_WS_TRAILING; !rr && !r->cx->strict && lv <= AA_WS_BOTH; lv++)
+		rr = unique_rung(r, y, lv, AA_HOW_WHITESPACE);
+	if (!rr && !r->cx->strict)
+		rr = already_applied(r, y, AA_WS_EXACT);
+	if (!rr && !r->cx->strict)
+		rr = already_applied(r, y, AA_WS_BOTH);
+	if (!rr && !r->cx->strict && reduced_core(h, y->k1, &k0, &k1)) {
+		if (try_build(&core, h, k0, k1) < 0)
+			return oom(r, h->pos);
+		rr = unique_rung(r, &core, AA_WS_BOTH, AA_HOW_REDUCED_CONTEXT);
+		try_release(&core);
+	}
+	return rr;
+}
+
+/*
+ * Where the hunk's run of last lines that the parser took for context
+ * without their leading space starts; 0 when there is none. Prose right
+ * after an unfenced hunk looks just like them.
+ */
+static size_t loose_tail(const aa_hunk *h)
+{
+	size_t k = h->nlines;
+
+	while (k > 0 && h->lines[k - 1].loose)
+		k--;
+	return k < h->nlines ? k : 0;
+}
+
 static int place_hunk(hrun *r, const aa_hunk *h)
 {
-	htry y, core;
-	size_t k0, k1, hint;
-	rung_result rr = 0;
-	aa_ws lv;
+	htry y, cut;
+	size_t hint, tail;
+	rung_result rr;
 
 	if (try_build(&y, h, 0, h->nlines) < 0)
 		return oom(r, h->pos);
@@ -1060,32 +1107,18 @@ static int place_hunk(hrun *r, const aa_hunk *h)
 		return rr < 0 ? -1 : 0;
 	}
 	hint = hinted_line(r, h, r->last_offset);
-	if (h->has_hint)
-		rr = exact_rungs(r, &y);
-	else
-		rr = bare_exact(r, &y);
-	/*
-	 * The new side found exactly means "already applied" before the
-	 * blank-tolerant rungs get a say: a re-indenting hunk applied once
-	 * would match them again and indent twice. A hunk that only removes
-	 * lines has only context on its new side, which is weaker evidence:
-	 * it waits until the old side is absent with blanks ignored too.
-	 */
-	if (!rr && !r->cx->strict && count_kind(h, '+'))
-		rr = already_applied(r, &y, AA_WS_EXACT);
-	for (lv = AA_WS_TRAILING; !rr && !r->cx->strict && lv <= AA_WS_BOTH; lv++)
-		rr = unique_rung(r, &y, lv, AA_HOW_WHITESPACE);
-	if (!rr && !r->cx->strict)
-		rr = already_applied(r, &y, AA_WS_EXACT);
-	if (!rr && !r->cx->strict)
-		rr = already_applied(r, &y, AA_WS_BOTH);
-	if (!rr && !r->cx->strict && reduced_core(h, &k0, &k1)) {
-		if (try_build(&core, h, k0, k1) < 0) {
+	rr = ladder(r, &y);
+	/* lines taken for context that are not in the file: without them */
+	if (!rr && (tail = loose_tail(h)) > 0) {
+		if (try_build(&cut, h, 0, tail) < 0) {
 			try_release(&y);
 			return oom(r, h->pos);
 		}
-		rr = unique_rung(r, &core, AA_WS_BOTH, AA_HOW_REDUCED_CONTEXT);
-		try_release(&core);
+		if (cut.npre && (rr = ladder(r, &cut)) > 0)
+			aa_warn(r->cx->diags, h->pos, r->cx->path,
+				"the hunk's last %zu line(s) were not context after all; left out",
+				h->nlines - tail);
+		try_release(&cut);
 	}
 	if (!rr)
 		rr = report_not_found(r, &y, hint);

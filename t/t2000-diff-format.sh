@@ -564,6 +564,68 @@ test_expect_success 'names written ./path (diff -u of relative names)' '
 	)
 '
 
+test_expect_success 'context lines at column 0 that lost their leading space' '
+	# the assistant dropped the space before "int ..." and "{"; the
+	# header counts agree with the body only if they are context
+	cat >col0.md <<-\EOF &&
+	Check the size first:
+
+	```diff
+	--- a/src/ringbuf.c
+	+++ b/src/ringbuf.c
+	@@ -33,4 +33,4 @@
+	int ringbuf_init(struct ringbuf *rb, size_t size)
+	{
+	-	if (!size)
+	+	if (!rb || !size)
+	 		return -EINVAL;
+	```
+	EOF
+	fresh w-col0 &&
+	(
+		cd w-col0 &&
+		git ai-apply ../col0.md 2>../err &&
+		git show :src/ringbuf.c >../staged &&
+		git show base:src/ringbuf.c |
+		sed "s/^	if (!size)\$/	if (!rb || !size)/" >../expect &&
+		test_cmp ../expect ../staged
+	) &&
+	test_grep "without its leading space" err
+'
+
+test_expect_success 'prose right after an unfenced hunk is not kept as context' '
+	# the header claims one line more than the body has; the line of
+	# prose that follows fits the count, but it is not in the file
+	cat >prose.md <<-\EOF &&
+	--- a/src/ringbuf.c
+	+++ b/src/ringbuf.c
+	@@ -34,3 +34,3 @@
+	 {
+	-	if (!size)
+	+	if (!rb || !size)
+	That should do it.
+	EOF
+	fresh w-prose &&
+	(
+		cd w-prose &&
+		git ai-apply ../prose.md 2>../err &&
+		git show :src/ringbuf.c >../staged &&
+		git show base:src/ringbuf.c |
+		sed "s/^	if (!size)\$/	if (!rb || !size)/" >../expect &&
+		test_cmp ../expect ../staged
+	) &&
+	test_grep "not context after all" err &&
+	# under --strict a line without its prefix is simply invalid
+	sed -n "/^--- a/,/^ 		return/p" col0.md >col0.diff &&
+	test_grep "^int ringbuf_init" col0.diff &&
+	(
+		cd w-prose &&
+		git reset -q --hard &&
+		test_rejected --strict ../col0.diff &&
+		test_grep -i "invalid unified diff" err
+	)
+'
+
 test_expect_success 'blank context lines that lost their leading space' '
 	sed "s/^ \$//" mod.diff >mod-blank.diff &&
 	test $(grep -c "^\$" mod-blank.diff) -ge 2 &&

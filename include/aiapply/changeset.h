@@ -35,6 +35,11 @@ typedef struct aa_hline {
 	char kind;      /* ' ' context, '-' removed, '+' added */
 	char *text;
 	size_t len;
+	/*
+	 * A context line that had lost its leading space: the parser's
+	 * guess, which the hunk engine may take back (see edit_hunks.c).
+	 */
+	int loose;
 } aa_hline;
 
 typedef struct aa_hunk {

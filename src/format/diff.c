@@ -15,7 +15,6 @@
 #include "aiapply/path.h"
 #include "format/diff_int.h"
 
-#define INVALID "Invalid unified diff format: "
 
 /* A file name from the diff: any bytes (a quoted name may hold NUL). */
 typedef struct dname {

@@ -220,7 +220,11 @@ typedef struct body {
 	long old_seen, new_seen;
 	size_t trailing_blank; /* empty input lines ending the body so far */
 	int free_run;          /* reading without counts (bare, or run on) */
+	int unprefixed;        /* the line read next is context without its space */
 } body;
+
+/* Lines a lost-space context line is looked for in (see below). */
+#define UNPREFIXED_LOOKAHEAD 10000
 
 static int is_hunk_like(const aa_dline *l)
 {
@@ -287,6 +291,19 @@ static int add_body_line(aa_dparser *P, aa_hunk *h, const aa_dline *l,
 	char kind = l->len ? l->s[0] : ' ';
 	int r;
 
+	if (bd->unprefixed) {
+		bd->unprefixed = 0;
+		aa_warn(P->d, aa_diff_pos(P, l->lineno), NULL,
+			"a context line without its leading space; taken as context");
+		if (aa_hunk_add_line(h, ' ', l->s, l->len) < 0)
+			return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
+					"out of memory");
+		h->lines[h->nlines - 1].loose = 1;
+		bd->trailing_blank = 0;
+		bd->old_seen++;
+		bd->new_seen++;
+		return 0;
+	}
 	if (kind == '\\') {
 		mark_no_eol(h);
 		bd->trailing_blank = 0;
@@ -331,6 +348,47 @@ static void recount(aa_hunk *h)
 	h->new_count = n;
 }
 
+/* Lines that end a hunk whatever its counts: headers and fences. */
+static int is_structural(const aa_dline *l)
+{
+	return aa_diff_starts(l, "@@") || aa_diff_starts(l, "diff ") ||
+	       aa_diff_starts(l, "```") || aa_diff_starts(l, "~~~");
+}
+
+/*
+ * A context line that lost its leading space on a non-blank line ("int
+ * main(void)" at column 0, as assistants write it) is taken as context
+ * only when the header's counts then agree with the body exactly, which
+ * prose after a hunk does not make them do.
+ */
+static int unprefixed_context_fits(const aa_dparser *P, const aa_hunk *h,
+				   const body *bd)
+{
+	aa_dparser q = *P;
+	long o = bd->old_seen, n = bd->new_seen;
+	unsigned i;
+	aa_dline l;
+
+	for (i = 0; i < UNPREFIXED_LOOKAHEAD && aa_diff_peek(&q, 0, &l); i++) {
+		char k = ' ';
+
+		if (is_hunk_like(&l))
+			k = l.len ? l.s[0] : ' ';
+		else if (is_structural(&l))
+			return 0;
+		if (k != '\\') {
+			o += k != '+';
+			n += k != '-';
+		}
+		if (o == h->old_count && n == h->new_count)
+			return 1;
+		if (o > h->old_count || n > h->new_count)
+			return 0;
+		aa_diff_advance(&q, &l);
+	}
+	return 0;
+}
+
 /*
  * Returns 1 to read line l into the hunk, 0 to stop before it. With
  * counts, stops once they are satisfied (taking a final "\ No newline"),
@@ -346,12 +404,15 @@ static int body_continues(const aa_dparser *P, const aa_hunk *h,
 			return 0;
 		bd->free_run = 1;
 	}
-	return is_hunk_like(l) && !starts_next_file(P, l, !bd->free_run);
+	if (!is_hunk_like(l))
+		return !bd->free_run && !P->o->strict &&
+		       (bd->unprefixed = unprefixed_context_fits(P, h, bd));
+	return !starts_next_file(P, l, !bd->free_run);
 }
 
 static int read_body(aa_dparser *P, aa_hunk *h)
 {
-	body bd = { 0, 0, 0, !h->has_hint };
+	body bd = { 0, 0, 0, !h->has_hint, 0 };
 	aa_dline l;
 
 	while (aa_diff_peek(P, 0, &l) && body_continues(P, h, &l, &bd)) {
@@ -363,7 +424,8 @@ static int read_body(aa_dparser *P, aa_hunk *h)
 		recount(h);
 	}
 	if (!h->nlines)
-		return aa_error(P->d, h->pos, NULL, "hunk has no lines");
+		return aa_error(P->d, h->pos, NULL, "%shunk has no lines",
+				P->o->strict ? INVALID : "");
 	return 0;
 }
 

@@ -58,4 +58,7 @@ int aa_diff_read_hunk(aa_dparser *P, aa_op *c);
  */
 int aa_diff_next_hunk(aa_dparser *P);
 
+/* --strict: the start of every message of seed 004's first rule. */
+#define INVALID "Invalid unified diff format: "
+
 #endif
