@@ -90,7 +90,12 @@ typedef struct htry {
 
 /* How added lines are re-indented to follow the file. */
 typedef struct ishift {
-	enum { SHIFT_NONE, SHIFT_ADD, SHIFT_REMOVE, SHIFT_MAP } kind;
+	enum {
+		SHIFT_NONE, SHIFT_ADD, SHIFT_REMOVE,
+		SHIFT_TO_TABS,       /* the hunk indents with n spaces a tab */
+		SHIFT_TO_SPACES,     /* ... with tabs, the file with n spaces */
+		SHIFT_MAP
+	} kind;
 	const char *s;           /* the prefix added or removed */
 	size_t n;
 	/* SHIFT_MAP: the hunk's indentation -> the file's, per line pair */
@@ -471,6 +476,55 @@ static int split_prefix(const char *big, size_t nbig, const char *small,
 	return 1;
 }
 
+/* Counts c at the start of s; the whole indentation must be c. */
+static int only(const char *s, size_t n, char c)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] != c)
+			return 0;
+	return 1;
+}
+
+/*
+ * Tabs for spaces: every pair's indentation is spaces on one side and
+ * tabs on the other, the same number of spaces a tab throughout (the
+ * assistant turned the file's tabs into spaces, or back).
+ */
+static int find_tab_width(ishift *sh, size_t np)
+{
+	size_t i, width = 0;
+	int to_tabs = -1;
+
+	for (i = 0; i < np; i++) {
+		const aa_lrec *p = sh->from[i], *f = sh->to[i];
+		size_t pi = indent_len(p->s, p->len), fi = indent_len(f->s, f->len);
+		int dir;
+
+		if (!pi && !fi)
+			continue;
+		if (!pi || !fi)
+			return 0;
+		if (only(p->s, pi, ' ') && only(f->s, fi, '\t'))
+			dir = 1;
+		else if (only(p->s, pi, '\t') && only(f->s, fi, ' '))
+			dir = 0;
+		else
+			return 0;
+		if ((dir ? pi % fi : fi % pi) || (to_tabs >= 0 && dir != to_tabs) ||
+		    (width && width != (dir ? pi / fi : fi / pi)))
+			return 0;
+		to_tabs = dir;
+		width = dir ? pi / fi : fi / pi;
+	}
+	if (!width)
+		return 0;
+	sh->kind = to_tabs ? SHIFT_TO_TABS : SHIFT_TO_SPACES;
+	sh->n = width;
+	return 1;
+}
+
 /*
  * Finds a consistent indentation shift between the hunk's old lines
  * and the file lines they matched (blank lines aside): the file adds a
@@ -533,6 +587,8 @@ static int find_shift(const aa_lview *v, size_t at, const htry *y, ishift *sh)
 		sh->n = pn;
 		return 0;
 	}
+	if (find_tab_width(sh, np))
+		return 0;
 	/* a mapping: each indentation of the hunk has one in the file */
 	for (i = 0; i < np; i++)
 		for (j = 0; j < i; j++) {
@@ -572,6 +628,20 @@ static int shift_line(const ishift *sh, const char *s, size_t len, aa_buf *b)
 		if (in >= sh->n && !memcmp(s, sh->s, sh->n))
 			return aa_buf_put(b, s + sh->n, len - sh->n);
 		return aa_buf_put(b, s, len);
+	case SHIFT_TO_TABS:
+		if (!only(s, in, ' '))
+			return aa_buf_put(b, s, len);
+		for (i = 0; i < in / sh->n; i++)
+			aa_buf_putc(b, '\t');
+		for (i = 0; i < in % sh->n; i++)
+			aa_buf_putc(b, ' ');
+		return aa_buf_put(b, s + in, len - in);
+	case SHIFT_TO_SPACES:
+		if (!only(s, in, '\t'))
+			return aa_buf_put(b, s, len);
+		for (i = 0; i < in * sh->n; i++)
+			aa_buf_putc(b, ' ');
+		return aa_buf_put(b, s + in, len - in);
 	default:
 		break;
 	}
@@ -815,6 +885,10 @@ static const char *shift_note(const ishift *sh)
 		return "; added lines indented further, as the file is";
 	case SHIFT_REMOVE:
 		return "; added lines indented less, as the file is";
+	case SHIFT_TO_TABS:
+		return "; added lines indented with tabs, as the file is";
+	case SHIFT_TO_SPACES:
+		return "; added lines indented with spaces, as the file is";
 	case SHIFT_MAP:
 		return "; added lines re-indented to the file's indentation";
 	default:

@@ -627,6 +627,16 @@ static void test_rung3_tabs_in_file_spaces_in_hunk(void **state)
 	assert_out(&r, "void f(void)\n{\n\tif (x) {\n\t\ta();\n\t\tb();\n\t}\n}\n");
 	assert_landing(&r, 0, AA_HOW_WHITESPACE, 3, 0);
 	run_free(&r);
+	/* deeper than any line seen: still one tab per four spaces */
+	APPLY(&r, "void f(void)\n{\n\tif (x) {\n\t\ta();\n\t}\n}\n",
+	      H(3, 3, "     if (x) {\n         a();\n+        if (y)\n+            b();\n+              c;\n     }\n"));
+	assert_out(&r, "void f(void)\n{\n\tif (x) {\n\t\ta();\n\t\tif (y)\n\t\t\tb();\n\t\t\t  c;\n\t}\n}\n");
+	run_free(&r);
+	/* and back: the file indents with spaces, the hunk with tabs */
+	APPLY(&r, "def f():\n  if x:\n    a()\n",
+	      H(2, 2, " \tif x:\n \t\ta()\n+\t\t\tb()\n"));
+	assert_out(&r, "def f():\n  if x:\n    a()\n      b()\n");
+	run_free(&r);
 }
 
 /* The same indentation in file and hunk: added lines are left alone. */
