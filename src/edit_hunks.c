@@ -526,70 +526,41 @@ static int find_tab_width(ishift *sh, size_t np)
 }
 
 /*
- * Finds a consistent indentation shift between the hunk's old lines
- * and the file lines they matched (blank lines aside): the file adds a
- * prefix to every line, or removes one, or at least maps each of the
- * hunk's indentations to one of its own.
+ * A prefix that the file adds to every paired line's indentation
+ * (`file_longer`), or that it drops from every one: 1 with sh set.
  */
-static int find_shift(const aa_lview *v, size_t at, const htry *y, ishift *sh)
+static int find_prefix_shift(ishift *sh, size_t np, int file_longer)
 {
-	int add = 1, rem = 1, same = 1;
 	const char *ps = NULL;
-	size_t pn = 0, j, i, np = 0;
+	size_t pn = 0, i;
 
-	memset(sh, 0, sizeof(*sh));
-	sh->from = malloc((y->npre ? y->npre : 1) * sizeof(*sh->from));
-	sh->to = malloc((y->npre ? y->npre : 1) * sizeof(*sh->to));
-	if (!sh->from || !sh->to)
-		return -1;
-	for (j = 0; j < y->npre; j++) {
-		const aa_lrec *p = &y->pre[j], *f = aa_lview_at(v, at + j);
-		size_t pi = indent_len(p->s, p->len), fi = indent_len(f->s, f->len), k;
-
-		if (pi == p->len || fi == f->len)
-			continue;
-		sh->from[np] = p;
-		sh->to[np++] = f;
-		if (pi != fi || memcmp(p->s, f->s, pi))
-			same = 0;
-		if (add && !(split_prefix(f->s, fi, p->s, pi, &k) &&
-			     (!ps || (k == pn && !memcmp(ps, f->s, k))))) {
-			add = 0;
-		} else if (add && !ps) {
-			ps = f->s;
-			pn = k;
-		}
-	}
-	if (same || !np)
-		return 0;
-	if (add && pn) {
-		sh->kind = SHIFT_ADD;
-		sh->s = ps;
-		sh->n = pn;
-		return 0;
-	}
-	ps = NULL;
-	for (i = 0; i < np && rem; i++) {
+	for (i = 0; i < np; i++) {
 		const aa_lrec *p = sh->from[i], *f = sh->to[i];
-		size_t pi = indent_len(p->s, p->len), fi = indent_len(f->s, f->len), k;
+		const aa_lrec *big = file_longer ? f : p, *small = file_longer ? p : f;
+		size_t bi = indent_len(big->s, big->len);
+		size_t si = indent_len(small->s, small->len), k;
 
-		if (!split_prefix(p->s, pi, f->s, fi, &k) ||
-		    (ps && (k != pn || memcmp(ps, p->s, k))))
-			rem = 0;
-		else if (!ps) {
-			ps = p->s;
+		if (!split_prefix(big->s, bi, small->s, si, &k) ||
+		    (ps && (k != pn || memcmp(ps, big->s, k))))
+			return 0;
+		if (!ps) {
+			ps = big->s;
 			pn = k;
 		}
 	}
-	if (rem && pn) {
-		sh->kind = SHIFT_REMOVE;
-		sh->s = ps;
-		sh->n = pn;
+	if (!pn)
 		return 0;
-	}
-	if (find_tab_width(sh, np))
-		return 0;
-	/* a mapping: each indentation of the hunk has one in the file */
+	sh->kind = file_longer ? SHIFT_ADD : SHIFT_REMOVE;
+	sh->s = ps;
+	sh->n = pn;
+	return 1;
+}
+
+/* Each indentation of the hunk has one in the file: 1 with sh set. */
+static int find_map(ishift *sh, size_t np)
+{
+	size_t i, j;
+
 	for (i = 0; i < np; i++)
 		for (j = 0; j < i; j++) {
 			const aa_lrec *a = sh->from[i], *b = sh->from[j];
@@ -603,6 +574,40 @@ static int find_shift(const aa_lview *v, size_t at, const htry *y, ishift *sh)
 		}
 	sh->kind = SHIFT_MAP;
 	sh->npairs = np;
+	return 1;
+}
+
+/*
+ * Finds a consistent indentation shift between the hunk's old lines
+ * and the file lines they matched (blank lines aside): the file adds a
+ * prefix to every one, or drops one, or has tabs for the hunk's spaces
+ * (or back), or at least maps each of the hunk's indentations to one of
+ * its own. No shift when the indentations agree or nothing is consistent.
+ */
+static int find_shift(const aa_lview *v, size_t at, const htry *y, ishift *sh)
+{
+	size_t j, np = 0;
+	int same = 1;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->from = malloc((y->npre ? y->npre : 1) * sizeof(*sh->from));
+	sh->to = malloc((y->npre ? y->npre : 1) * sizeof(*sh->to));
+	if (!sh->from || !sh->to)
+		return -1;
+	for (j = 0; j < y->npre; j++) {
+		const aa_lrec *p = &y->pre[j], *f = aa_lview_at(v, at + j);
+		size_t pi = indent_len(p->s, p->len), fi = indent_len(f->s, f->len);
+
+		if (pi == p->len || fi == f->len)
+			continue;
+		sh->from[np] = p;
+		sh->to[np++] = f;
+		if (pi != fi || memcmp(p->s, f->s, pi))
+			same = 0;
+	}
+	if (!same && np && !find_prefix_shift(sh, np, 1) &&
+	    !find_prefix_shift(sh, np, 0) && !find_tab_width(sh, np))
+		find_map(sh, np);
 	return 0;
 }
 
