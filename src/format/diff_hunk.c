@@ -173,6 +173,11 @@ static int parse_numbered(aa_dparser *P, const aa_dline *l, aa_hunk *h,
 	if ((r = parse_range(&p, end, &h->new_start, &h->new_count, &nc)) < 0)
 		return header_error(P, l, r, "expected '+start,count'");
 	p = skip_blanks(p, end);
+	/* "@@ -a,b +c,d" with nothing after: the closing "@@" forgotten */
+	if (p == end && !P->o->strict) {
+		h->has_hint = 1;
+		return 0;
+	}
 	if (end - p < 2 || p[0] != '@' || p[1] != '@')
 		return header_error(P, l, -1, "expected the closing '@@'");
 	if (P->o->strict && (!oc || !nc))

@@ -752,6 +752,27 @@ static void bare_hunk_after_plain_header(void **state)
 	done(&res);
 }
 
+/* "@@ -a,b +c,d" with the closing "@@" forgotten: outside --strict only. */
+static void header_without_closing_at_signs(void **state)
+{
+	result res;
+
+	(void)state;
+	parse(&res, "--- a/x\n+++ b/x\n@@ -2,2 +2,2\n a\n-b\n+c\n");
+	expect_ok(&res, 1, 1);
+	assert_int_equal(res.cs.ops[0].hunks[0].has_hint, 1);
+	assert_int_equal(res.cs.ops[0].hunks[0].old_start, 2);
+	assert_int_equal(res.cs.ops[0].hunks[0].nlines, 3);
+	done(&res);
+	/* something else after the counts is still malformed */
+	parse(&res, "--- a/x\n+++ b/x\n@@ -2,2 +2,2 x\n a\n-b\n+c\n");
+	expect_error(&res, "closing '@@'");
+	done(&res);
+	parse_strict(&res, "--- a/x\n+++ b/x\n@@ -2,2 +2,2\n a\n-b\n+c\n");
+	expect_error(&res, "closing '@@'");
+	done(&res);
+}
+
 static void orphan_hunk_is_an_error(void **state)
 {
 	result res;
@@ -833,7 +854,7 @@ static void huge_numbers_and_bad_headers(void **state)
 	parse(&res, "--- a/x\n+++ b/x\n@@ -1,99999999999999999999 +1 @@\n-a\n");
 	expect_error(&res, "out of range");
 	done(&res);
-	parse(&res, "--- a/x\n+++ b/x\n@@ -1,2 +1,2\n-a\n");
+	parse(&res, "--- a/x\n+++ b/x\n@@ -1,2 +1,2 -a\n-a\n");
 	expect_error(&res, "malformed hunk header");
 	done(&res);
 	parse(&res, "--- a/x\n+++ b/x\n@@ -a +1 @@\n-a\n");
@@ -1152,6 +1173,7 @@ int main(void)
 		cmocka_unit_test(combined_and_context_diffs),
 		cmocka_unit_test(bare_hunks_for_only_path),
 		cmocka_unit_test(bare_hunk_after_plain_header),
+		cmocka_unit_test(header_without_closing_at_signs),
 		cmocka_unit_test(orphan_hunk_is_an_error),
 		cmocka_unit_test(only_path_overrides_header),
 		cmocka_unit_test(bad_paths),
