@@ -1096,22 +1096,33 @@ static rung_result exact_rungs(hrun *r, const htry *y)
 
 /* A hunk without old lines: it adds lines at the line its header names. */
 /*
+ * A hunk without old lines (no context, nothing removed) says where its
+ * lines go by line number alone, and assistants' line numbers are often
+ * wrong; like git apply without --unidiff-zero, it is taken only where
+ * the file itself confirms the place: an empty file, or right after the
+ * last line (which can only be the end). At the top of a non-empty file
+ * it usually means a "new" file that exists already: refused too.
+ *
  * Never "already applied": with no old lines the hunk's old side is
- * always present, so its new lines being there proves nothing (the same
- * lines may simply follow).
+ * always present, so its new lines being there proves nothing.
  */
 static int place_insertion(hrun *r, const htry *y)
 {
-	size_t at;
+	size_t total = run_len(r), at = hinted_line(r, y->h, 0);
 
-	if (!y->h->has_hint && run_len(r))
-		return aa_error(r->cx->diags, y->h->pos, r->cx->path,
-				"hunk has no context or removed lines; nothing says where its lines go");
-	at = hinted_line(r, y->h, 0);
-	if ((long)at != y->h->old_start + r->delta + r->skipped_delta && y->h->has_hint)
+	if (!y->h->has_hint)
+		return total ? aa_error(r->cx->diags, y->h->pos, r->cx->path,
+					"hunk has no context or removed lines; nothing says where its lines go")
+			     : land(r, y, 0, AA_HOW_CONTENT, AA_WS_EXACT);
+	if ((long)at != y->h->old_start + r->delta + r->skipped_delta)
 		return aa_error(r->cx->diags, y->h->pos, r->cx->path,
 				"hunk adds lines after line %ld, but the file has %zu lines",
-				y->h->old_start, run_len(r));
+				y->h->old_start, total);
+	if (at != total)
+		return aa_error(r->cx->diags, y->h->pos, r->cx->path,
+				"hunk adds lines %s line %ld with no context or removed lines; "
+				"nothing in the file confirms the place (add context lines)",
+				at ? "after" : "before", at ? y->h->old_start : 1);
 	return land(r, y, at, AA_HOW_EXACT, AA_WS_EXACT);
 }
 

@@ -592,6 +592,33 @@ static int plan_text_edit(planner *p, const aa_op *op, aa_plan_node *n)
 	return r;
 }
 
+/*
+ * "--- a/new" "+++ b/new" and one "@@ -0,0 +1,N @@" hunk: the assistant
+ * created a file without saying /dev/null. Only that shape, and only for
+ * a path that does not exist, creates it.
+ */
+static int hunk_creates_file(const aa_op *op)
+{
+	return op->edit_kind == AA_EDIT_HUNKS && !op->strict && op->nhunks == 1 &&
+	       op->hunks[0].has_hint && !op->hunks[0].old_start &&
+	       !op->hunks[0].old_count;
+}
+
+static int plan_edit_creates(planner *p, const aa_op *op, aa_plan_node *n)
+{
+	uint32_t mode = AA_MODE_FILE;
+
+	if (check_no_directory(p, op->pos, op->path) < 0 ||
+	    mode_for_new(p, op->pos, op->path, op->mode, &mode) < 0)
+		return -1;
+	aa_warn(p->d, op->pos, op->path,
+		"does not exist; its hunk adds every line (@@ -0,0), so it is created");
+	if (plan_text_edit(p, op, n) < 0)
+		return -1;
+	n->mode = mode;
+	return 0;
+}
+
 static int plan_edit(planner *p, const aa_op *op)
 {
 	aa_plan_node *n;
@@ -600,6 +627,8 @@ static int plan_edit(planner *p, const aa_op *op)
 	    !(n = node_get(p, op->path)) ||
 	    check_not_submodule(p, op->pos, n) < 0)
 		return -1;
+	if (!n->exists && hunk_creates_file(op))
+		return plan_edit_creates(p, op, n);
 	if (!n->exists)
 		return aa_error(p->d, op->pos, op->path, "%s",
 				op->strict ? "File must exist: no such file to patch"

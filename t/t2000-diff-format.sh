@@ -626,6 +626,33 @@ test_expect_success 'prose right after an unfenced hunk is not kept as context' 
 	)
 '
 
+test_expect_success '"@@ -0,0" without /dev/null: creates a missing file, refused on an existing one' '
+	cat >nonull.diff <<-\EOF &&
+	--- a/src/version.h
+	+++ b/src/version.h
+	@@ -0,0 +1,2 @@
+	+#define VERSION_MAJOR 1
+	+#define VERSION_MINOR 4
+	EOF
+	fresh w-nonull &&
+	(
+		cd w-nonull &&
+		git ai-apply ../nonull.diff >../out 2>../err &&
+		printf "#define VERSION_MAJOR 1\n#define VERSION_MINOR 4\n" >expect &&
+		git show :src/version.h >actual &&
+		test_cmp expect actual &&
+		test_cmp expect src/version.h
+	) &&
+	test_grep "^A src/version.h" out &&
+	test_grep "created" err &&
+	sed "s|src/version.h|src/ringbuf.c|" nonull.diff >exists.diff &&
+	(
+		cd w-nonull &&
+		test_rejected ../exists.diff &&
+		test_grep "src/ringbuf.c: .*no context" err
+	)
+'
+
 test_expect_success 'blank context lines that lost their leading space' '
 	sed "s/^ \$//" mod.diff >mod-blank.diff &&
 	test $(grep -c "^\$" mod-blank.diff) -ge 2 &&

@@ -1001,77 +1001,66 @@ static void test_utf16_file(void **state)
 
 /* ---- insertions (no old lines) -------------------------------------------------- */
 
+/*
+ * A hunk without old lines goes only where the file confirms the place:
+ * an empty file, or after its last line. In the middle, or at the top of
+ * a non-empty file (a "new" file that exists), line numbers alone are
+ * not trusted.
+ */
 static void test_insertion_at_header_line(void **state)
 {
 	run r;
 
 	(void)state;
-	/* "@@ -2,0 +3,2 @@": after line 2 */
-	APPLY(&r, "l1\nl2\nl3\nl4\nl5\n", H(2, 3, "+n1\n+n2\n"));
-	assert_out(&r, "l1\nl2\nn1\nn2\nl3\nl4\nl5\n");
-	assert_int_equal(r.cx.nlandings, 1);
-	assert_int_equal(r.cx.applied, 1);
-	run_free(&r);
-	/* "@@ -0,0 +1 @@": at the top */
-	APPLY(&r, "l1\nl2\n", H(0, 1, "+n0\n"));
-	assert_out(&r, "n0\nl1\nl2\n");
-	run_free(&r);
 	/* after the last line */
 	APPLY(&r, "l1\nl2\n", H(2, 3, "+n3\n"));
 	assert_out(&r, "l1\nl2\nn3\n");
+	assert_int_equal(r.cx.nlandings, 1);
+	assert_int_equal(r.cx.applied, 1);
 	run_free(&r);
 	/* into an empty file */
 	APPLY(&r, "", H(0, 1, "+x\n+y\n"));
 	assert_out(&r, "x\ny\n");
 	run_free(&r);
+	/* "@@ -2,0 +3,2 @@": after line 2 of 5, unconfirmed */
+	APPLY(&r, "l1\nl2\nl3\nl4\nl5\n", H(2, 3, "+n1\n+n2\n"));
+	assert_refused(&r, HUNK_LINE(0));
+	run_free(&r);
+	/* "@@ -0,0 +1 @@" on a file that has lines */
+	APPLY(&r, "l1\nl2\n", H(0, 1, "+n0\n"));
+	assert_refused(&r, HUNK_LINE(0));
+	run_free(&r);
 }
 
 /*
- * An insertion ("@@ -2,0 +3,2 @@") that lands where its header says is
- * exact, not "offset +1" (its lines go after line 2, i.e. at line 3);
- * and no false drift is carried to the next hunk, where it would turn
- * a tie that must be refused into a silent pick (second half).
+ * An insertion that lands where its header says is exact, not "offset
+ * +1" (its lines go after line N, i.e. at line N + 1).
  */
 static void test_insertion_is_exact(void **state)
 {
 	run r;
 
 	(void)state;
-	APPLY(&r, "l1\nl2\nl3\nl4\nl5\n", H(2, 3, "+n1\n+n2\n"));
-	assert_out(&r, "l1\nl2\nn1\nn2\nl3\nl4\nl5\n");
+	APPLY(&r, "l1\nl2\nl3\n", H(3, 4, "+n1\n+n2\n"));
+	assert_out(&r, "l1\nl2\nl3\nn1\nn2\n");
 	assert_int_equal(r.cx.landings[0].how, AA_HOW_EXACT);
+	assert_int_equal(r.cx.landings[0].line, 4);
 	assert_int_equal(r.cx.landings[0].offset, 0);
 	assert_int_equal(count_level(&r.d, AA_DIAG_WARNING), 0);
-	run_free(&r);
-	APPLY(&r, "l1\nl2\n", H(0, 1, "+n0\n"));
-	assert_out(&r, "n0\nl1\nl2\n");
-	assert_int_equal(r.cx.landings[0].how, AA_HOW_EXACT);
-	assert_int_equal(r.cx.landings[0].offset, 0);
-	assert_int_equal(count_level(&r.d, AA_DIAG_WARNING), 0);
-	run_free(&r);
-	/*
-	 * After the insertion (exact, no drift) the second hunk's context is
-	 * 3 lines before and 3 after its line: a tie, refused. With the
-	 * spurious +1 drift it silently goes to the later place.
-	 */
-	APPLY(&r, "l1\nl2\nx\nc1\nc2\nc3\ng\ng\ng\nc1\nc2\nc3\ng\n",
-	      H(2, 3, "+n1\n"), H(7, 8, " c1\n-c2\n+C2\n c3\n"));
-	assert_refused(&r, HUNK_LINE(1));
 	run_free(&r);
 }
 
 /*
- * An insertion whose added lines equal the lines already at the
- * insertion point is applied, not skipped: an empty old side is never
- * absent, so it cannot be "already applied" ("a\n}\n" plus "}" after
- * line 1 gives "a\n}\n}\n", as the same change with context does).
+ * An insertion whose added lines equal the lines before it is applied,
+ * not skipped: an empty old side is never absent, so it cannot be
+ * "already applied" ("a\n}\n" plus "}" at the end gives "a\n}\n}\n").
  */
 static void test_insertion_equal_to_next_line_is_applied(void **state)
 {
 	run r;
 
 	(void)state;
-	APPLY(&r, "a\n}\n", H(1, 2, "+}\n"));
+	APPLY(&r, "a\n}\n", H(2, 3, "+}\n"));
 	assert_out(&r, "a\n}\n}\n");
 	assert_int_equal(r.cx.skipped, 0);
 	assert_int_equal(r.cx.applied, 1);
