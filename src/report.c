@@ -204,7 +204,8 @@ static int print_line_cb(const git_diff_delta *delta, const git_diff_hunk *hunk,
 	return 0;
 }
 
-static void print_header(FILE *out, const aa_change *c)
+/* The "diff --git" line and git's extended headers (not ---/+++). */
+static void print_git_header(FILE *out, const aa_change *c)
 {
 	const char *from = c->renamed_from && !c->base_exists ? c->renamed_from : c->path;
 
@@ -221,10 +222,39 @@ static void print_header(FILE *out, const aa_change *c)
 		fprintf(out, "deleted file mode %06o\n", c->base_mode);
 	else if (c->mode != c->base_mode)
 		fprintf(out, "old mode %06o\nnew mode %06o\n", c->base_mode, c->mode);
+}
+
+static void print_names(FILE *out, const aa_change *c)
+{
+	const char *from = c->renamed_from && !c->base_exists ? c->renamed_from : c->path;
+
 	fprintf(out, "--- %s%s\n+++ %s%s\n",
 		c->base_exists || c->renamed_from ? "a/" : "",
 		c->base_exists || c->renamed_from ? from : "/dev/null",
 		c->exists ? "b/" : "", c->exists ? c->path : "/dev/null");
+}
+
+/*
+ * A binary change as git prints it, so that git apply can take it: the
+ * full object names on the index line, then libgit2's "GIT binary patch".
+ */
+static void print_binary(FILE *out, const aa_change *c, const sides *sd,
+			 git_patch *patch)
+{
+	char from[GIT_OID_HEXSZ + 1], to[GIT_OID_HEXSZ + 1];
+	git_oid a, b;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	if (sd->old.len || c->base_exists || c->renamed_from)
+		git_odb_hash(&a, sd->old.ptr ? sd->old.ptr : "", sd->old.len,
+			     GIT_OBJECT_BLOB);
+	if (c->exists)
+		git_odb_hash(&b, sd->new_data, sd->new_len, GIT_OBJECT_BLOB);
+	git_oid_tostr(from, sizeof(from), &a);
+	git_oid_tostr(to, sizeof(to), &b);
+	fprintf(out, "index %s..%s\n", from, to);
+	git_patch_print(patch, print_line_cb, out);
 }
 
 static void print_diff(FILE *out, aa_session *s, const aa_plan *plan)
@@ -233,6 +263,7 @@ static void print_diff(FILE *out, aa_session *s, const aa_plan *plan)
 	size_t i;
 
 	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+	o.flags |= GIT_DIFF_SHOW_BINARY;
 	for (i = 0; i < plan->nchanges; i++) {
 		const aa_change *c = &plan->changes[i];
 		git_patch *patch = NULL;
@@ -240,16 +271,22 @@ static void print_diff(FILE *out, aa_session *s, const aa_plan *plan)
 
 		if (is_rename_source(plan, c) || load_sides(s, c, &sd) < 0)
 			continue;
-		print_header(out, c);
+		print_git_header(out, c);
 		if (git_patch_from_buffers(&patch, sd.old.ptr ? sd.old.ptr : "",
 					   sd.old.len, c->path, sd.new_data,
-					   sd.new_len, c->path, &o) == 0) {
-			const git_diff_delta *dd = git_patch_get_delta(patch);
-
-			if (dd->flags & GIT_DIFF_FLAG_BINARY)
-				fprintf(out, "Binary files differ\n");
-			else
-				git_patch_print(patch, print_line_cb, out);
+					   sd.new_len, c->path, &o) < 0) {
+			free_sides(&sd);
+			continue;
+		}
+		if (git_patch_get_delta(patch)->flags & GIT_DIFF_FLAG_BINARY) {
+			if (git_patch_num_hunks(patch) || !c->renamed_from ||
+			    c->base_exists)
+				print_binary(out, c, &sd, patch);
+		} else {
+			if (git_patch_num_hunks(patch) || !c->renamed_from ||
+			    c->base_exists)
+				print_names(out, c);
+			git_patch_print(patch, print_line_cb, out);
 		}
 		git_patch_free(patch);
 		free_sides(&sd);

@@ -365,9 +365,14 @@ test_expect_success 'binary files can be deleted' '
 	rm -rf bd && cp -R repo bd &&
 	(
 		cd bd &&
+		# --diff shows it as git does, so git apply takes it
+		git ai-apply --check --diff ../bd.diff >../bd.out &&
+		git apply --check ../bd.out &&
 		git ai-apply --cached ../bd.diff &&
 		test_must_fail git cat-file -e :nul.bin
-	)
+	) &&
+	test_grep "^GIT binary patch" bd.out &&
+	test_grep "^index [0-9a-f]\{40\}\.\.0\{40\}" bd.out
 '
 
 test_expect_success 'GIT binary patches are rejected as not supported yet' '
