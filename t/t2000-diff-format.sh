@@ -317,8 +317,14 @@ test_expect_success 'rename of a binary file: same blob, same bytes in the work 
 		git ai-apply ../answer.md &&
 		result_is rename-bin &&
 		git cat-file blob base:docs/logo.png >../logo.expect &&
-		cmp ../logo.expect docs/img/logo.png
-	)
+		cmp ../logo.expect docs/img/logo.png &&
+		# --diff shows a pure rename as git does: git apply takes it
+		git reset -q --hard base &&
+		git ai-apply --check --diff ../answer.md >../renbin.out &&
+		git apply --check ../renbin.out
+	) &&
+	! grep "^---" renbin.out &&
+	test_grep "^rename to docs/img/logo.png" renbin.out
 '
 
 test_expect_success 'rename with a content change' '
