@@ -1,0 +1,24 @@
+# bash completion for "git ai-apply", on top of git's own completion
+# (/usr/share/bash-completion/completions/git): git calls _git_ai_apply
+# for "git ai-apply <TAB>". Source this file from ~/.bashrc.
+
+_git_ai_apply ()
+{
+	case "$cur" in
+	--format=*)
+		__gitcomp "auto companion file-changes aptix ap diff" "" "${cur##--format=}"
+		return
+		;;
+	--branch=*|--base=*)
+		__git_complete_refs --cur="${cur#*=}"
+		return
+		;;
+	--*)
+		__gitcomp "--cached --branch= --check --format= --strict --base=
+			--force --allow-delete --stat --json --diff --quiet --help"
+		return
+		;;
+	esac
+	# the inputs: answer files
+	COMPREPLY=($(compgen -f -- "$cur"))
+}
