@@ -24,11 +24,6 @@ expect_branch () {
 	git diff "$@" base "$name" >"../$name.diff"
 }
 
-# fresh DIR: a copy of the base repository to apply into.
-fresh () {
-	rm -rf "$1" && cp -R repo "$1"
-}
-
 # result_is BRANCH: index == BRANCH's tree, work tree == index, no
 # untracked leftovers, HEAD not moved.
 result_is () {

@@ -35,10 +35,6 @@ first_error_is () {
 	test_grep -E -i "$1" first-error
 }
 
-fresh () {
-	rm -rf "$1" && cp -R repo "$1"
-}
-
 result_is () {
 	test "$(git write-tree)" = "$(git rev-parse "$1^{tree}")" &&
 	git diff --exit-code &&

@@ -4,27 +4,6 @@ test_description='aptix format (seed 002): file bundle, structured patch, git pa
 
 . "$(dirname "$0")/test-lib.sh"
 
-# fresh DIR: a copy of the base repository to apply into (without the
-# "err" that test_rejected leaves in the repository).
-fresh () {
-	rm -rf "$1" && cp -R repo "$1" && rm -f "$1/err"
-}
-
-# staged_as PATH EXPECT: the index and the work tree both hold EXPECT's
-# bytes at PATH (run inside a repository).
-staged_as () {
-	git show ":$1" >"$SHARNESS_TRASH_DIRECTORY/staged.tmp" &&
-	test_cmp "$2" "$SHARNESS_TRASH_DIRECTORY/staged.tmp" &&
-	test_cmp "$2" "$1"
-}
-
-# clean_result: work tree == index, nothing untracked, HEAD not moved.
-clean_result () {
-	git diff --exit-code &&
-	test -z "$(git ls-files --others --exclude-standard)" &&
-	test "$(git rev-parse HEAD)" = "$(git rev-parse base)"
-}
-
 # line_of PATTERN FILE: the number of the first line of FILE holding
 # the fixed string PATTERN.
 line_of () {

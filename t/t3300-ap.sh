@@ -4,20 +4,6 @@ test_description='ap format (seed 003): snippets, anchors, ranges, CREATE_FILE, 
 
 . "$(dirname "$0")/test-lib.sh"
 
-# fresh DIR: a copy of the base repository to apply into (without the
-# "err" that test_rejected leaves in the repository).
-fresh () {
-	rm -rf "$1" && cp -R repo "$1" && rm -f "$1/err"
-}
-
-# staged_as PATH EXPECT: the index and the work tree both hold EXPECT's
-# bytes at PATH (run inside a repository).
-staged_as () {
-	git show ":$1" >"$SHARNESS_TRASH_DIRECTORY/staged.tmp" &&
-	test_cmp "$2" "$SHARNESS_TRASH_DIRECTORY/staged.tmp" &&
-	test_cmp "$2" "$1"
-}
-
 # line_of PATTERN FILE / col_of PATTERN FILE: the line number and the
 # (1-based) column of the first occurrence of the fixed string PATTERN.
 line_of () {
