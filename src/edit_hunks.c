@@ -1145,6 +1145,8 @@ static rung_result ladder(hrun *r, const htry *y)
 	aa_ws lv;
 
 	rr = h->has_hint ? exact_rungs(r, y) : bare_exact(r, y);
+	if (r->cx->exact_only)
+		return rr;
 	/*
 	 * The new side found exactly means "already applied" before the
 	 * blank-tolerant rungs get a say: a re-indenting hunk applied once

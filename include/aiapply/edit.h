@@ -30,6 +30,12 @@ typedef struct aa_edit_ctx {
 	const char *path;     /* repository path, for messages */
 	aa_diags *diags;
 	int strict;           /* seed 004 --strict: rung 1 only */
+	/*
+	 * Rungs 1 and 2 only: no "already applied", no tolerant rung. The
+	 * planner tries this first, and against the revision the answer
+	 * was written for (history), before the whole ladder.
+	 */
+	int exact_only;
 	/* results */
 	aa_landing *landings;
 	size_t nlandings, cap;
