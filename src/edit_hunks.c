@@ -37,8 +37,12 @@
 #include "aiapply/edit.h"
 #include "aiapply/locate.h"
 
-/* Candidate places listed in an ambiguity error. */
-#define MAX_LISTED 6
+/*
+ * Candidate places listed in an ambiguity error. The search stops at
+ * the one after them ("and more"): counting every match of a line that
+ * fills the file would cost a pass for nothing.
+ */
+#define MAX_LISTED 5
 /* Differing lines shown under a "not found" error. */
 #define MAX_SHOWN 6
 /* Bytes of a line quoted in a message. */
@@ -759,32 +763,40 @@ static void put_quoted(aa_buf *b, const char *s, size_t len)
 	aa_buf_put_quoted(b, s, len, QUOTE_MAX);
 }
 
-/* "lines 12, 40 and 77" (original line numbers, 1-based). */
+/*
+ * "lines 12, 40 and 77" (original line numbers, 1-based); with `more`,
+ * "lines 1, 2, 3, 4, 5 and more".
+ */
 static void put_places(aa_buf *b, const hrun *r, const size_t *at, size_t n,
-		       long total)
+		       int more)
 {
 	size_t i;
 
 	aa_buf_puts(b, n > 1 ? "lines " : "line ");
 	for (i = 0; i < n; i++) {
 		if (i)
-			aa_buf_puts(b, i + 1 == n && (long)n == total ? " and " : ", ");
+			aa_buf_puts(b, i + 1 == n && !more ? " and " : ", ");
 		aa_buf_printf(b, "%ld", orig_line(r, at[i]) + 1);
 	}
-	if ((long)n < total)
-		aa_buf_printf(b, ", ... (%ld in all)", total);
+	if (more)
+		aa_buf_puts(b, " and more");
 }
 
+/* hits: the first `count` places, at most MAX_LISTED + 1 of them. */
 static int report_ambiguous(hrun *r, const htry *y, aa_ws lv, const size_t *hits,
 			    long count)
 {
 	aa_buf b = AA_BUF_INIT;
-	size_t shown = count < MAX_LISTED ? (size_t)count : MAX_LISTED;
+	int more = count > MAX_LISTED;
 	int ret;
 
-	aa_buf_printf(&b, "hunk is ambiguous: it matches %ld places%s, at ", count,
-		      lv == AA_WS_EXACT ? "" : " when whitespace is ignored");
-	put_places(&b, r, hits, shown, count);
+	if (more)
+		aa_buf_printf(&b, "hunk is ambiguous: it matches more than %d places%s, at ",
+			      MAX_LISTED, lv == AA_WS_EXACT ? "" : " when whitespace is ignored");
+	else
+		aa_buf_printf(&b, "hunk is ambiguous: it matches %ld places%s, at ", count,
+			      lv == AA_WS_EXACT ? "" : " when whitespace is ignored");
+	put_places(&b, r, hits, more ? MAX_LISTED : (size_t)count, more);
 	aa_buf_puts(&b, "; refusing to guess (give more context or the right line numbers)");
 	ret = aa_error(r->cx->diags, y->h->pos, r->cx->path, "%s",
 		       b.ptr ? b.ptr : "hunk matches several places");
@@ -982,13 +994,14 @@ static rung_result unique_rung(hrun *r, const htry *y, aa_ws lv, aa_how how)
 {
 	aa_lview v;
 	aa_needle nd = AA_NEEDLE_INIT(y->pre, y->npre);
-	size_t hits[MAX_LISTED];
+	size_t hits[MAX_LISTED + 1];
 	long count;
 
 	if (lv != AA_WS_EXACT)
 		run_ws_ready(r);
 	v = run_view(r);
-	count = aa_locate_all(&v, &nd, lv, hits, MAX_LISTED);
+	/* uniqueness, or the places to list: the search stops after them */
+	count = aa_locate_first(&v, &nd, lv, hits, MAX_LISTED + 1);
 	aa_needle_release(&nd);
 	if (count < 0)
 		return oom(r, y->h->pos);
@@ -1049,7 +1062,8 @@ static rung_result already_applied(hrun *r, const htry *y, aa_ws lv)
 	if (lv != AA_WS_EXACT)
 		run_ws_ready(r);
 	v = run_view(r);
-	count = aa_locate_all(&v, &nd, lv, hits, 2);
+	/* "exactly once": the search stops at the second */
+	count = aa_locate_first(&v, &nd, lv, hits, 2);
 	aa_needle_release(&nd);
 	if (count < 0)
 		return oom(r, y->h->pos);

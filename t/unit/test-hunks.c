@@ -454,6 +454,36 @@ static void test_bare_counted_lines(void **state)
 	aa_buf_free(&want);
 }
 
+/*
+ * A hunk that matches everywhere in a file of identical lines: the
+ * search stops after the places it lists, so the message lists the
+ * first five and says "and more" rather than counting every match.
+ */
+static void test_ambiguous_lists_five_and_more(void **state)
+{
+	aa_buf file = AA_BUF_INIT;
+	const char *msg;
+	size_t i;
+	run r;
+
+	(void)state;
+	for (i = 0; i < 2000; i++)
+		aa_buf_puts(&file, "same\n");
+	APPLY(&r, file.ptr, BARE(" same\n-same\n+other\n"));
+	msg = assert_refused(&r, HUNK_LINE(0));
+	assert_has(msg, "more than 5 places");
+	assert_has(msg, "lines 1, 2, 3, 4, 5 and more;");
+	assert_null(strstr(msg, "in all"));
+	assert_null(strstr(msg, "1999"));
+	run_free(&r);
+	/* a few places: all listed, no "more" */
+	APPLY(&r, "a\nx\nb\nx\nc\nx\n", BARE("-x\n+X\n"));
+	msg = assert_refused(&r, HUNK_LINE(0));
+	assert_has(msg, "matches 3 places, at lines 2, 4 and 6;");
+	run_free(&r);
+	aa_buf_free(&file);
+}
+
 /* ---- already applied -------------------------------------------------------- */
 
 static void test_already_applied_single(void **state)
@@ -1573,6 +1603,7 @@ int main(void)
 		cmocka_unit_test(test_two_blocks_no_hint_refused),
 		cmocka_unit_test(test_no_hint_unique),
 		cmocka_unit_test(test_bare_counted_lines),
+		cmocka_unit_test(test_ambiguous_lists_five_and_more),
 		cmocka_unit_test(test_already_applied_single),
 		cmocka_unit_test(test_already_applied_half),
 		cmocka_unit_test(test_already_applied_twice_is_not),
