@@ -60,6 +60,8 @@ typedef struct placed {
 	long sum;                /* delta of this and every earlier entry */
 } placed;
 
+struct hrun;
+
 typedef struct hrun {
 	aa_text *t;
 	const aa_op *op;
@@ -90,7 +92,19 @@ typedef struct htry {
 	aa_lrec *pre, *post;
 	size_t npre, npost;
 	size_t pre_before;       /* old-side lines of the hunk before k0 */
+	int anchor;              /* an anchor_kind: where the try must lie */
 } htry;
+
+/*
+ * Where a numbered hunk must lie (git apply's match_beginning and
+ * match_end, as GNU patch): one that shows lines before its first
+ * change but none after its last was cut at the end of the file it was
+ * written for; one that starts at line 1 and shows lines after its
+ * changes but none before, at its start. See place_anchored().
+ */
+enum anchor_kind { ANCHOR_NONE, ANCHOR_START, ANCHOR_END };
+
+static void warn_bare_tail(struct hrun *r, const htry *y, size_t at);
 
 /* How added lines are re-indented to follow the file. */
 typedef struct ishift {
@@ -971,6 +985,7 @@ static int land(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv)
 	int ret;
 
 	memset(&sh, 0, sizeof(sh));
+	warn_bare_tail(r, y, at);
 	if (lv != AA_WS_EXACT && find_shift(&v, at, y, &sh) < 0) {
 		shift_release(&sh);
 		return oom(r, y->h->pos);
@@ -982,6 +997,88 @@ static int land(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv)
 	r->next_at = at + y->npost;
 	shift_release(&sh);
 	return ret;
+}
+
+/* ---- anchoring ------------------------------------------------------------------ */
+
+/*
+ * Context lines before the first change and after the last in [0, k1),
+ * and whether the changes next to each edge only add lines.
+ */
+typedef struct edges {
+	size_t lead, trail;
+	int adds_first, adds_last;
+} edges;
+
+static int only_adds(const aa_hunk *h, size_t from, size_t to, int step)
+{
+	size_t k;
+
+	for (k = from; k != to && h->lines[k].kind != ' '; k += (size_t)step)
+		if (h->lines[k].kind == '-')
+			return 0;
+	return 1;
+}
+
+static void hunk_edges(const aa_hunk *h, size_t k1, edges *e)
+{
+	size_t a = 0, b = 0;
+
+	while (a < k1 && h->lines[a].kind == ' ')
+		a++;
+	while (a < k1 && b < k1 - a && h->lines[k1 - 1 - b].kind == ' ')
+		b++;
+	e->lead = a;
+	e->trail = b;
+	e->adds_first = a < k1 && only_adds(h, a, k1, 1);
+	e->adds_last = a < k1 && only_adds(h, k1 - 1 - b, (size_t)-1, -1);
+}
+
+/*
+ * The anchor of hunk lines [0, k1). Only numbered hunks: their header
+ * says where they were cut, and a diff tool leaves out context only at
+ * the file's edges. Only lines added at a bare edge are in doubt (right
+ * after the last line shown, or at the end of the file?): a context
+ * line on that side pins them, and so does a removed line next to them,
+ * and a hunk with no context at all is pinned by what it removes.
+ */
+static int hunk_anchor(const aa_hunk *h, size_t k1)
+{
+	edges e;
+
+	if (!h->has_hint || !k1)
+		return ANCHOR_NONE;
+	hunk_edges(h, k1, &e);
+	if (e.lead == k1)
+		return ANCHOR_NONE;
+	if (e.lead && !e.trail && e.adds_last)
+		return ANCHOR_END;
+	if (!e.lead && e.trail && e.adds_first && h->old_start <= 1)
+		return ANCHOR_START;
+	return ANCHOR_NONE;
+}
+
+/*
+ * A bare hunk says nothing of the end of the file: it lands where its
+ * lines are, but one that appends after the last line it shows, away
+ * from the end, gets a warning (files grow at their end, so that is
+ * where an answer written before upstream appended goes wrong).
+ */
+static void warn_bare_tail(hrun *r, const htry *y, size_t at)
+{
+	const aa_hunk *h = y->h;
+	size_t total = run_len(r);
+	edges e;
+
+	if (h->has_hint || y->k1 != h->nlines || !y->npre || at + y->npre >= total)
+		return;
+	hunk_edges(h, h->nlines, &e);
+	if (!e.lead || e.trail || !e.adds_last)
+		return;
+	aa_warn(r->cx->diags, h->pos, r->cx->path,
+		"hunk has no context lines after its added lines; they go after line %ld, "
+		"which is not the end of the file (%zu more lines follow): check that they belong there",
+		orig_line(r, at + y->npre - 1) + 1, total - at - y->npre);
 }
 
 /* ---- the ladder ---------------------------------------------------------------- */
@@ -1149,6 +1246,92 @@ static size_t count_kind(const aa_hunk *h, char kind)
 	return n;
 }
 
+/* ---- the anchored ladder ------------------------------------------------------ */
+
+/* The one place an anchored try's side of n lines may start; SIZE_MAX: none. */
+static size_t anchor_at(const hrun *r, const htry *y, size_t n)
+{
+	size_t total = run_len(r);
+
+	if (y->anchor == ANCHOR_START)
+		return 0;
+	return n <= total ? total - n : SIZE_MAX;
+}
+
+/* 1 when the n lines `side` are at the anchored place at level lv. */
+static int at_anchor(hrun *r, const htry *y, const aa_lrec *side, size_t n,
+		     aa_ws lv, size_t *at)
+{
+	aa_needle nd = AA_NEEDLE_INIT(side, n);
+	aa_lview v;
+	int found;
+
+	*at = anchor_at(r, y, n);
+	if (!n || *at == SIZE_MAX)
+		return 0;
+	if (lv != AA_WS_EXACT)
+		run_ws_ready(r);
+	v = run_view(r);
+	found = aa_locate_at(&v, *at, &nd, lv);
+	aa_needle_release(&nd);
+	return found;
+}
+
+static rung_result anchored_rung(hrun *r, const htry *y, aa_ws lv, aa_how how)
+{
+	size_t at;
+
+	if (!at_anchor(r, y, y->pre, y->npre, lv, &at))
+		return 0;
+	/* --strict: rung 1, at the header's line only */
+	if (r->cx->strict && at != hinted_line(r, y->h, 0))
+		return 0;
+	return land(r, y, at, how, lv) < 0 ? -1 : 1;
+}
+
+static rung_result anchored_applied(hrun *r, const htry *y, aa_ws lv)
+{
+	size_t at;
+
+	if (!at_anchor(r, y, y->post, y->npost, lv, &at))
+		return 0;
+	return record(r, y, at, AA_HOW_ALREADY_APPLIED, lv, NULL) < 0 ? -1 : 1;
+}
+
+/*
+ * The ladder of an anchored hunk: the same rungs in the same order, at
+ * its one place (the start or the end of the text as it stands). Where
+ * its lines are elsewhere, report_anchored() says so.
+ */
+static rung_result anchored_ladder(hrun *r, const htry *y)
+{
+	const aa_hunk *h = y->h;
+	rung_result rr = anchored_rung(r, y, AA_WS_EXACT, AA_HOW_EXACT);
+	size_t k0, k1;
+	htry core;
+	aa_ws lv;
+
+	if (rr || r->cx->exact_only || r->cx->strict)
+		return rr;
+	if (count_kind(h, '+'))
+		rr = anchored_applied(r, y, AA_WS_EXACT);
+	for (lv = AA_WS_TRAILING; !rr && lv <= AA_WS_BOTH; lv++)
+		rr = anchored_rung(r, y, lv, AA_HOW_WHITESPACE);
+	if (!rr)
+		rr = anchored_applied(r, y, AA_WS_EXACT);
+	if (!rr)
+		rr = anchored_applied(r, y, AA_WS_BOTH);
+	/* the core keeps the anchored side: it has no context there */
+	if (!rr && reduced_core(h, y->k1, &k0, &k1)) {
+		if (try_build(&core, h, k0, k1) < 0)
+			return oom(r, h->pos);
+		core.anchor = y->anchor;
+		rr = anchored_rung(r, &core, AA_WS_BOTH, AA_HOW_REDUCED_CONTEXT);
+		try_release(&core);
+	}
+	return rr;
+}
+
 /* Rungs 1 to 4 and "already applied" for try y: 0 when none gives a place. */
 static rung_result ladder(hrun *r, const htry *y)
 {
@@ -1158,6 +1341,8 @@ static rung_result ladder(hrun *r, const htry *y)
 	rung_result rr;
 	aa_ws lv;
 
+	if (y->anchor != ANCHOR_NONE)
+		return anchored_ladder(r, y);
 	rr = h->has_hint ? exact_rungs(r, y) : bare_exact(r, y);
 	if (r->cx->exact_only)
 		return rr;
@@ -1199,6 +1384,47 @@ static size_t loose_tail(const aa_hunk *h)
 	return k < h->nlines ? k : 0;
 }
 
+/*
+ * An anchored hunk that is not at its place: where its lines are
+ * elsewhere (exactly or with blanks ignored), say that and why it is
+ * refused; else the usual report.
+ */
+static int report_anchored(hrun *r, const htry *y, size_t hint)
+{
+	aa_needle nd = AA_NEEDLE_INIT(y->pre, y->npre);
+	size_t at, total = run_len(r);
+	aa_lview v;
+	edges e;
+	long n;
+
+	run_ws_ready(r);
+	v = run_view(r);
+	n = aa_locate_first(&v, &nd, AA_WS_EXACT, &at, 1);
+	if (n == 0)
+		n = aa_locate_first(&v, &nd, AA_WS_BOTH, &at, 1);
+	aa_needle_release(&nd);
+	if (n < 0)
+		return oom(r, y->h->pos);
+	if (n == 0)
+		return report_not_found(r, y, hint);
+	hunk_edges(y->h, y->k1, &e);
+	if (y->anchor == ANCHOR_END)
+		return aa_error(r->cx->diags, y->h->pos, r->cx->path,
+				"hunk is anchored to the end of the file: it adds lines after the last of the "
+				"%zu line(s) it shows and shows none after them, so it was cut at the end of the file "
+				"it was written for; its lines are at line %ld, but %zu more line(s) follow "
+				"them; refusing to put its changes before them (add the context lines that "
+				"follow, or write the hunk against the current file)",
+				e.lead, orig_line(r, at) + 1, total - at - y->npre);
+	return aa_error(r->cx->diags, y->h->pos, r->cx->path,
+			"hunk is anchored to the start of the file: it starts at line 1 and adds lines "
+			"before the first of the %zu line(s) it shows, with none before them; its lines are "
+			"at line %ld, after %zu other line(s); refusing to put its changes after them "
+			"(add the context lines that come before, or write the hunk against the "
+			"current file)",
+			e.trail, orig_line(r, at) + 1, at);
+}
+
 static int place_hunk(hrun *r, const aa_hunk *h)
 {
 	htry y, cut;
@@ -1207,6 +1433,7 @@ static int place_hunk(hrun *r, const aa_hunk *h)
 
 	if (try_build(&y, h, 0, h->nlines) < 0)
 		return oom(r, h->pos);
+	y.anchor = hunk_anchor(h, h->nlines);
 	if (!y.npre) {
 		rr = place_insertion(r, &y);
 		try_release(&y);
@@ -1220,6 +1447,7 @@ static int place_hunk(hrun *r, const aa_hunk *h)
 			try_release(&y);
 			return oom(r, h->pos);
 		}
+		cut.anchor = hunk_anchor(h, tail);
 		if (cut.npre && (rr = ladder(r, &cut)) > 0)
 			aa_warn(r->cx->diags, h->pos, r->cx->path,
 				"the hunk's last %zu line(s) were not context after all; left out",
@@ -1227,7 +1455,8 @@ static int place_hunk(hrun *r, const aa_hunk *h)
 		try_release(&cut);
 	}
 	if (!rr)
-		rr = report_not_found(r, &y, hint);
+		rr = y.anchor != ANCHOR_NONE ? report_anchored(r, &y, hint)
+					     : report_not_found(r, &y, hint);
 	try_release(&y);
 	return rr < 0 ? -1 : 0;
 }

@@ -69,10 +69,14 @@ static void add_hunks(aa_op *op, const hspec *hs, size_t n)
 	}
 }
 
+/* How apply_len() runs the engine. */
+enum { MODE_LADDER = 0, MODE_STRICT = 1, MODE_EXACT_ONLY = 2 };
+
 /* Decodes `file`, applies the hunks, encodes the result when it worked. */
 static void apply_len(run *r, const char *file, size_t len, const hspec *hs,
-		      size_t n, int strict)
+		      size_t n, int mode)
 {
+	int strict = mode == MODE_STRICT;
 	aa_changeset cs = AA_CHANGESET_INIT;
 	aa_text t = AA_TEXT_INIT;
 	aa_pos pos = { "answer.md", 5 };
@@ -83,6 +87,7 @@ static void apply_len(run *r, const char *file, size_t len, const hspec *hs,
 	r->cx.path = "f.txt";
 	r->cx.diags = &r->d;
 	r->cx.strict = strict;
+	r->cx.exact_only = mode == MODE_EXACT_ONLY;
 	op = aa_changeset_add(&cs, AA_OP_EDIT, pos);
 	assert_non_null(op);
 	op->path = aa_strdup("f.txt");
@@ -113,7 +118,13 @@ static void run_free(run *r)
 
 #define APPLY_STRICT(r, file, ...) do { \
 	const hspec hs_[] = { __VA_ARGS__ }; \
-	apply_len((r), (file), strlen(file), hs_, sizeof(hs_) / sizeof(*hs_), 1); \
+	apply_len((r), (file), strlen(file), hs_, sizeof(hs_) / sizeof(*hs_), MODE_STRICT); \
+} while (0)
+
+/* Rungs 1 and 2 only (aa_edit_ctx.exact_only), as the planner's first try. */
+#define APPLY_EXACT_ONLY(r, file, ...) do { \
+	const hspec hs_[] = { __VA_ARGS__ }; \
+	apply_len((r), (file), strlen(file), hs_, sizeof(hs_) / sizeof(*hs_), MODE_EXACT_ONLY); \
 } while (0)
 
 static void assert_out_len(const run *r, const char *want, size_t len)
@@ -1097,13 +1108,17 @@ static void test_insertion_equal_to_next_line_is_applied(void **state)
 	run_free(&r);
 }
 
-/* The same change with a context line is applied (its preimage is there). */
+/*
+ * The same change with context lines is applied (its preimage is
+ * there). Without the line after it, it would be anchored to the end
+ * of the file (see the anchoring tests).
+ */
 static void test_insertion_with_context_equal_to_next_line(void **state)
 {
 	run r;
 
 	(void)state;
-	APPLY(&r, "a\n}\n", H(1, 1, " a\n+}\n"));
+	APPLY(&r, "a\n}\n", H(1, 1, " a\n+}\n }\n"));
 	assert_out(&r, "a\n}\n}\n");
 	assert_int_equal(r.cx.skipped, 0);
 	run_free(&r);
@@ -1201,6 +1216,12 @@ static void make_case(unsigned *seed, model *m, int crlf, int final_nl,
 		fv[nf++] = orig[i] = strdup(text);
 	}
 	i = rnd(seed, 5);
+	/*
+	 * Junk before the file: a hunk that adds before line 1 with no
+	 * line before it would be anchored to the start, and refused.
+	 */
+	if (junk && i == 0)
+		i = 1;
 	while (i <= n && m->nh < 32) {
 		size_t start = i, rem = rnd(seed, 4), add = rnd(seed, 4);
 		size_t c0 = 1 + rnd(seed, 3), c1 = 1 + rnd(seed, 3);
@@ -1364,6 +1385,161 @@ static void test_large_file_many_hunks(void **state)
 	free(h);
 	aa_buf_free(&file);
 	aa_buf_free(&want);
+}
+
+/* ---- anchoring: hunks cut at the start or the end of the file ---------------------- */
+
+/* Written when c was the last line; upstream appended since. */
+#define UP_APPENDED "a\nb\nc\nup1\nup2\n"
+#define APPEND_HUNK " b\n c\n+new\n"
+
+static void test_anchor_end_refused_after_upstream_appended(void **state)
+{
+	run r;
+	const char *msg;
+
+	(void)state;
+	/* exact at its header's line, but not the end: no landing there */
+	APPLY(&r, UP_APPENDED, H(2, 2, APPEND_HUNK));
+	msg = assert_refused(&r, HUNK_LINE(0));
+	assert_has(msg, "anchored to the end of the file");
+	assert_has_number(msg, 2);
+	assert_has(msg, "2 more line(s) follow");
+	assert_int_equal(r.cx.nlandings, 0);
+	run_free(&r);
+	/* nor with blanks ignored, nor with reduced context */
+	APPLY(&r, UP_APPENDED, H(2, 2, " b  \n c\n+new\n"));
+	msg = assert_refused(&r, HUNK_LINE(0));
+	assert_has(msg, "anchored to the end of the file");
+	run_free(&r);
+	APPLY(&r, "x\ny\nb\nc\nup1\n", H(1, 1, " a\n b\n c\n+new\n"));
+	assert_refused(&r, HUNK_LINE(0));
+	run_free(&r);
+	/* the same under --strict and in the exact-only mode */
+	APPLY_STRICT(&r, UP_APPENDED, H(2, 2, APPEND_HUNK));
+	assert_refused(&r, HUNK_LINE(0));
+	run_free(&r);
+	APPLY_EXACT_ONLY(&r, UP_APPENDED, H(2, 2, APPEND_HUNK));
+	assert_refused(&r, HUNK_LINE(0));
+	run_free(&r);
+}
+
+static void test_anchor_end_lands_at_the_end(void **state)
+{
+	run r;
+
+	(void)state;
+	APPLY(&r, "a\nb\nc\n", H(2, 2, APPEND_HUNK));
+	assert_out(&r, "a\nb\nc\nnew\n");
+	assert_landing(&r, 0, AA_HOW_EXACT, 2, 0);
+	assert_int_equal(r.d.n, 0);
+	run_free(&r);
+	/* lines inserted before it: the end, at an offset */
+	APPLY(&r, "h1\nh2\na\nb\nc\n", H(2, 2, APPEND_HUNK));
+	assert_out(&r, "h1\nh2\na\nb\nc\nnew\n");
+	assert_landing(&r, 0, AA_HOW_OFFSET, 4, 2);
+	run_free(&r);
+	/* blanks ignored, at the end */
+	APPLY(&r, "a\nb  \nc\n", H(2, 2, APPEND_HUNK));
+	assert_out(&r, "a\nb  \nc\nnew\n");
+	assert_landing(&r, 0, AA_HOW_WHITESPACE, 2, 0);
+	run_free(&r);
+	/* outer context differs, at the end */
+	APPLY(&r, "a\nB\nc\n", H(1, 1, " a\n B\n c\n+new\n"));
+	assert_int_equal(r.rc, 0);
+	run_free(&r);
+	APPLY(&r, "a\nB\nc\n", H(1, 1, " x\n B\n c\n+new\n"));
+	assert_out(&r, "a\nB\nc\nnew\n");
+	/* the line of the core, the lines next to the change */
+	assert_landing(&r, 0, AA_HOW_REDUCED_CONTEXT, 3, 0);
+	run_free(&r);
+	/* already applied at the end */
+	APPLY(&r, "a\nb\nc\nnew\n", H(2, 2, APPEND_HUNK));
+	assert_out(&r, "a\nb\nc\nnew\n");
+	assert_landing(&r, 0, AA_HOW_ALREADY_APPLIED, 2, 0);
+	run_free(&r);
+	/* after an earlier hunk changed the line count */
+	APPLY(&r, "a\nb\nc\n", H(1, 1, "-a\n+A\n+A2\n b\n"), H(2, 3, APPEND_HUNK));
+	assert_out(&r, "A\nA2\nb\nc\nnew\n");
+	run_free(&r);
+	APPLY_STRICT(&r, "a\nb\nc\n", H(2, 2, APPEND_HUNK));
+	assert_out(&r, "a\nb\nc\nnew\n");
+	run_free(&r);
+	APPLY_EXACT_ONLY(&r, "h1\na\nb\nc\n", H(2, 2, APPEND_HUNK));
+	assert_out(&r, "h1\na\nb\nc\nnew\n");
+	assert_landing(&r, 0, AA_HOW_OFFSET, 3, 1);
+	run_free(&r);
+	/* blanks ignored is rung 3: not in the exact-only mode */
+	APPLY_EXACT_ONLY(&r, "a\nb  \nc\n", H(2, 2, APPEND_HUNK));
+	assert_int_equal(r.rc, -1);
+	run_free(&r);
+}
+
+static void test_anchor_start(void **state)
+{
+	run r;
+	const char *msg;
+
+	(void)state;
+	APPLY(&r, "a\nb\nc\n", H(1, 1, "+#!/bin/sh\n a\n b\n"));
+	assert_out(&r, "#!/bin/sh\na\nb\nc\n");
+	assert_landing(&r, 0, AA_HOW_EXACT, 1, 0);
+	run_free(&r);
+	/* upstream put a header first: not after it */
+	APPLY(&r, "# header\na\nb\nc\n", H(1, 1, "+#!/bin/sh\n a\n b\n"));
+	msg = assert_refused(&r, HUNK_LINE(0));
+	assert_has(msg, "anchored to the start of the file");
+	assert_has_number(msg, 2);
+	assert_int_equal(r.cx.nlandings, 0);
+	run_free(&r);
+	/* a hunk with no line before it that does not start at line 1 */
+	APPLY(&r, "x\na\nb\n", H(2, 2, "+new\n a\n b\n"));
+	assert_out(&r, "x\nnew\na\nb\n");
+	run_free(&r);
+}
+
+/* Context on both sides, or a removed line at the edge: no anchor. */
+static void test_anchor_not_for_pinned_edges(void **state)
+{
+	run r;
+
+	(void)state;
+	APPLY(&r, UP_APPENDED, H(2, 2, " b\n+new\n c\n"));
+	assert_out(&r, "a\nb\nnew\nc\nup1\nup2\n");
+	run_free(&r);
+	/* one context line after it is enough */
+	APPLY(&r, UP_APPENDED, H(1, 1, " a\n b\n+new\n c\n"));
+	assert_out(&r, "a\nb\nnew\nc\nup1\nup2\n");
+	run_free(&r);
+	/* the removed line pins where its replacement goes */
+	APPLY(&r, UP_APPENDED, H(2, 2, " b\n-c\n+C\n+D\n"));
+	assert_out(&r, "a\nb\nC\nD\nup1\nup2\n");
+	run_free(&r);
+	APPLY(&r, "# header\na\nb\n", H(1, 1, "-a\n+A\n b\n"));
+	assert_out(&r, "# header\nA\nb\n");
+	run_free(&r);
+	/* no context at all */
+	APPLY(&r, UP_APPENDED, H(3, 3, "-c\n+C\n"));
+	assert_out(&r, "a\nb\nC\nup1\nup2\n");
+	run_free(&r);
+}
+
+/* A bare hunk does not say it was at the end: it lands, with a warning. */
+static void test_anchor_bare_hunk_warns(void **state)
+{
+	run r;
+
+	(void)state;
+	APPLY(&r, UP_APPENDED, BARE(APPEND_HUNK));
+	assert_out(&r, "a\nb\nc\nnew\nup1\nup2\n");
+	assert_int_equal(count_level(&r.d, AA_DIAG_WARNING), 1);
+	assert_has(msg_of(&r.d, AA_DIAG_WARNING), "not the end of the file");
+	assert_has(msg_of(&r.d, AA_DIAG_WARNING), "2 more lines follow");
+	run_free(&r);
+	APPLY(&r, "a\nb\nc\n", BARE(APPEND_HUNK));
+	assert_out(&r, "a\nb\nc\nnew\n");
+	assert_int_equal(r.d.n, 0);
+	run_free(&r);
 }
 
 /* ---- --strict (seed 004) ---------------------------------------------------------- */
@@ -1639,6 +1815,11 @@ int main(void)
 		cmocka_unit_test(test_insertion_bare),
 		cmocka_unit_test(test_random_edits_against_model),
 		cmocka_unit_test(test_large_file_many_hunks),
+		cmocka_unit_test(test_anchor_end_refused_after_upstream_appended),
+		cmocka_unit_test(test_anchor_end_lands_at_the_end),
+		cmocka_unit_test(test_anchor_start),
+		cmocka_unit_test(test_anchor_not_for_pinned_edges),
+		cmocka_unit_test(test_anchor_bare_hunk_warns),
 		cmocka_unit_test(test_strict_exact_applies),
 		cmocka_unit_test(test_strict_offset_refused),
 		cmocka_unit_test(test_strict_whitespace_refused),

@@ -1,0 +1,77 @@
+#!/bin/sh
+
+test_description='hunk places: anchored to the start or the end of the file, identical hunks for identical places, every failing hunk reported'
+
+. "$(dirname "$0")/test-lib.sh"
+
+# A module the assistant saw with b() as its last function; upstream
+# has since appended d().
+test_expect_success 'setup' '
+	git init -q repo &&
+	(
+		cd repo &&
+		printf "import os\n\n\ndef a():\n    return 1\n\n\ndef b():\n    return 2\n" >mod.py &&
+		git add mod.py &&
+		git commit -q -m seen &&
+		git tag seen &&
+		printf "\n\ndef c():\n    return 3\n" >>mod.py &&
+		git diff >../append.diff &&
+		git commit -q -a -m answer &&
+		git tag answer &&
+		git reset -q --hard seen &&
+		printf "\n\ndef d():\n    return 4\n" >>mod.py &&
+		git commit -q -a -m upstream &&
+		git tag base
+	) &&
+	# git diff cut the hunk at the end of the file: no line after it
+	test "$(tail -n 1 append.diff)" = "+    return 3"
+'
+
+test_expect_success 'a hunk cut at the end of the file lands at the end of the file it was written for' '
+	fresh seen &&
+	(
+		cd seen &&
+		git reset -q --hard seen &&
+		git ai-apply ../append.diff &&
+		git diff --exit-code answer -- mod.py
+	)
+'
+
+test_expect_success 'after upstream appended: refused, not put before the new code' '
+	fresh end &&
+	(
+		cd end &&
+		test_rejected ../append.diff &&
+		test_grep "anchored to the end of the file" err &&
+		test_grep "mod.py" err
+	) &&
+	# git apply refuses it too
+	(
+		cd end &&
+		test_must_fail git apply --check ../append.diff 2>/dev/null
+	)
+'
+
+test_expect_success 'a hunk cut at the start of the file: refused after upstream put lines first' '
+	fresh start &&
+	(
+		cd start &&
+		git reset -q --hard seen &&
+		printf "#!/usr/bin/env python3\n" >new.py &&
+		cat mod.py >>new.py &&
+		mv new.py mod.py &&
+		git diff >../start.diff &&
+		git checkout -q mod.py &&
+		printf "# Copyright\n" >new.py &&
+		cat mod.py >>new.py &&
+		mv new.py mod.py &&
+		git commit -q -a -m header &&
+		test_rejected ../start.diff &&
+		test_grep "anchored to the start of the file" err &&
+		git reset -q --hard seen &&
+		git ai-apply ../start.diff &&
+		test "$(head -n 1 mod.py)" = "#!/usr/bin/env python3"
+	)
+'
+
+test_done
