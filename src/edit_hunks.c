@@ -1454,6 +1454,7 @@ static int place_hunk(hrun *r, const aa_hunk *h)
 				h->nlines - tail);
 		try_release(&cut);
 	}
+	/* a hunk that fails changes nothing: the later headers stay right */
 	if (!rr)
 		rr = y.anchor != ANCHOR_NONE ? report_anchored(r, &y, hint)
 					     : report_not_found(r, &y, hint);
@@ -1494,8 +1495,14 @@ int aa_edit_hunks(aa_text *t, const aa_op *op, aa_edit_ctx *cx)
 		return -1;
 	if (run_init(&r, t, op, cx) < 0)
 		return oom(&r, op->pos);
-	for (i = 0; i < op->nhunks && !ret; i++)
-		ret = place_hunk(&r, &op->hunks[i]);
+	/*
+	 * A hunk that fails fails the op, but the later ones are still
+	 * placed (against the text as it stands) so that one run reports
+	 * every hunk that does not apply.
+	 */
+	for (i = 0; i < op->nhunks; i++)
+		if (place_hunk(&r, &op->hunks[i]) < 0)
+			ret = -1;
 	if (!ret && cx->strict)
 		ret = strict_counts(op, cx);
 	if (!ret && run_finish(&r) < 0)

@@ -74,4 +74,32 @@ test_expect_success 'a hunk cut at the start of the file: refused after upstream
 	)
 '
 
+test_expect_success 'every hunk that does not apply is reported in one run; nothing lands' '
+	fresh two &&
+	cat >two.diff <<-\EOF &&
+	--- a/mod.py
+	+++ b/mod.py
+	@@ -4,2 +4,2 @@
+	 def a():
+	-    return 10
+	+    return 11
+	@@ -7,3 +7,3 @@
+	 
+	 def b():
+	-    return 2
+	+    return 22
+	@@ -8,2 +8,2 @@
+	 def b():
+	-    return 20
+	+    return 21
+	EOF
+	(
+		cd two &&
+		test_rejected ../two.diff
+	) &&
+	test $(grep -c "^error: mod.py: ../two.diff:" two/err) = 2 &&
+	test_grep "^error: mod.py: ../two.diff:3: " two/err &&
+	test_grep "^error: mod.py: ../two.diff:12: " two/err
+'
+
 test_done

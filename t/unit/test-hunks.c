@@ -878,6 +878,38 @@ static void test_second_hunk_fails(void **state)
 	run_free(&r);
 }
 
+/*
+ * Every failing hunk is reported in one run, each at its own line; the
+ * hunks after a failing one are still placed (their header lines are
+ * those of the file, which the failed hunk did not change), and the
+ * edit fails.
+ */
+static void test_every_failing_hunk_reported(void **state)
+{
+	run r;
+	size_t i;
+
+	(void)state;
+	APPLY(&r, L10, H(2, 2, " l2\n-nope\n+x\n l4\n"), H(5, 5, " l5\n-l6\n+L6\n l7\n"),
+	      H(8, 8, " l8\n-nope2\n+y\n l10\n"));
+	assert_int_equal(r.rc, -1);
+	assert_int_equal(r.d.nerrors, 2);
+	assert_int_equal(r.d.v[0].line, HUNK_LINE(0));
+	assert_int_equal(r.d.v[1].line, HUNK_LINE(2));
+	for (i = 0; i < r.d.n; i++)
+		assert_int_equal(r.d.v[i].level, AA_DIAG_ERROR);
+	run_free(&r);
+	/* the first (failing) hunk would add two lines: the second is still exact */
+	APPLY(&r, L10, H(2, 2, " l2\n-nope\n+a\n+b\n+c\n l4\n"), H(7, 9, " l7\n-l8\n+L8\n l9\n"));
+	assert_int_equal(r.rc, -1);
+	assert_int_equal(r.d.nerrors, 1);
+	assert_int_equal(r.d.n, 1);
+	assert_int_equal(r.cx.nlandings, 1);
+	assert_int_equal(r.cx.landings[0].how, AA_HOW_EXACT);
+	assert_int_equal(r.cx.landings[0].line, 7);
+	run_free(&r);
+}
+
 /* ---- several hunks ------------------------------------------------------------ */
 
 /* Line numbers of later hunks count the lines earlier hunks added. */
@@ -1801,6 +1833,7 @@ int main(void)
 		cmocka_unit_test(test_rung4_core_must_match),
 		cmocka_unit_test(test_conflict_names_closest_line),
 		cmocka_unit_test(test_second_hunk_fails),
+		cmocka_unit_test(test_every_failing_hunk_reported),
 		cmocka_unit_test(test_hunks_in_order_with_delta),
 		cmocka_unit_test(test_hunks_out_of_order),
 		cmocka_unit_test(test_hunk_sees_previous_result),
