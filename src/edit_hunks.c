@@ -83,6 +83,13 @@ typedef struct hrun {
 	uint32_t *count_key, *count_val;
 	size_t count_cap;
 	size_t next_at;          /* where the previous hunk's new lines end */
+	/*
+	 * Bare hunks with the same old lines, one after the other, go to
+	 * the places of those lines in order (see identical_run()): the
+	 * hunks of the run still to place, this one included, and where
+	 * the previous one's new lines end (0 for the first).
+	 */
+	size_t run_left, run_floor;
 } hrun;
 
 /* One try at a place: hunk lines [k0, k1) with their old side `pre`. */
@@ -811,6 +818,9 @@ static int report_ambiguous(hrun *r, const htry *y, aa_ws lv, const size_t *hits
 		aa_buf_printf(&b, "hunk is ambiguous: it matches %ld places%s, at ", count,
 			      lv == AA_WS_EXACT ? "" : " when whitespace is ignored");
 	put_places(&b, r, hits, more ? MAX_LISTED : (size_t)count, more);
+	if (r->run_left > 1)
+		aa_buf_printf(&b, " (for the %zu hunks in a row with these lines, this one included: "
+			      "not one place each)", r->run_left);
 	aa_buf_puts(&b, "; refusing to guess (give more context or the right line numbers)");
 	ret = aa_error(r->cx->diags, y->h->pos, r->cx->path, "%s",
 		       b.ptr ? b.ptr : "hunk matches several places");
@@ -971,6 +981,8 @@ static int record(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv,
 	/* the next hunk's hint drifts as this one did */
 	if (h->has_hint)
 		r->last_offset = offset;
+	/* the next hunk of a run of identical ones goes after this one */
+	r->run_floor = at + y->npost;
 	/* a hunk found already applied moved the lines after it, as if applied */
 	if (how == AA_HOW_ALREADY_APPLIED)
 		r->skipped_delta += (long)y->npost - (long)y->npre;
@@ -1086,27 +1098,73 @@ static void warn_bare_tail(hrun *r, const htry *y, size_t at)
 /* Result of one rung: 1 landed, 0 try the next, -1 error reported. */
 typedef int rung_result;
 
-/* A unique match of the old side at level lv, or an ambiguity. */
+/* The current text from line `from` on. */
+static aa_lview view_from(const hrun *r, size_t from)
+{
+	aa_lview v = run_view(r);
+
+	if (from <= v.nseg[0]) {
+		v.seg[0] += from;
+		v.nseg[0] -= from;
+	} else {
+		from -= v.nseg[0];
+		v.seg[1] += from;
+		v.nseg[1] -= from;
+		v.nseg[0] = 0;
+	}
+	return v;
+}
+
+static void note_in_order(hrun *r, const htry *y, size_t at, long count)
+{
+	aa_note(r->cx->diags, y->h->pos, r->cx->path,
+		       "this hunk and the %ld after it have the same lines, which are at %ld places: "
+		       "taken in order, this one at line %ld",
+		       count - 1, count, orig_line(r, at) + 1);
+}
+
+/*
+ * A unique match of the old side at level lv, or an ambiguity. In a
+ * run of k identical bare hunks, a hunk looks after the previous one's
+ * place only, and k places for k hunks are unique in order: the first
+ * is this one's.
+ */
 static rung_result unique_rung(hrun *r, const htry *y, aa_ws lv, aa_how how)
 {
 	aa_lview v;
 	aa_needle nd = AA_NEEDLE_INIT(y->pre, y->npre);
-	size_t hits[MAX_LISTED + 1];
+	size_t buf[MAX_LISTED + 1], *hits = buf, from = r->run_floor;
+	size_t need = r->run_left > 1 ? r->run_left : 1, max = MAX_LISTED + 1, i;
 	long count;
 
 	if (lv != AA_WS_EXACT)
 		run_ws_ready(r);
-	v = run_view(r);
+	if (from > run_len(r))
+		from = run_len(r);
+	v = view_from(r, from);
 	/* uniqueness, or the places to list: the search stops after them */
-	count = aa_locate_first(&v, &nd, lv, hits, MAX_LISTED + 1);
+	if (need + 1 > max) {
+		max = need + 1;
+		if (!(hits = malloc(max * sizeof(*hits))))
+			return oom(r, y->h->pos);
+	}
+	count = aa_locate_first(&v, &nd, lv, hits, max);
 	aa_needle_release(&nd);
+	for (i = 0; count > 0 && i < (size_t)count; i++)
+		hits[i] += from;
 	if (count < 0)
-		return oom(r, y->h->pos);
-	if (count > 1)
-		return report_ambiguous(r, y, lv, hits, count);
-	if (count == 1)
-		return land(r, y, hits[0], how, lv) < 0 ? -1 : 1;
-	return 0;
+		count = oom(r, y->h->pos);
+	else if (count > 1 && (size_t)count == need) {
+		note_in_order(r, y, hits[0], count);
+		count = land(r, y, hits[0], how, lv) < 0 ? -1 : 1;
+	}
+	else if (count > 1)
+		count = report_ambiguous(r, y, lv, hits, count);
+	else if (count == 1)
+		count = land(r, y, hits[0], how, lv) < 0 ? -1 : 1;
+	if (hits != buf)
+		free(hits);
+	return (rung_result)count;
 }
 
 /*
@@ -1425,6 +1483,45 @@ static int report_anchored(hrun *r, const htry *y, size_t hint)
 			e.trail, orig_line(r, at) + 1, at);
 }
 
+/* The old sides of two hunks are the same lines. */
+static int same_old_side(const aa_hunk *a, const aa_hunk *b)
+{
+	size_t i = 0, j = 0;
+
+	for (;;) {
+		while (i < a->nlines && a->lines[i].kind == '+')
+			i++;
+		while (j < b->nlines && b->lines[j].kind == '+')
+			j++;
+		if (i == a->nlines || j == b->nlines)
+			return i == a->nlines && j == b->nlines;
+		if (a->lines[i].kind != b->lines[j].kind ||
+		    a->lines[i].len != b->lines[j].len ||
+		    memcmp(a->lines[i].text, b->lines[j].text, a->lines[i].len))
+			return 0;
+		i++;
+		j++;
+	}
+}
+
+/*
+ * How many bare hunks, from hunk i on, have hunk i's old lines: hunks
+ * of a file apply in order, so k of them for k places of those lines
+ * are placed one to each, in order. Numbered hunks have their header's
+ * line to tell identical places apart.
+ */
+static size_t identical_run(const aa_op *op, size_t i)
+{
+	size_t k = i + 1;
+
+	if (op->hunks[i].has_hint)
+		return 1;
+	while (k < op->nhunks && !op->hunks[k].has_hint &&
+	       same_old_side(&op->hunks[i], &op->hunks[k]))
+		k++;
+	return k - i;
+}
+
 static int place_hunk(hrun *r, const aa_hunk *h)
 {
 	htry y, cut;
@@ -1500,9 +1597,15 @@ int aa_edit_hunks(aa_text *t, const aa_op *op, aa_edit_ctx *cx)
 	 * placed (against the text as it stands) so that one run reports
 	 * every hunk that does not apply.
 	 */
-	for (i = 0; i < op->nhunks; i++)
+	for (i = 0; i < op->nhunks; i++) {
+		if (!r.run_left) {
+			r.run_left = identical_run(op, i);
+			r.run_floor = 0;
+		}
 		if (place_hunk(&r, &op->hunks[i]) < 0)
 			ret = -1;
+		r.run_left--;
+	}
 	if (!ret && cx->strict)
 		ret = strict_counts(op, cx);
 	if (!ret && run_finish(&r) < 0)

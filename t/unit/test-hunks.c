@@ -495,6 +495,72 @@ static void test_ambiguous_lists_five_and_more(void **state)
 	aa_buf_free(&file);
 }
 
+/*
+ * Identical hunks for identical places: bare hunks of a file apply in
+ * order, so k hunks with the same old lines and k places of those
+ * lines land one at each, in order; any other count is ambiguous.
+ */
+#define TWIN_DOCS "def f():\n    \"\"\"Doc.\"\"\"\n    x = 1\n\ndef g():\n    \"\"\"Doc.\"\"\"\n    x = 1\n"
+#define DOC_HUNK(new) "-    \"\"\"Doc.\"\"\"\n+    \"\"\"" new "\"\"\"\n"
+
+static void test_identical_hunks_identical_places(void **state)
+{
+	run r;
+
+	(void)state;
+	APPLY(&r, TWIN_DOCS, BARE(DOC_HUNK("Doc!")), BARE(DOC_HUNK("Doc!")));
+	assert_out(&r, "def f():\n    \"\"\"Doc!\"\"\"\n    x = 1\n\ndef g():\n    \"\"\"Doc!\"\"\"\n    x = 1\n");
+	assert_int_equal(r.cx.nlandings, 2);
+	assert_landing(&r, 0, AA_HOW_CONTENT, 2, 0);
+	assert_landing(&r, 1, AA_HOW_CONTENT, 6, 0);
+	assert_int_equal(r.d.nerrors, 0);
+	assert_has(msg_of(&r.d, AA_DIAG_NOTE), "in order");
+	run_free(&r);
+	/* identical old sides, different new sides: in order */
+	APPLY(&r, TWIN_DOCS, BARE(DOC_HUNK("F.")), BARE(DOC_HUNK("G.")));
+	assert_out(&r, "def f():\n    \"\"\"F.\"\"\"\n    x = 1\n\ndef g():\n    \"\"\"G.\"\"\"\n    x = 1\n");
+	run_free(&r);
+	/* new lines that keep the old ones: the second goes after the first */
+	APPLY(&r, TWIN_DOCS, BARE("     \"\"\"Doc.\"\"\"\n+    log()\n     x = 1\n"),
+	      BARE("     \"\"\"Doc.\"\"\"\n+    log()\n     x = 1\n"));
+	assert_out(&r, "def f():\n    \"\"\"Doc.\"\"\"\n    log()\n    x = 1\n\ndef g():\n    \"\"\"Doc.\"\"\"\n    log()\n    x = 1\n");
+	run_free(&r);
+	/* blanks ignored, the same */
+	APPLY(&r, TWIN_DOCS, BARE("-  \"\"\"Doc.\"\"\"\n+  \"\"\"D.\"\"\"\n"),
+	      BARE("-  \"\"\"Doc.\"\"\"\n+  \"\"\"D.\"\"\"\n"));
+	assert_out(&r, "def f():\n    \"\"\"D.\"\"\"\n    x = 1\n\ndef g():\n    \"\"\"D.\"\"\"\n    x = 1\n");
+	run_free(&r);
+}
+
+static void test_identical_hunks_ambiguous(void **state)
+{
+	run r;
+	const char *msg;
+
+	(void)state;
+	/* one hunk, two places */
+	APPLY(&r, TWIN_DOCS, BARE(DOC_HUNK("Doc!")));
+	msg = assert_refused(&r, HUNK_LINE(0));
+	assert_has(msg, "ambiguous");
+	run_free(&r);
+	/* two hunks, three places: refused (the second is not placed either) */
+	APPLY(&r, TWIN_DOCS "\ndef h():\n    \"\"\"Doc.\"\"\"\n", BARE(DOC_HUNK("A")), BARE(DOC_HUNK("B")));
+	assert_int_equal(r.rc, -1);
+	msg = first_error(&r.d)->msg;
+	assert_has(msg, "lines 2, 6 and 10");
+	assert_has(msg, "2 hunks in a row");
+	run_free(&r);
+	/* three hunks, two places */
+	APPLY(&r, TWIN_DOCS, BARE(DOC_HUNK("A")), BARE(DOC_HUNK("B")), BARE(DOC_HUNK("C")));
+	assert_int_equal(r.rc, -1);
+	run_free(&r);
+	/* a different hunk between them breaks the run */
+	APPLY(&r, TWIN_DOCS, BARE(DOC_HUNK("A")), BARE(" def g():\n"), BARE(DOC_HUNK("B")));
+	assert_int_equal(r.rc, -1);
+	assert_has(first_error(&r.d)->msg, "ambiguous");
+	run_free(&r);
+}
+
 /* ---- already applied -------------------------------------------------------- */
 
 static void test_already_applied_single(void **state)
@@ -1812,6 +1878,8 @@ int main(void)
 		cmocka_unit_test(test_no_hint_unique),
 		cmocka_unit_test(test_bare_counted_lines),
 		cmocka_unit_test(test_ambiguous_lists_five_and_more),
+		cmocka_unit_test(test_identical_hunks_identical_places),
+		cmocka_unit_test(test_identical_hunks_ambiguous),
 		cmocka_unit_test(test_already_applied_single),
 		cmocka_unit_test(test_already_applied_half),
 		cmocka_unit_test(test_already_applied_twice_is_not),
