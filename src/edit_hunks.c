@@ -844,6 +844,117 @@ static void describe_line(aa_buf *b, const aa_lrec *f, const aa_lrec *p, long li
 	put_quoted(b, p->s, p->len);
 }
 
+/* Hunks up to this many old lines get the aligned view of a miss. */
+#define MAX_ALIGN 400
+/* Lines of the file looked at beyond the closest place, each side. */
+#define ALIGN_PAD 3
+/* Lines the aligned view prints at most. */
+#define MAX_ALIGN_SHOWN 24
+
+/* One line of the aligned view: ' ' both, '-' the file only, '+' the hunk only. */
+typedef struct aline {
+	char op;
+	size_t f, p;             /* current file line, hunk old-side line */
+} aline;
+
+/*
+ * The longest common subsequence of the hunk's old side and file lines
+ * [lo, hi), as a list of aligned lines from the first to the last line
+ * of the hunk (file lines outside that span left out). NULL on
+ * out-of-memory.
+ */
+static aline *align(const aa_lview *v, const htry *y, size_t lo, size_t hi,
+		    long at, size_t *nout)
+{
+	size_t m = y->npre, n = hi - lo, i, j, k = 0, w = n + 1;
+	uint32_t *t = calloc((m + 1) * w, sizeof(*t));
+	aline *res = malloc((m + n + 1) * sizeof(*res));
+
+	if (!t || !res) {
+		free(t);
+		free(res);
+		return NULL;
+	}
+	for (i = m; i-- > 0;)
+		for (j = n; j-- > 0;)
+			t[i * w + j] = aa_lrec_eq(aa_lview_at(v, lo + j), &y->pre[i], AA_WS_EXACT)
+				? t[(i + 1) * w + j + 1] + 1
+				: t[(i + 1) * w + j] > t[i * w + j + 1] ? t[(i + 1) * w + j]
+									  : t[i * w + j + 1];
+	for (i = j = 0; i < m || j < n;) {
+		if (i < m && j < n && aa_lrec_eq(aa_lview_at(v, lo + j), &y->pre[i], AA_WS_EXACT)) {
+			res[k++] = (aline){ ' ', lo + j++, i++ };
+		} else if (j < n && (i == m || t[i * w + j + 1] >= t[(i + 1) * w + j])) {
+			/*
+			 * File lines shown: those of the closest place, and
+			 * those between two lines the hunk has.
+			 */
+			if (((long)(lo + j) >= at && (long)(lo + j) < at + (long)m) ||
+			    (i > 0 && t[i * w + j]))
+				res[k++] = (aline){ '-', lo + j, i };
+			j++;
+		} else {
+			res[k++] = (aline){ '+', lo + j, i++ };
+		}
+	}
+	free(t);
+	*nout = k;
+	return res;
+}
+
+/* Is aligned line i next to one that is not common? */
+static int near_change(const aline *a, size_t n, size_t i)
+{
+	return a[i].op != ' ' || (i && a[i - 1].op != ' ') ||
+	       (i + 1 < n && a[i + 1].op != ' ');
+}
+
+/*
+ * The closest region against the hunk, line by line: "  N   text" for a
+ * line both have, "  N - text" for a file line the hunk lacks, "    +
+ * text" for a hunk line the file lacks (N: the file's line); runs of
+ * common lines away from a difference are shown as "...".
+ */
+static int aligned_diff(hrun *r, const aa_lview *v, const htry *y, long at, aa_buf *b)
+{
+	size_t total = run_len(r), lo, hi, n, i, shown = 0;
+	long l0 = at - ALIGN_PAD, l1 = at + (long)y->npre + ALIGN_PAD;
+	int gap = 0;
+	aline *a;
+
+	lo = l0 < 0 ? 0 : (size_t)l0;
+	hi = l1 < 0 ? 0 : (size_t)l1 > total ? total : (size_t)l1;
+	if (hi < lo)
+		hi = lo;
+	if (!(a = align(v, y, lo, hi, at, &n)))
+		return -1;
+	aa_buf_puts(b, "\n  the file there against the hunk (\"-\": only in the file, \"+\": only in the hunk):");
+	for (i = 0; i < n && shown < MAX_ALIGN_SHOWN; i++) {
+		const aa_lrec *l = a[i].op == '+' ? &y->pre[a[i].p] : aa_lview_at(v, a[i].f);
+
+		if (!near_change(a, n, i)) {
+			if (!gap)
+				aa_buf_puts(b, "\n  ...");
+			gap = 1;
+			continue;
+		}
+		gap = 0;
+		if (a[i].op == '+')
+			aa_buf_puts(b, "\n          + ");
+		else
+			aa_buf_printf(b, "\n  %7ld %c ", orig_line(r, a[i].f) + 1, a[i].op);
+		put_quoted(b, l->s, l->len);
+		if (a[i].op == '+' && i && a[i - 1].op == '-' &&
+		    aa_lrec_eq(aa_lview_at(v, a[i - 1].f), l, AA_WS_BOTH))
+			aa_buf_puts(b, " (differs only in whitespace)");
+		shown++;
+	}
+	if (i < n)
+		aa_buf_puts(b, "\n  ...");
+	free(a);
+	return 0;
+}
+
 /* The closest region of the file and how it differs from the hunk. */
 static int describe_closest(hrun *r, const htry *y, size_t hint, aa_buf *b)
 {
@@ -878,6 +989,8 @@ static int describe_closest(hrun *r, const htry *y, size_t hint, aa_buf *b)
 			      orig_line(r, (size_t)first) + 1,
 			      orig_line(r, (size_t)last) + 1, good, y->npre);
 	}
+	if (y->npre <= MAX_ALIGN)
+		return aligned_diff(r, &v, y, at, b);
 	for (j = 0; j < y->npre && shown < MAX_SHOWN; j++) {
 		long i = at + (long)j;
 		const aa_lrec *f;

@@ -933,6 +933,33 @@ static void test_conflict_names_closest_line(void **state)
 	run_free(&r);
 }
 
+/*
+ * A hunk that left out one blank line: the closest region is shown
+ * aligned against the hunk, so the missing line is named ("-": only in
+ * the file) instead of every later line being reported one line off.
+ */
+static void test_miss_shows_aligned_region(void **state)
+{
+	run r;
+	const char *msg;
+
+	(void)state;
+	APPLY(&r, "a\nb\n\nc\nd\ne\n", H(1, 1, " a\n b\n c\n-D\n+E\n e\n"));
+	msg = assert_refused(&r, HUNK_LINE(0));
+	assert_has(msg, "\n        2   \"b\"");
+	assert_has(msg, "\n        3 - \"\"");
+	assert_has(msg, "\n        4   \"c\"");
+	assert_has(msg, "\n        5 - \"d\"\n          + \"D\"");
+	assert_has(msg, "\n        6   \"e\"");
+	assert_null(strstr(msg, "differs:"));
+	run_free(&r);
+	/* a line that differs only in its blanks says so */
+	APPLY(&r, "a\nb\nc\nd\n", H(1, 1, " a\n  b\n-x\n+y\n c\n"));
+	msg = assert_refused(&r, HUNK_LINE(0));
+	assert_has(msg, "+ \" b\" (differs only in whitespace)");
+	run_free(&r);
+}
+
 /* A second hunk that fails fails the whole edit. */
 static void test_second_hunk_fails(void **state)
 {
@@ -1900,6 +1927,7 @@ int main(void)
 		cmocka_unit_test(test_rung4_not_unique_refused),
 		cmocka_unit_test(test_rung4_core_must_match),
 		cmocka_unit_test(test_conflict_names_closest_line),
+		cmocka_unit_test(test_miss_shows_aligned_region),
 		cmocka_unit_test(test_second_hunk_fails),
 		cmocka_unit_test(test_every_failing_hunk_reported),
 		cmocka_unit_test(test_hunks_in_order_with_delta),
