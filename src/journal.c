@@ -27,6 +27,7 @@
 
 #include "journal.h"
 #include "land_internal.h"
+#include "aiapply/plan.h"
 
 #define FATAL (-2)
 #define JOURNAL_MAGIC "git-ai-apply journal 1"
@@ -609,12 +610,33 @@ static direction index_direction(aa_guard *g, const journal *j)
 	return all_new ? FORWARD : all_old ? BACKWARD : NEITHER;
 }
 
-static int same_state(unsigned mode, const git_oid *id, unsigned want_mode,
-		      const git_oid *want_id)
+/* Without core.filemode the executable bit of the work tree means nothing. */
+static unsigned comparable_mode(unsigned mode, int filemode)
 {
+	return !filemode && mode == AA_MODE_EXEC ? AA_MODE_FILE : mode;
+}
+
+static int same_state(unsigned mode, const git_oid *id, unsigned want_mode,
+		      const git_oid *want_id, int filemode)
+{
+	mode = comparable_mode(mode, filemode);
+	want_mode = comparable_mode(want_mode, filemode);
 	if (!mode || !want_mode)
 		return mode == want_mode;
 	return mode == want_mode && git_oid_equal(id, want_id);
+}
+
+static int core_filemode(git_repository *repo)
+{
+	git_config *cfg;
+	int filemode = 1;
+
+	if (git_repository_config_snapshot(&cfg, repo) == 0) {
+		if (git_config_get_bool(&filemode, cfg, "core.filemode") < 0)
+			filemode = 1;
+		git_config_free(cfg);
+	}
+	return filemode;
 }
 
 /*
@@ -623,7 +645,7 @@ static int same_state(unsigned mode, const git_oid *id, unsigned want_mode,
  * Returns 0 done (or nothing to do), 1 left alone, -1 failed.
  */
 static int recover_path(git_repository *repo, const aa_jentry *e,
-			direction dir, aa_diags *d)
+			direction dir, int filemode, aa_diags *d)
 {
 	unsigned want = dir == FORWARD ? e->new_mode : e->old_mode;
 	unsigned other = dir == FORWARD ? e->old_mode : e->new_mode;
@@ -634,9 +656,9 @@ static int recover_path(git_repository *repo, const aa_jentry *e,
 
 	if (aa_worktree_probe(repo, e->path, &id, &mode) < 0)
 		return 1;
-	if (same_state(mode, &id, want, want_id))
+	if (same_state(mode, &id, want, want_id, filemode))
 		return 0;
-	if (mode && !same_state(mode, &id, other, other_id))
+	if (mode && !same_state(mode, &id, other, other_id, filemode))
 		return 1;
 	return aa_worktree_put(repo, e->path, want_id, want, d) < 0 ? -1 : 0;
 }
@@ -645,10 +667,12 @@ static int recover_worktree(aa_guard *g, const journal *j, direction dir,
 			    aa_diags *d)
 {
 	static const char *done[] = { "rolled back", "completed" };
+	int filemode = core_filemode(g->repo);
 	size_t i, failed = 0;
 
 	for (i = 0; i < j->n; i++) {
-		int r = dir == NEITHER ? 1 : recover_path(g->repo, &j->v[i], dir, d);
+		int r = dir == NEITHER ? 1 :
+			recover_path(g->repo, &j->v[i], dir, filemode, d);
 
 		aa_worktree_remove_temps(g->repo, j->v[i].path, j->pid);
 		if (r > 0)

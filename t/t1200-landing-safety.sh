@@ -274,6 +274,50 @@ test_expect_success 'a file size limit is an error, not a silent kill; the work 
 	test_cmp state.old state.now
 '
 
+# a small tmpfs makes a full disk (root only)
+if test "$(id -u)" = 0 && mkdir -p "$TRASH/mnt" &&
+	mount -t tmpfs -o size=4m tmpfs "$TRASH/mnt" 2>/dev/null
+then
+	test_set_prereq TMPFS
+fi
+
+test_expect_success TMPFS 'a full disk: the error names it, the work tree is put back, nothing to recover' '
+	cp -R repo mnt/full &&
+	{ dd if=/dev/zero of=mnt/filler bs=4k 2>/dev/null || :; } &&
+	truncate -s -100K mnt/filler &&
+	(
+		cd mnt/full &&
+		test_expect_code 128 git-ai-apply ../../both.diff 2>../../err &&
+		landing_state >../../state.now &&
+		git ai-apply --recover >../../out
+	) &&
+	test_grep "No space left on device" err &&
+	test_cmp state.old state.now &&
+	test_grep "nothing to recover" out
+'
+
+test_expect_success TMPFS 'unmount the small file system' '
+	umount "$TRASH/mnt"
+'
+
+test_expect_success '--cached killed at each step: the next run finds a whole index and no lock' '
+	for step in lock index rename
+	do
+		fresh "cached-$step" &&
+		(
+			cd "cached-$step" &&
+			test_expect_code 137 env AA_TEST_HOOK="$step:kill" \
+				git-ai-apply --cached ../change.diff &&
+			git ai-apply --recover 2>../recover.err &&
+			test_path_is_missing .git/index.lock &&
+			git fsck &&
+			git write-tree >../tree.now &&
+			{ test "$(cat ../tree.now)" = "$(git rev-parse base^{tree})" ||
+			  test "$(cat ../tree.now)" = "$(cd ../applied && git write-tree)"; }
+		) || return 1
+	done
+'
+
 test_expect_success STRACE 'a restore that fails lists where each path is left; --recover finishes it' '
 	fresh rb &&
 	(
