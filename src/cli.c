@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "aiapply/plan.h"
 #include "aiapply/land.h"
 #include "aiapply/report.h"
+#include "journal.h"
 
 #define EXIT_REJECTED 1
 #define EXIT_FATAL 128
@@ -25,6 +27,7 @@ static const char usage_text[] =
 	"usage: git ai-apply [--cached | --branch=<name> | --check] [--format=<name>] [--strict]\n"
 	"                    [--base=<rev>] [-m <msg>] [--force] [--allow-delete]\n"
 	"                    [--stat | --json | --diff] [-q] [-C <dir>] [<file>...]\n"
+	"   or: git ai-apply --recover [-C <dir>]\n"
 	"\n"
 	"    --cached           apply to the index only\n"
 	"    --branch=<name>    commit the change on a new branch; index, work tree\n"
@@ -37,7 +40,8 @@ static const char usage_text[] =
 	"    --force            replace an existing branch\n"
 	"    --allow-delete     confirm deletions under --strict\n"
 	"    --stat, --diff, --json   report as diffstat, git diff or JSON\n"
-	"    -q, --quiet        no summary\n";
+	"    -q, --quiet        no summary\n"
+	"    --recover          finish or undo a landing that was interrupted\n";
 
 typedef struct cli {
 	aa_land_opts land;
@@ -47,6 +51,7 @@ typedef struct cli {
 	const char **files;
 	size_t nfiles;
 	const char *chdir_to;
+	int recover;          /* --recover */
 } cli;
 
 static int die_usage(const char *fmt, const char *arg)
@@ -153,6 +158,8 @@ static int parse_flag(cli *c, const char *a)
 		c->report.kind = AA_REPORT_DIFF;
 	else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
 		c->report.quiet = 1;
+	else if (!strcmp(a, "--recover"))
+		c->recover = 1;
 	else
 		return 1; /* not a flag */
 	return 0;
@@ -187,6 +194,8 @@ static int parse_args(cli *c, int argc, char **argv)
 		if (r > 0 && parse_value_opt(c, argc, argv, &i) < 0)
 			return -1;
 	}
+	if (c->recover && (c->nfiles || c->land.mode != AA_LAND_INDEX))
+		return die_usage("%s", "--recover takes no input and no landing option");
 	if (c->land.mode != AA_LAND_BRANCH &&
 	    (c->land.base || c->land.message || c->land.force))
 		return die_usage("%s", "--base, -m and --force need --branch");
@@ -496,6 +505,47 @@ done:
 	return code;
 }
 
+/* --recover: finish or undo what a killed run left. */
+static int run_recover(git_repository *repo)
+{
+	aa_diags d = AA_DIAGS_INIT;
+	int r = aa_recover(repo, &d);
+
+	aa_report_diags(stderr, &d);
+	aa_diags_free(&d);
+	if (r == 1)
+		puts("nothing to recover");
+	return r < 0 ? EXIT_FATAL : 0;
+}
+
+/*
+ * A signal that ends us removes the index lock we hold (and a journal
+ * that records no change yet), then ends us as it would have. The
+ * landing's critical section holds these signals back (src/journal.c).
+ */
+static void on_fatal_signal(int sig)
+{
+	aa_guard_emergency_cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_cleanup(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fatal_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	/* a file size limit is then a write error (EFBIG), not a silent death */
+	signal(SIGXFSZ, SIG_IGN);
+	atexit(aa_guard_emergency_cleanup);
+}
+
 int main(int argc, char **argv)
 {
 	cli c;
@@ -516,8 +566,11 @@ int main(int argc, char **argv)
 	 * that). On a large file it is a fifth of the whole run.
 	 */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+	install_cleanup();
 	if (open_repository(&c, &repo) < 0)
 		code = EXIT_FATAL;
+	else if (c.recover)
+		code = run_recover(repo);
 	else
 		code = run(&c, repo);
 	git_repository_free(repo);

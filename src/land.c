@@ -14,6 +14,7 @@
 
 #include "aiapply/land.h"
 #include "land_internal.h"
+#include "journal.h"
 
 #define FATAL (-2)
 
@@ -57,15 +58,38 @@ static int open_mempack(aa_session *s, aa_diags *d)
 	return 0;
 }
 
+/*
+ * Default and --cached: take the index lock first (recovering a landing a
+ * killed run left), then read the index through the guard's private copy,
+ * so nothing can change it between our reading and our writing.
+ */
+static int open_locked_index(aa_session *s, aa_diags *d)
+{
+	int recovered, r = aa_guard_open(&s->guard, s->repo, &recovered, d);
+
+	if (r < 0)
+		return r;
+	if (git_index_open(&s->index, aa_guard_index_path(s->guard)) < 0 ||
+	    git_repository_set_index(s->repo, s->index) < 0)
+		return git_fail(d, "cannot read the index");
+	return 0;
+}
+
 static int open_index_base(aa_session *s, aa_diags *d)
 {
 	const git_oid *sum;
+	int r;
 
 	if (git_repository_is_bare(s->repo) && s->opts->mode == AA_LAND_INDEX)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 				"this is a bare repository: use --cached or --branch"), FATAL;
-	if (git_repository_index(&s->index, s->repo) < 0)
-		return git_fail(d, "cannot read the index");
+	if (s->opts->mode == AA_LAND_CHECK)
+		r = git_repository_index(&s->index, s->repo) < 0 ?
+			git_fail(d, "cannot read the index") : 0;
+	else
+		r = open_locked_index(s, d);
+	if (r < 0)
+		return r;
 	if (git_index_has_conflicts(s->index))
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 				"the index has unresolved conflicts; resolve them first"), FATAL;
@@ -73,6 +97,15 @@ static int open_index_base(aa_session *s, aa_diags *d)
 	if (sum)
 		git_oid_cpy(&s->index_checksum, sum);
 	return 0;
+}
+
+int aa_recover(git_repository *repo, aa_diags *d)
+{
+	aa_guard *g = NULL;
+	int recovered, r = aa_guard_open(&g, repo, &recovered, d);
+
+	aa_guard_close(g);
+	return r < 0 ? r : recovered ? 0 : 1;
 }
 
 static int check_branch_name(const char *name, aa_diags *d)
@@ -153,6 +186,7 @@ int aa_session_open(aa_session *s, git_repository *repo,
 void aa_session_close(aa_session *s)
 {
 	git_index_free(s->index);
+	aa_guard_close(s->guard);
 	git_tree_free(s->base_tree);
 	git_commit_free(s->base_commit);
 	if (s->mempack)
@@ -526,13 +560,19 @@ static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
 
 		if (nl)
 			*nl = '\0';
+		aa_test_hook("branch");
 		if (exists)
 			r = git_reference_create_matching(&ref, s->repo, refname.ptr,
 							  &s->commit, 1, &old, log.ptr);
 		else
 			r = git_reference_create(&ref, s->repo, refname.ptr,
 						 &s->commit, 0, log.ptr);
-		if (r < 0)
+		/* created by another process since check_branch(): as if it had been there */
+		if (r == GIT_EEXISTS && !exists)
+			r = aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				     "branch '%s' already exists (use --force to replace it)",
+				     s->opts->branch);
+		else if (r < 0)
 			r = git_fail(d, "cannot update the branch");
 	}
 	git_reference_free(ref);
@@ -546,52 +586,6 @@ static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
 }
 
 /* ---- default and --cached: the index ---- */
-
-static int check_index_lock(aa_session *s, aa_diags *d)
-{
-	aa_buf lock = AA_BUF_INIT;
-	FILE *f;
-	int r = 0;
-
-	if (aa_buf_printf(&lock, "%s.lock", git_index_path(s->index)) < 0)
-		return git_fail(d, "out of memory");
-	f = fopen(lock.ptr, "r");
-	if (f || errno != ENOENT) {
-		if (f)
-			fclose(f);
-		aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-			 "unable to create '%s': File exists.\n"
-			 "Another git process seems to be running in this repository;\n"
-			 "if it is not, remove the file yourself", lock.ptr);
-		r = FATAL;
-	}
-	aa_buf_free(&lock);
-	return r;
-}
-
-/* Whether the index file still is the one we read (nobody wrote it). */
-static int index_unchanged_on_disk(aa_session *s, aa_diags *d)
-{
-	unsigned char tail[20];
-	git_oid zero;
-	FILE *f = fopen(git_index_path(s->index), "rb");
-	int same;
-
-	memset(&zero, 0, sizeof(zero));
-	if (!f)
-		same = errno == ENOENT && git_oid_equal(&s->index_checksum, &zero);
-	else {
-		same = fseek(f, -20, SEEK_END) == 0 &&
-		       fread(tail, 1, 20, f) == 20 &&
-		       !memcmp(tail, s->index_checksum.id, 20);
-		fclose(f);
-	}
-	if (same)
-		return 0;
-	aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-		 "the index changed while we worked (another git command?); nothing applied");
-	return FATAL;
-}
 
 static int update_index(aa_session *s, const aa_plan *plan,
 			const git_oid *ids, aa_wt_backup *backup, aa_diags *d)
@@ -623,34 +617,73 @@ static int update_index(aa_session *s, const aa_plan *plan,
 	return 0;
 }
 
+/* What the journal records of each path: old and new blob and mode. */
+static int journal_paths(aa_session *s, const aa_plan *plan, const git_oid *ids,
+			 aa_diags *d)
+{
+	aa_jentry *v = calloc(plan->nchanges ? plan->nchanges : 1, sizeof(*v));
+	size_t i, n = 0;
+	int r;
+
+	if (!v)
+		return git_fail(d, "out of memory");
+	for (i = 0; i < plan->nchanges; i++) {
+		const aa_change *c = &plan->changes[i];
+
+		/* a submodule's work tree is a directory we never write */
+		if (c->mode == AA_MODE_GITLINK || c->base_mode == AA_MODE_GITLINK)
+			continue;
+		v[n].path = c->path;
+		if (c->base_exists) {
+			v[n].old_mode = c->base_mode;
+			to_git_oid(&v[n].old_id, &c->base_oid);
+		}
+		if (c->exists) {
+			v[n].new_mode = c->mode;
+			git_oid_cpy(&v[n].new_id, &ids[i]);
+		}
+		n++;
+	}
+	r = aa_guard_journal(s->guard, v, n, d);
+	free(v);
+	return r;
+}
+
+/*
+ * Under the lock taken at open: objects to disk (every check that can
+ * reject is behind us), the journal, the work tree, the new index into
+ * the lock, the rename (the commit point). On failure the work tree is
+ * put back; when that fails too the journal stays for --recover.
+ */
 static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 {
 	git_oid *ids = calloc(plan->nchanges ? plan->nchanges : 1, sizeof(*ids));
 	aa_wt_backup *backup = NULL;
 	int with_worktree = s->opts->mode == AA_LAND_INDEX;
 	size_t i;
-	int r;
+	int r = 0;
 
 	if (!ids)
 		return git_fail(d, "out of memory");
-	r = check_index_lock(s, d);
 	for (i = 0; !r && i < plan->nchanges; i++)
 		if (plan->changes[i].exists)
 			r = change_blob(s, &plan->changes[i], &ids[i], d);
 	if (!r && with_worktree)
 		r = aa_worktree_check_clean(s, plan, d);
-	if (!r && with_worktree)
-		r = aa_worktree_write(s, plan, ids, &backup, d);
-	if (!r)
-		r = index_unchanged_on_disk(s, d);
 	if (!r)
 		r = persist_objects(s, d);
+	if (!r && with_worktree)
+		r = journal_paths(s, plan, ids, d);
+	if (!r && with_worktree)
+		r = aa_worktree_write(s, plan, ids, &backup, d);
 	if (!r)
 		r = update_index(s, plan, ids, backup, d);
 	if (!r && git_index_write(s->index) < 0)
 		r = git_fail(d, "cannot write the index");
-	if (r && backup)
-		aa_worktree_restore(s, backup);
+	if (!r)
+		r = aa_guard_commit(s->guard, d);
+	if (r && backup && aa_worktree_restore(s, backup, d) < 0)
+		aa_guard_keep_journal(s->guard);
 	aa_worktree_backup_free(backup);
 	free(ids);
 	return r;

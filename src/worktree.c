@@ -4,6 +4,7 @@
  * symbolic link (every directory is opened with O_NOFOLLOW), keeping what
  * was there so a failure can put it back.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 
 #include "aiapply/land.h"
 #include "land_internal.h"
+#include "journal.h"
 
 typedef struct wt_entry {
 	const char *path;
@@ -22,6 +24,7 @@ typedef struct wt_entry {
 	char *data;
 	size_t len;
 	int changed;      /* we removed or wrote it */
+	int restore_errno; /* why putting it back failed, 0 if it did not */
 	int has_stat;
 	struct stat st;
 } wt_entry;
@@ -38,6 +41,18 @@ static int wt_fail(aa_diags *d, const char *path, const char *what)
 {
 	return aa_error(d, (aa_pos){ NULL, 0 }, path, "%s: %s", what,
 			strerror(errno));
+}
+
+static void remember_made_dir(aa_wt_backup *b, const char *path, size_t len)
+{
+	char **v = realloc(b->made_dirs, (b->nmade + 1) * sizeof(*v));
+
+	if (!v)
+		return;
+	b->made_dirs = v;
+	v[b->nmade] = aa_strndup(path, len);
+	if (v[b->nmade])
+		b->nmade++;
 }
 
 /*
@@ -65,16 +80,18 @@ static int open_parent(aa_wt_backup *b, const char *path, int create,
 		comp[n] = '\0';
 		next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (next < 0 && errno == ENOENT && create) {
-			if (mkdirat(fd, comp, 0777) == 0) {
-				char **v = realloc(b->made_dirs, (b->nmade + 1) * sizeof(*v));
+			int made = mkdirat(fd, comp, 0777) == 0;
 
-				if (v) {
-					b->made_dirs = v;
-					v[b->nmade] = aa_strndup(path, (size_t)(slash - path));
-					if (v[b->nmade])
-						b->nmade++;
-				}
+			if (!made && errno != EEXIST) {
+				/* keep mkdir's reason (EACCES, EROFS, ENOSPC) */
+				int e = errno;
+
+				close(fd);
+				errno = e;
+				return -1;
 			}
+			if (made)
+				remember_made_dir(b, path, (size_t)(slash - path));
 			next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		}
 		close(fd);
@@ -189,10 +206,15 @@ static int write_link_at(int dir, const char *base, const char *target)
 
 /* ---- unstaged changes ---- */
 
-static int full_path(aa_session *s, const char *path, aa_buf *out)
+static int full_path_in(git_repository *repo, const char *path, aa_buf *out)
 {
 	aa_buf_clear(out);
-	return aa_buf_printf(out, "%s%s", git_repository_workdir(s->repo), path);
+	return aa_buf_printf(out, "%s%s", git_repository_workdir(repo), path);
+}
+
+static int full_path(aa_session *s, const char *path, aa_buf *out)
+{
+	return full_path_in(s->repo, path, out);
 }
 
 /*
@@ -301,8 +323,8 @@ static void prune_empty_dirs(aa_wt_backup *b, const char *path)
 	free(p);
 }
 
-static int filtered_content(aa_session *s, const char *path, const git_oid *id,
-			    git_buf *out)
+static int filtered_content(git_repository *repo, const char *path,
+			    const git_oid *id, git_buf *out)
 {
 	git_blob_filter_options fo;
 	git_blob *blob;
@@ -312,7 +334,7 @@ static int filtered_content(aa_session *s, const char *path, const git_oid *id,
 	fo.version = GIT_BLOB_FILTER_OPTIONS_VERSION;
 	fo.flags = GIT_BLOB_FILTER_CHECK_FOR_BINARY;
 
-	if (git_blob_lookup(&blob, s->repo, id) < 0)
+	if (git_blob_lookup(&blob, repo, id) < 0)
 		return -1;
 	/*
 	 * With CHECK_FOR_BINARY, git_blob_filter() leaves `out` EMPTY for a
@@ -353,7 +375,7 @@ static int write_path(aa_session *s, aa_wt_backup *b, wt_entry *e,
 			free(target);
 			git_blob_free(blob);
 		}
-	} else if (filtered_content(s, e->path, id, &content) < 0) {
+	} else if (filtered_content(s->repo, e->path, id, &content) < 0) {
 		r = aa_error(d, (aa_pos){ NULL, 0 }, e->path, "cannot convert for the work tree");
 	} else if (write_file_at(dir, base, content.ptr, content.size,
 				 c->mode == AA_MODE_EXEC) < 0) {
@@ -367,34 +389,71 @@ static int write_path(aa_session *s, aa_wt_backup *b, wt_entry *e,
 	return r;
 }
 
-static void restore_one(aa_wt_backup *b, wt_entry *e)
+/* Puts back what e->path held; 0 done, -1 with errno. */
+static int restore_one(aa_wt_backup *b, wt_entry *e)
 {
 	const char *base;
-	int dir;
+	int dir, r;
 
 	if (!e->changed)
-		return;
+		return 0;
 	dir = open_parent(b, e->path, e->had != 0, &base);
 	if (dir < 0)
-		return;
+		return e->had || errno != ENOENT ? -1 : 0;
 	if (e->had == 1)
-		write_file_at(dir, base, e->data, e->len, (e->mode & 0100) != 0);
+		r = write_file_at(dir, base, e->data, e->len, (e->mode & 0100) != 0);
 	else if (e->had == 2)
-		write_link_at(dir, base, e->data);
+		r = write_link_at(dir, base, e->data);
 	else
-		unlinkat(dir, base, 0);
+		r = unlinkat(dir, base, 0) < 0 && errno != ENOENT ? -1 : 0;
 	close(dir);
+	return r;
 }
 
-void aa_worktree_restore(aa_session *s, aa_wt_backup *b)
+/* "missing" or "new": where a path whose restore failed is left. */
+static const char *left_state(aa_wt_backup *b, const wt_entry *e)
 {
-	size_t i;
+	const char *base;
+	struct stat st;
+	int dir = open_parent(b, e->path, 0, &base), gone;
+
+	if (dir < 0)
+		return "missing";
+	gone = fstatat(dir, base, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT;
+	close(dir);
+	return gone ? (e->had ? "missing" : "old (absent)") : "new";
+}
+
+int aa_worktree_restore(aa_session *s, aa_wt_backup *b, aa_diags *d)
+{
+	aa_buf list = AA_BUF_INIT;
+	size_t i, failed = 0;
 
 	(void)s;
-	for (i = b->n; i > 0; i--)
-		restore_one(b, &b->v[i - 1]);
+	for (i = b->n; i > 0; i--) {
+		wt_entry *e = &b->v[i - 1];
+
+		e->restore_errno = restore_one(b, e) < 0 ? (errno ? errno : EIO) : 0;
+		failed += e->restore_errno != 0;
+	}
 	for (i = b->nmade; i > 0; i--)
 		unlinkat(b->root, b->made_dirs[i - 1], AT_REMOVEDIR);
+	if (!failed)
+		return 0;
+	for (i = 0; i < b->n; i++) {
+		const wt_entry *e = &b->v[i];
+
+		aa_buf_printf(&list, "\n    %s: %s", e->path,
+			      e->restore_errno ? left_state(b, e) : "old");
+		if (e->restore_errno)
+			aa_buf_printf(&list, " (%s)", strerror(e->restore_errno));
+	}
+	aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		 "the work tree could not be put back; it is left so:%s\n"
+		 "the index is unchanged. Once the cause is fixed, run 'git ai-apply --recover'",
+		 list.ptr ? list.ptr : "");
+	aa_buf_free(&list);
+	return -1;
 }
 
 static aa_wt_backup *backup_new(aa_session *s, const aa_plan *plan)
@@ -429,21 +488,19 @@ int aa_worktree_write(aa_session *s, const aa_plan *plan, const git_oid *ids,
 		b->n++;
 		r = backup_one(b, &b->v[i], d);
 	}
+	*out = b;
 	for (i = 0; i < plan->nchanges && !r; i++)
 		if (!plan->changes[i].exists) {
 			r = remove_path(b, &b->v[i], d);
 			prune_empty_dirs(b, b->v[i].path);
+			aa_test_hook("path");
 		}
 	for (i = 0; i < plan->nchanges && !r; i++)
-		if (plan->changes[i].exists)
+		if (plan->changes[i].exists) {
 			r = write_path(s, b, &b->v[i], &plan->changes[i], &ids[i], d);
-	if (r) {
-		aa_worktree_restore(s, b);
-		aa_worktree_backup_free(b);
-		return -2;
-	}
-	*out = b;
-	return 0;
+			aa_test_hook("path");
+		}
+	return r ? -2 : 0;
 }
 
 int aa_worktree_stat(aa_wt_backup *b, const char *path, git_index_entry *e)
@@ -484,4 +541,158 @@ void aa_worktree_backup_free(aa_wt_backup *b)
 		free(b->made_dirs[i]);
 	free(b->made_dirs);
 	free(b);
+}
+
+/* ---- for recovery: one path at a time, by blob id ---- */
+
+static int open_root(git_repository *repo, aa_wt_backup *b)
+{
+	const char *wd = git_repository_workdir(repo);
+
+	memset(b, 0, sizeof(*b));
+	b->root = wd ? open(wd, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	return b->root < 0 ? -1 : 0;
+}
+
+static void close_root(aa_wt_backup *b)
+{
+	size_t i;
+
+	if (b->root >= 0)
+		close(b->root);
+	for (i = 0; i < b->nmade; i++)
+		free(b->made_dirs[i]);
+	free(b->made_dirs);
+}
+
+static int probe_at(git_repository *repo, int dir, const char *base,
+		    const char *path, git_oid *id, unsigned *mode)
+{
+	aa_buf full = AA_BUF_INIT;
+	struct stat st;
+	int r = -1;
+
+	*mode = 0;
+	if (fstatat(dir, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (S_ISLNK(st.st_mode)) {
+		char target[AA_MAX_PATH_LENGTH + 1];
+		ssize_t n = readlinkat(dir, base, target, sizeof(target));
+
+		if (n >= 0 && git_odb_hash(id, target, (size_t)n, GIT_OBJECT_BLOB) == 0) {
+			*mode = AA_MODE_LINK;
+			r = 0;
+		}
+	} else if (S_ISREG(st.st_mode) && full_path_in(repo, path, &full) == 0 &&
+		   git_repository_hashfile(id, repo, full.ptr, GIT_OBJECT_BLOB, path) == 0) {
+		*mode = (st.st_mode & 0100) ? AA_MODE_EXEC : AA_MODE_FILE;
+		r = 0;
+	}
+	aa_buf_free(&full);
+	return r;
+}
+
+int aa_worktree_probe(git_repository *repo, const char *path, git_oid *id,
+		      unsigned *mode)
+{
+	aa_wt_backup b;
+	const char *base;
+	int dir, r;
+
+	*mode = 0;
+	if (open_root(repo, &b) < 0)
+		return -1;
+	dir = open_parent(&b, path, 0, &base);
+	if (dir < 0)
+		r = errno == ENOENT || errno == ENOTDIR ? 0 : -1;
+	else {
+		r = probe_at(repo, dir, base, path, id, mode);
+		close(dir);
+	}
+	close_root(&b);
+	return r;
+}
+
+static int put_at(git_repository *repo, int dir, const char *base,
+		  const char *path, const git_oid *id, unsigned mode)
+{
+	git_buf content = GIT_BUF_INIT;
+	git_blob *blob = NULL;
+	char *target = NULL;
+	int r;
+
+	if (mode == AA_MODE_LINK) {
+		r = git_blob_lookup(&blob, repo, id) < 0 ||
+		    !(target = aa_strndup(git_blob_rawcontent(blob),
+					  (size_t)git_blob_rawsize(blob))) ? -1 :
+			write_link_at(dir, base, target);
+		if (r < 0 && !errno)
+			errno = EIO;
+	} else if (filtered_content(repo, path, id, &content) < 0) {
+		errno = EIO;
+		r = -1;
+	} else {
+		r = write_file_at(dir, base, content.ptr, content.size,
+				  mode == AA_MODE_EXEC);
+	}
+	free(target);
+	git_blob_free(blob);
+	git_buf_dispose(&content);
+	return r;
+}
+
+int aa_worktree_put(git_repository *repo, const char *path, const git_oid *id,
+		    unsigned mode, aa_diags *d)
+{
+	aa_wt_backup b;
+	const char *base;
+	int dir, r = 0;
+
+	if (open_root(repo, &b) < 0)
+		return wt_fail(d, path, "cannot open the work tree");
+	dir = open_parent(&b, path, mode != 0, &base);
+	if (dir < 0) {
+		if (mode || (errno != ENOENT && errno != ENOTDIR))
+			r = wt_fail(d, path, "cannot open its directory");
+	} else {
+		if (!mode)
+			r = unlinkat(dir, base, 0) < 0 && errno != ENOENT ?
+				wt_fail(d, path, "cannot remove") : 0;
+		else if (put_at(repo, dir, base, path, id, mode) < 0)
+			r = wt_fail(d, path, "cannot write");
+		close(dir);
+		if (!mode && !r)
+			prune_empty_dirs(&b, path);
+	}
+	close_root(&b);
+	return r;
+}
+
+void aa_worktree_remove_temps(git_repository *repo, const char *path, long pid)
+{
+	char prefix[64];
+	aa_wt_backup b;
+	const char *base;
+	struct dirent *de;
+	DIR *dh;
+	int dir;
+	size_t n;
+
+	if (open_root(repo, &b) < 0)
+		return;
+	n = (size_t)snprintf(prefix, sizeof(prefix), ".ai-apply-%ld-", pid);
+	dir = open_parent(&b, path, 0, &base);
+	if (dir >= 0 && (dh = fdopendir(dup(dir))) != NULL) {
+		while ((de = readdir(dh)) != NULL) {
+			size_t len = strlen(de->d_name);
+
+			if (!strncmp(de->d_name, prefix, n) && len > n + 4 &&
+			    !strcmp(de->d_name + len - 4, ".tmp"))
+				unlinkat(dir, de->d_name, 0);
+		}
+		closedir(dh);
+	}
+	if (dir >= 0)
+		close(dir);
+	close_root(&b);
 }

@@ -32,6 +32,7 @@ typedef struct aa_session {
 	git_odb *odb;
 	git_odb_backend *mempack;
 	git_index *index;        /* index-based modes */
+	struct aa_guard *guard;  /* default, --cached: index lock and journal */
 	git_oid index_checksum;
 	git_commit *base_commit; /* --branch: the parent (NULL when unborn) */
 	git_tree *base_tree;     /* --branch: the base tree (NULL = empty) */
@@ -52,6 +53,13 @@ int aa_session_open(aa_session *s, git_repository *repo,
 /* Lands the plan. Same return convention as aa_session_open. */
 int aa_land(aa_session *s, const aa_plan *plan, aa_diags *d);
 void aa_session_close(aa_session *s);
+
+/*
+ * --recover: takes the index lock and finishes or undoes a landing that a
+ * killed run left (notes in d say what was done). Returns 0 when there was
+ * one, 1 when there was nothing to recover, -2 on failure.
+ */
+int aa_recover(git_repository *repo, aa_diags *d);
 
 /* New-file content of a change, borrowed (reads the blob if needed). */
 int aa_change_content(aa_session *s, const aa_change *c, git_blob **blob,

@@ -1,0 +1,64 @@
+/*
+ * The landing guard of the index modes: git's index.lock, held from before
+ * the index is read until the new index is renamed into place, and a
+ * journal under the git dir that lets a later run finish or undo a landing
+ * that was killed half way (Documentation/decisions.md, "Landing safety").
+ */
+#ifndef AA_JOURNAL_H
+#define AA_JOURNAL_H
+
+#include <git2.h>
+#include "aiapply/common.h"
+
+typedef struct aa_guard aa_guard;
+
+/* One path the landing changes: mode 0 means absent. */
+typedef struct aa_jentry {
+	char *path;
+	unsigned old_mode, new_mode;
+	git_oid old_id, new_id;
+} aa_jentry;
+
+/*
+ * Takes `<index>.lock` (O_EXCL). A journal left by a killed run is
+ * recovered first (its stale lock is recognised and replaced). Returns 0,
+ * or -2 (fatal, message in d). *recovered says whether a journal was
+ * found (for --recover).
+ */
+int aa_guard_open(aa_guard **out, git_repository *repo, int *recovered,
+		  aa_diags *d);
+/* The private index file to read and write through libgit2. */
+const char *aa_guard_index_path(const aa_guard *g);
+/*
+ * Records the paths about to change, durably; from here on SIGINT, SIGTERM,
+ * SIGHUP and SIGPIPE are held back until aa_guard_done/aa_guard_close.
+ */
+int aa_guard_journal(aa_guard *g, const aa_jentry *v, size_t n, aa_diags *d);
+/*
+ * Copies the private index (written by libgit2) into the lock, fsyncs it
+ * and renames it onto the index: the commit point. Removes the journal.
+ */
+int aa_guard_commit(aa_guard *g, aa_diags *d);
+/*
+ * Keeps the journal on disk for `git ai-apply --recover` (the work tree
+ * could not be restored).
+ */
+void aa_guard_keep_journal(aa_guard *g);
+/* Releases the lock if still held, removes what is ours; NULL is fine. */
+void aa_guard_close(aa_guard *g);
+
+/*
+ * Async-signal-safe: removes the lock (and a journal that records no
+ * work-tree change yet) of the running landing. For signal handlers and
+ * atexit.
+ */
+void aa_guard_emergency_cleanup(void);
+
+/*
+ * The test-only hook (AA_TEST_HOOK=<step>[#n]:kill|pause:<file>): at the
+ * n-th time (default 1st) the landing reaches `step`, raise SIGKILL, or
+ * create <file>.waiting and wait until <file> exists.
+ */
+void aa_test_hook(const char *step);
+
+#endif
