@@ -752,6 +752,42 @@ static int check_limits(scan *sc)
 	return 0;
 }
 
+/*
+ * Line breaks. An answer that is CRLF throughout (every LF has a CR
+ * before it: pasted from a Windows clipboard) uses CRLF as its line
+ * break, so it is parsed as LF text. Anywhere else a CR before an LF is
+ * part of the line: a real diff of a CRLF file carries it in its lines,
+ * and the files it creates must have it (SPEC "Text fidelity").
+ */
+static int crlf_throughout(const char *s, size_t n)
+{
+	const char *p = s, *e = s + n, *nl;
+	int any = 0;
+
+	while (p < e && (nl = memchr(p, '\n', (size_t)(e - p))) != NULL) {
+		if (nl == s || nl[-1] != '\r')
+			return 0;
+		any = 1;
+		p = nl + 1;
+	}
+	return any;
+}
+
+/* s[0..*n) with every CRLF turned into LF: a new allocation, or NULL. */
+static char *crlf_to_lf(const char *s, size_t *n)
+{
+	char *out = malloc(*n ? *n : 1);
+	size_t i, k = 0;
+
+	if (!out)
+		return NULL;
+	for (i = 0; i < *n; i++)
+		if (!(s[i] == '\r' && i + 1 < *n && s[i + 1] == '\n'))
+			out[k++] = s[i];
+	*n = k;
+	return out;
+}
+
 /* A bare aptix JSON object or ap YAML document: the whole input. */
 static aa_format whole_input_format(const scan *sc)
 {
@@ -770,6 +806,7 @@ int aa_parse_input(const aa_input *in, const aa_parse_opts *o,
 	scan sc;
 	aa_format whole;
 	size_t off = 0;
+	char *lf = NULL;
 
 	memset(&sc, 0, sizeof(sc));
 	sc.in = in;
@@ -790,6 +827,11 @@ int aa_parse_input(const aa_input *in, const aa_parse_opts *o,
 		sc.s += 3;
 		sc.n -= 3;
 	}
+	if (crlf_throughout(sc.s, sc.n)) {
+		if (!(lf = crlf_to_lf(sc.s, &sc.n)))
+			return aa_error(d, pos_at(&sc, 0), NULL, "out of memory");
+		sc.s = lf;
+	}
 	if (o->strict) {
 		/* seed 004: the whole input is one unified diff, nothing else */
 		parse_block(&sc, AA_FORMAT_DIFF, sc.s, sc.n, 1);
@@ -801,9 +843,8 @@ int aa_parse_input(const aa_input *in, const aa_parse_opts *o,
 		while (off < sc.n)
 			off = scan_line(&sc, off);
 	}
-	if (sc.failed)
-		return -1;
-	if (!sc.nblocks && report_refusal(&sc) < 0)
-		return -1;
-	return sc.nblocks;
+	if (!sc.failed && !sc.nblocks && report_refusal(&sc) < 0)
+		sc.failed = 1;
+	free(lf);
+	return sc.failed ? -1 : sc.nblocks;
 }

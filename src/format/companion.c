@@ -244,23 +244,17 @@ static aa_op *add_op(cparse *p, aa_op_kind kind, aa_pos pos, char *path)
 	return op;
 }
 
-/* Body lines [from, to) with each line ending in exactly "\n". */
+/*
+ * Body lines [from, to) byte for byte: `to` starts the END line, so the
+ * last line ends in "\n"; a CR before it is content (see extract.c).
+ */
 static char *body_content(const char *s, size_t from, size_t to, size_t *len)
 {
-	aa_buf out = AA_BUF_INIT;
-	aa_lspan l;
-	size_t off;
+	char *out = aa_strndup(s + from, to - from);
 
-	for (off = from; off < to; off = l.next) {
-		aa_lspan_at(s, to, off, &l);
-		if (aa_buf_put(&out, s + l.start, l.len) < 0 ||
-		    aa_buf_putc(&out, '\n') < 0) {
-			aa_buf_free(&out);
-			return NULL;
-		}
-	}
-	*len = out.len;
-	return aa_buf_detach(&out);
+	if (out)
+		*len = to - from;
+	return out;
 }
 
 static void add_write(cparse *p, aa_pos pos, const command *c,

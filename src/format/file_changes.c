@@ -486,29 +486,17 @@ static body trim_body(fparse *p, const tag *t, size_t from, size_t to)
 	return r;
 }
 
-/* The body as file content: "\r\n" line endings become "\n". */
+/*
+ * The body as file content, byte for byte: a CR before an LF is content
+ * (an answer that is CRLF throughout reaches us as LF; see extract.c).
+ */
 static char *body_content(const char *s, body bd, size_t *len)
 {
-	aa_buf out = AA_BUF_INIT;
-	size_t i = bd.from, j;
+	char *out = aa_strndup(s + bd.from, bd.to - bd.from);
 
-	while (i < bd.to) {
-		const char *nl = memchr(s + i, '\n', bd.to - i);
-
-		j = nl ? (size_t)(nl - s) : bd.to;
-		if (nl && j > i && s[j - 1] == '\r') {
-			if (aa_buf_put(&out, s + i, j - 1 - i) < 0 ||
-			    aa_buf_putc(&out, '\n') < 0)
-				goto oom;
-		} else if (aa_buf_put(&out, s + i, (nl ? j + 1 : j) - i) < 0)
-			goto oom;
-		i = nl ? j + 1 : j;
-	}
-	*len = out.len;
-	return aa_buf_detach(&out);
-oom:
-	aa_buf_free(&out);
-	return NULL;
+	if (out)
+		*len = bd.to - bd.from;
+	return out;
 }
 
 static void add_new(fparse *p, const tag *t, body bd)
