@@ -276,7 +276,7 @@ static void end_verb_differs(void **state)
 		"--- START-FILE: a.txt ---\n"
 		"x\n"
 		"--- END-REPLACE-FILE: a.txt ---\n", 1), -1);
-	assert_true(has_error(&f, 3, "does not close '--- START-FILE: a.txt ---'"));
+	assert_true(has_error(&f, 3, "\"--- END-REPLACE-FILE: a.txt ---\" does not close \"--- START-FILE: a.txt ---\""));
 	release(&f);
 }
 
@@ -289,7 +289,7 @@ static void missing_end(void **state)
 		"prose\n"
 		"--- START-FILE: a.txt ---\n"
 		"x\n", 1), -1);
-	assert_true(has_error(&f, 2, "has no '--- END-FILE: a.txt ---'"));
+	assert_true(has_error(&f, 2, "\"--- START-FILE: a.txt ---\" has no END-FILE line; the answer ends at line 3"));
 	assert_int_equal(f.cs.n, 0);
 	release(&f);
 }
