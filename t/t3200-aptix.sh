@@ -569,6 +569,20 @@ test_expect_success 'a json block that is not aptix is prose' '
 	test_cmp expect names
 '
 
+test_expect_success 'a bare JSON document nested too deep says so' '
+	awk "BEGIN { s = \"{\\\"files\\\": \"; for (i = 0; i < 200; i++) s = s \"[\"; for (i = 0; i < 200; i++) s = s \"]\"; print s \"}\" }" >deep.json &&
+	awk "BEGIN { s = \"\"; for (i = 0; i < 200; i++) s = s \"[\"; for (i = 0; i < 200; i++) s = s \"]\"; print s }" >deep-array.json &&
+	(
+		cd repo &&
+		for f in deep.json deep-array.json
+		do
+			test_rejected ../$f &&
+			test_grep "^error: ../$f:1: .*nested deeper than 64" err &&
+			! grep "no change found" err || return 1
+		done
+	)
+'
+
 test_expect_success 'the refusal sentence is rejected and quoted' '
 	cat >refusal.md <<-\EOF &&
 	I looked at the file you pasted, but two methods are called `Trace`.
