@@ -264,6 +264,20 @@ const char *aa_qpath(const char *path)
 	return aa_qpathn(path, path ? strlen(path) : 0);
 }
 
+const char *aa_qpathp(const char *prefix, const char *path)
+{
+	aa_buf b = AA_BUF_INIT;
+	const char *q;
+
+	if (aa_buf_puts(&b, prefix) < 0 || aa_buf_puts(&b, path ? path : "") < 0) {
+		aa_buf_free(&b);
+		return "?";
+	}
+	q = aa_qpathn(b.ptr, b.len);
+	aa_buf_free(&b);
+	return q;
+}
+
 const char *aa_qtext(const char *s, size_t len, size_t max)
 {
 	return ring_quote(s, len, AA_QUOTE_ALWAYS, max);

@@ -63,6 +63,8 @@ int aa_buf_put_quoted(aa_buf *b, const char *s, size_t len, size_t max);
 #define AA_QUOTE_PATH_MAX 1024
 const char *aa_qpath(const char *path);
 const char *aa_qpathn(const char *s, size_t len);
+/* prefix and path quoted as one name, as git's diff headers: "a/caf\303\251" */
+const char *aa_qpathp(const char *prefix, const char *path);
 const char *aa_qtext(const char *s, size_t len, size_t max);
 /* Hands the allocation to the caller (never NULL: "" when empty). */
 char *aa_buf_detach(aa_buf *b);

@@ -381,8 +381,8 @@ static char *path_attribute(fparse *p, const tag *t, const span *v,
 		return NULL;
 	}
 	if (aa_path_check(v->s, v->len, &why) < 0) {
-		fail(p, t->start, NULL, "<%s> %s '%.*s': %s", name, attr,
-		     (int)(v->len > 256 ? 256 : v->len), v->s, why ? why : "invalid path");
+		fail(p, t->start, NULL, "<%s> %s %s: %s", name, attr,
+		     aa_qpathn(v->s, v->len), why ? why : "invalid path");
 		return NULL;
 	}
 	path = aa_strndup(v->s, v->len);
@@ -669,9 +669,9 @@ static size_t handle_tag(fparse *p, tag_kind k, size_t at, size_t line_next,
 		return line_next;
 	case T_UNKNOWN:
 		if (*root)
-			fail(p, at, NULL, "unknown directive '%.*s' (expected FILE_NEW, "
+			fail(p, at, NULL, "unknown directive %s (expected FILE_NEW, "
 			     "FILE_PATCH, FILE_RENAME or FILE_DELETE)",
-			     (int)name_length(s + at + 1, n - at - 1), s + at + 1);
+			     aa_qtext(s + at + 1, name_length(s + at + 1, n - at - 1), 64));
 		return line_next;
 	default:
 		return line_next;
