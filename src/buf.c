@@ -123,26 +123,162 @@ char *aa_strdup(const char *s)
 	return aa_strndup(s, strlen(s));
 }
 
-int aa_buf_put_quoted(aa_buf *b, const char *s, size_t len, size_t max)
+/* ---- quoting for messages (see common.h) ---- */
+
+/*
+ * Length of the UTF-8 character at s[0..n) that text may show as it is:
+ * well formed, shortest form, not a surrogate, not a C1 control. 0 when
+ * the byte s[0] (>= 0x80) must be escaped.
+ */
+static size_t printable_utf8(const unsigned char *s, size_t n)
 {
-	size_t i, n = len > max ? max : len;
-	int r = 0;
+	size_t k, i;
+	uint32_t cp;
+
+	if (s[0] >= 0xC2 && s[0] <= 0xDF)
+		k = 2, cp = s[0] & 0x1F;
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+		k = 3, cp = s[0] & 0x0F;
+	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+		k = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (k > n)
+		return 0;
+	for (i = 1; i < k; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3F);
+	}
+	if ((k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+	    (cp >= 0xD800 && cp <= 0xDFFF) || (cp >= 0x80 && cp <= 0x9F))
+		return 0;
+	return k;
+}
+
+/* git's one-letter escapes, or 0. */
+static char c_escape(unsigned char c)
+{
+	static const char from[] = "\a\b\t\n\v\f\r\"\\", to[] = "abtnvfr\"\\";
+	const char *p = c ? strchr(from, c) : NULL;
+
+	return p ? to[p - from] : 0;
+}
+
+/*
+ * What to write for s[i]: *plain bytes as they are (a character), or 0
+ * and the byte must be escaped.
+ */
+static size_t quote_step(const char *s, size_t n, size_t i, unsigned flags)
+{
+	unsigned char c = (unsigned char)s[i];
+
+	if (c < 0x20 || c == 0x7f || c == '"' || c == '\\')
+		return 0;
+	if (c < 0x80)
+		return 1;
+	if (flags & AA_QUOTE_HIGH)
+		return 0;
+	return printable_utf8((const unsigned char *)s + i, n - i);
+}
+
+/* The number of bytes to show: at most max, not inside a UTF-8 character. */
+static size_t quote_cut(const char *s, size_t len, size_t max)
+{
+	size_t n = len > max ? max : len;
 
 	while (n < len && n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-		n--;  /* do not cut a UTF-8 character */
-	r |= aa_buf_putc(b, '"');
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
+		n--;
+	return n;
+}
 
-		if (c == '"' || c == '\\')
-			r |= aa_buf_printf(b, "\\%c", c);
-		else if (c == '\t')
-			r |= aa_buf_puts(b, "\\t");
-		else if (c < 0x20 || c == 0x7f)
-			r |= aa_buf_printf(b, "\\x%02x", c);
-		else
-			r |= aa_buf_putc(b, (char)c);
+int aa_quote_needed(const char *s, size_t len, unsigned flags)
+{
+	size_t i = 0, k;
+
+	while (i < len) {
+		if (!(k = quote_step(s, len, i, flags)))
+			return 1;
+		i += k;
 	}
-	r |= aa_buf_puts(b, n < len ? "...\"" : "\"");
+	return 0;
+}
+
+int aa_buf_quote(aa_buf *b, const char *s, size_t len, unsigned flags,
+		 size_t max)
+{
+	size_t n = quote_cut(s, len, max), i = 0, k;
+	int quoted = (flags & AA_QUOTE_ALWAYS) || n < len ||
+		     aa_quote_needed(s, n, flags);
+	int r = quoted ? aa_buf_putc(b, '"') : 0;
+
+	while (i < n && !r) {
+		unsigned char c = (unsigned char)s[i];
+		char e;
+
+		if ((k = quote_step(s, n, i, flags)) != 0) {
+			r = aa_buf_put(b, s + i, k);
+			i += k;
+			continue;
+		}
+		e = c_escape(c);
+		r = e ? aa_buf_printf(b, "\\%c", e)
+		      : aa_buf_printf(b, "\\%03o", (unsigned)c);
+		i++;
+	}
+	if (!r && n < len)
+		r = aa_buf_puts(b, "...");
+	if (!r && quoted)
+		r = aa_buf_putc(b, '"');
 	return r ? -1 : 0;
+}
+
+int aa_buf_put_quoted(aa_buf *b, const char *s, size_t len, size_t max)
+{
+	return aa_buf_quote(b, s, len, AA_QUOTE_ALWAYS, max);
+}
+
+/* The ring of buffers behind aa_qpath() and aa_qtext(). */
+#define QUOTE_RING 8
+
+static const char *ring_quote(const char *s, size_t len, unsigned flags,
+			      size_t max)
+{
+	static _Thread_local aa_buf ring[QUOTE_RING];
+	static _Thread_local unsigned at;
+	aa_buf *b = &ring[at++ % QUOTE_RING];
+
+	aa_buf_clear(b);
+	if (!s || aa_buf_quote(b, s, len, flags, max) < 0)
+		return "?";
+	return b->ptr ? b->ptr : "";
+}
+
+const char *aa_qpathn(const char *s, size_t len)
+{
+	return ring_quote(s, len, AA_QUOTE_HIGH, AA_QUOTE_PATH_MAX);
+}
+
+const char *aa_qpath(const char *path)
+{
+	return aa_qpathn(path, path ? strlen(path) : 0);
+}
+
+const char *aa_qpathp(const char *prefix, const char *path)
+{
+	aa_buf b = AA_BUF_INIT;
+	const char *q;
+
+	if (aa_buf_puts(&b, prefix) < 0 || aa_buf_puts(&b, path ? path : "") < 0) {
+		aa_buf_free(&b);
+		return "?";
+	}
+	q = aa_qpathn(b.ptr, b.len);
+	aa_buf_free(&b);
+	return q;
+}
+
+const char *aa_qtext(const char *s, size_t len, size_t max)
+{
+	return ring_quote(s, len, AA_QUOTE_ALWAYS, max);
 }

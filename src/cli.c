@@ -357,7 +357,7 @@ static int confirm_deletions(cli *c, const aa_changeset *cs)
 
 		if (cs->ops[i].kind != AA_OP_DELETE)
 			continue;
-		fprintf(tty, "Delete '%s'? [y/N] ", cs->ops[i].path);
+		fprintf(tty, "Delete %s? [y/N] ", aa_qpath(cs->ops[i].path));
 		fflush(tty);
 		yes = fgets(answer, sizeof(answer), tty) &&
 		      (answer[0] == 'y' || answer[0] == 'Y');

@@ -70,16 +70,21 @@ static const char *level_name(aa_diag_level l)
 	}
 }
 
+/*
+ * The path and the input name are quoted as git quotes paths (only when
+ * they must be): a path from an answer may hold ESC, CR or LF. The
+ * message quotes what it embeds itself (aa_qpath, aa_qtext).
+ */
 int aa_diag_format(const aa_diag *dg, aa_buf *out)
 {
 	int r = aa_buf_printf(out, "%s: ", level_name(dg->level));
 
 	if (!r && dg->path)
-		r = aa_buf_printf(out, "%s: ", dg->path);
+		r = aa_buf_printf(out, "%s: ", aa_qpath(dg->path));
 	if (!r && dg->input && dg->line > 0)
-		r = aa_buf_printf(out, "%s:%ld: ", dg->input, dg->line);
+		r = aa_buf_printf(out, "%s:%ld: ", aa_qpath(dg->input), dg->line);
 	else if (!r && dg->input)
-		r = aa_buf_printf(out, "%s: ", dg->input);
+		r = aa_buf_printf(out, "%s: ", aa_qpath(dg->input));
 	if (!r)
 		r = aa_buf_puts(out, dg->msg ? dg->msg : "");
 	return r;

@@ -225,17 +225,10 @@ static long line_of(const modrun *r, size_t k)
 
 /* ---------- messages ---------- */
 
-/* Appends `s` quoted in backticks, cut at QUOTE_MAX bytes on a character. */
+/* Appends s quoted (common.h: control bytes escaped), cut at QUOTE_MAX. */
 static int put_quoted(aa_buf *b, const char *s, size_t len)
 {
-	size_t cut = len;
-
-	if (cut > QUOTE_MAX) {
-		cut = QUOTE_MAX;
-		while (cut && ((unsigned char)s[cut] & 0xC0) == 0x80)
-			cut--;
-	}
-	return aa_buf_printf(b, "`%.*s%s`", (int)cut, s, cut < len ? "..." : "");
+	return aa_buf_put_quoted(b, s, len, QUOTE_MAX);
 }
 
 static int contains(const char *hay, size_t hlen, const char *s, size_t len)

@@ -300,16 +300,42 @@ fail:
 }
 
 /* Occurrences of the find text from `first` on (non-overlapping). */
-static size_t count_matches(const repl_job *j, const char *first)
-{
-	size_t n = 0;
-	const char *a = first;
+/* Lines of the places a "once" find names, listed in a refusal. */
+#define PLACES_SHOWN 6
 
-	while (a) {
+/*
+ * Limit "once" needs one place. Every match counts, overlapping ones
+ * too ("aa" in "aaa" is two places). When there are several the
+ * replacement is refused with their lines (seed 002 §2.4: a unique find
+ * is the answer's duty; replacing the first put edits in the wrong place).
+ */
+static int refuse_several(const repl_job *j, const char *first)
+{
+	aa_buf m = AA_BUF_INIT;
+	size_t n = 0, line = 0;
+	const char *a;
+	int ret;
+
+	for (a = first; a; a = search(&j->f, (size_t)(a - j->f.s) + 1,
+				      j->find, j->flen)) {
+		size_t l = flat_line_of(&j->f, (size_t)(a - j->f.s)) + 1;
+
+		if (n < PLACES_SHOWN && l != line)
+			aa_buf_printf(&m, "%s%zu", line ? ", " : "", l);
+		line = l;
 		n++;
-		a = search(&j->f, (size_t)(a - j->f.s) + j->flen, j->find, j->flen);
 	}
-	return n;
+	if (n < 2) {
+		aa_buf_free(&m);
+		return 0;
+	}
+	ret = aa_error(j->cx->diags, j->r->pos, j->cx->path,
+		       "replacement %zu: limit \"once\" but find matches %zu "
+		       "places (lines %s%s); make find name one place, or use "
+		       "limit \"all\"", j->idx, n, m.ptr ? m.ptr : "",
+		       n > PLACES_SHOWN ? ", ..." : "");
+	aa_buf_free(&m);
+	return ret;
 }
 
 /*
@@ -508,7 +534,7 @@ static int not_found(repl_job *j)
 static int run_job(repl_job *j)
 {
 	const char *first, *done;
-	size_t line, n, count;
+	size_t line, count;
 
 	if (!j->flen)
 		return aa_error(j->cx->diags, j->r->pos, j->cx->path,
@@ -522,13 +548,10 @@ static int run_job(repl_job *j)
 			return not_found(j);
 	}
 	line = flat_line_of(&j->f, (size_t)(first - j->f.s)) + 1;
-	n = j->r->all ? 0 : count_matches(j, first);
+	if (!j->r->all && refuse_several(j, first) < 0)
+		return -1;
 	if (replace_matches(j, first, &count) < 0)
 		return -1;
-	if (n > 1)
-		aa_warn(j->cx->diags, j->r->pos, j->cx->path,
-			"find matched %zu times; replaced the first (line %zu)",
-			n, line);
 	if (aa_edit_landing_add(j->cx, j->r->pos, (long)line, 0,
 				AA_HOW_CONTENT) < 0)
 		return aa_error(j->cx->diags, j->r->pos, j->cx->path, "out of memory");

@@ -725,9 +725,71 @@ static int report_refusal(scan *sc)
 	if (!find_refusal(sc->s, sc->n, &at, &len))
 		return 0;
 	return aa_error(sc->d, pos_at(sc, at), NULL,
-			"the answer declines to make the change: \"%.*s%s\"",
-			(int)(len > 400 ? 400 : len), sc->s + at,
-			len > 400 ? "..." : "");
+			"the answer declines to make the change: %s",
+			aa_qtext(sc->s + at, len, 400));
+}
+
+/*
+ * No block found, but an ap document's top-level keys stand in the prose
+ * (column 0, `version:` and `changes:`): it lacks the fence that tells
+ * where it ends. Returns -1 after saying so, else 0.
+ */
+static int report_loose_ap(scan *sc)
+{
+	size_t off;
+	aa_lspan l;
+
+	if (!looks_ap(sc->s, sc->n))
+		return 0;
+	for (off = 0; off < sc->n; off = l.next) {
+		aa_lspan_at(sc->s, sc->n, off, &l);
+		if (starts_with(sc->s + l.start, l.len, "version:") ||
+		    starts_with(sc->s + l.start, l.len, "changes:"))
+			break;
+	}
+	return aa_error(sc->d, pos_at(sc, off), NULL,
+			"found an ap document outside a code fence; put it in a "
+			"```yaml fence (or give the document alone as the input)"
+			" so that its end is known");
+}
+
+/*
+ * No block found, and the input is one bare JSON value nested deeper than
+ * the limit: say so (the sniffing above does not look that deep). The
+ * depth is counted outside strings. Returns -1 after saying so, else 0.
+ */
+static int report_deep_json(scan *sc)
+{
+	size_t i = json_ws(sc->s, sc->n, 0);
+	int depth = 0;
+
+	if (i >= sc->n || (sc->s[i] != '{' && sc->s[i] != '['))
+		return 0;
+	for (; i < sc->n; i++) {
+		char c = sc->s[i];
+
+		if (c == '"') {
+			i = json_string_end(sc->s, sc->n, i) - 1;
+		} else if (c == '{' || c == '[') {
+			if (++depth > AA_MAX_NEST_DEPTH)
+				return aa_error(sc->d, pos_at(sc, i), NULL,
+						"the JSON document is nested "
+						"deeper than %d levels; not read",
+						AA_MAX_NEST_DEPTH);
+		} else if ((c == '}' || c == ']') && --depth <= 0) {
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* Nothing found: the most useful thing to say, or 0 (the caller's "no change"). */
+static int report_nothing(scan *sc)
+{
+	if (report_refusal(sc) < 0 || report_loose_ap(sc) < 0 ||
+	    report_deep_json(sc) < 0)
+		return -1;
+	return 0;
 }
 
 /* ---------- entry point ---------- */
@@ -752,6 +814,42 @@ static int check_limits(scan *sc)
 	return 0;
 }
 
+/*
+ * Line breaks. An answer that is CRLF throughout (every LF has a CR
+ * before it: pasted from a Windows clipboard) uses CRLF as its line
+ * break, so it is parsed as LF text. Anywhere else a CR before an LF is
+ * part of the line: a real diff of a CRLF file carries it in its lines,
+ * and the files it creates must have it (SPEC "Text fidelity").
+ */
+static int crlf_throughout(const char *s, size_t n)
+{
+	const char *p = s, *e = s + n, *nl;
+	int any = 0;
+
+	while (p < e && (nl = memchr(p, '\n', (size_t)(e - p))) != NULL) {
+		if (nl == s || nl[-1] != '\r')
+			return 0;
+		any = 1;
+		p = nl + 1;
+	}
+	return any;
+}
+
+/* s[0..*n) with every CRLF turned into LF: a new allocation, or NULL. */
+static char *crlf_to_lf(const char *s, size_t *n)
+{
+	char *out = malloc(*n ? *n : 1);
+	size_t i, k = 0;
+
+	if (!out)
+		return NULL;
+	for (i = 0; i < *n; i++)
+		if (!(s[i] == '\r' && i + 1 < *n && s[i + 1] == '\n'))
+			out[k++] = s[i];
+	*n = k;
+	return out;
+}
+
 /* A bare aptix JSON object or ap YAML document: the whole input. */
 static aa_format whole_input_format(const scan *sc)
 {
@@ -770,6 +868,7 @@ int aa_parse_input(const aa_input *in, const aa_parse_opts *o,
 	scan sc;
 	aa_format whole;
 	size_t off = 0;
+	char *lf = NULL;
 
 	memset(&sc, 0, sizeof(sc));
 	sc.in = in;
@@ -790,6 +889,11 @@ int aa_parse_input(const aa_input *in, const aa_parse_opts *o,
 		sc.s += 3;
 		sc.n -= 3;
 	}
+	if (crlf_throughout(sc.s, sc.n)) {
+		if (!(lf = crlf_to_lf(sc.s, &sc.n)))
+			return aa_error(d, pos_at(&sc, 0), NULL, "out of memory");
+		sc.s = lf;
+	}
 	if (o->strict) {
 		/* seed 004: the whole input is one unified diff, nothing else */
 		parse_block(&sc, AA_FORMAT_DIFF, sc.s, sc.n, 1);
@@ -801,9 +905,8 @@ int aa_parse_input(const aa_input *in, const aa_parse_opts *o,
 		while (off < sc.n)
 			off = scan_line(&sc, off);
 	}
-	if (sc.failed)
-		return -1;
-	if (!sc.nblocks && report_refusal(&sc) < 0)
-		return -1;
-	return sc.nblocks;
+	if (!sc.failed && !sc.nblocks && report_nothing(&sc) < 0)
+		sc.failed = 1;
+	free(lf);
+	return sc.failed ? -1 : sc.nblocks;
 }

@@ -73,6 +73,9 @@ void aa_lrec_ws(aa_lrec *r)
 
 void aa_lrec_set(aa_lrec *r, const char *s, size_t len, aa_eol eol)
 {
+	/* a hunk line "x\r" is x with its own CRLF ending (text.h) */
+	if (eol != AA_EOL_NONE)
+		eol = aa_line_own_eol(s, &len, eol);
 	aa_lrec_set_exact(r, s, len, eol);
 	aa_lrec_ws(r);
 }

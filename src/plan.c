@@ -379,13 +379,13 @@ static int check_leading_dirs(planner *p, aa_pos pos, const char *path)
 			r = -1;
 		else if (n->exists && n->mode == AA_MODE_LINK)
 			r = aa_error(p->d, pos, path,
-				     "beyond a symbolic link ('%s')", buf);
+				     "beyond a symbolic link (%s)", aa_qpath(buf));
 		else if (n->exists && n->mode == AA_MODE_GITLINK)
 			r = aa_error(p->d, pos, path,
-				     "inside submodule '%s'", buf);
+				     "inside submodule %s", aa_qpath(buf));
 		else if (n->exists)
 			r = aa_error(p->d, pos, path,
-				     "'%s' is a file, not a directory", buf);
+				     "%s is a file, not a directory", aa_qpath(buf));
 		*slash = '/';
 	}
 	free(buf);
@@ -394,8 +394,8 @@ static int check_leading_dirs(planner *p, aa_pos pos, const char *path)
 
 		if (p->base->worktree_beyond_link(p->base->ctx, path, &link) == 1)
 			r = aa_error(p->d, pos, path,
-				     "beyond a symbolic link in the work tree ('%s')",
-				     link ? link : "?");
+				     "beyond a symbolic link in the work tree (%s)",
+				     link ? aa_qpath(link) : "?");
 		free(link);
 	}
 	return r;
@@ -790,7 +790,7 @@ static int plan_move_directory(planner *p, const aa_op *op, int move)
 
 	if (under_dir(op->to, op->path))
 		return aa_error(p->d, op->pos, op->path,
-				"cannot move a directory into itself ('%s')", op->to);
+				"cannot move a directory into itself (%s)", aa_qpath(op->to));
 	if (dir_walk(p, op->path, &w) < 0)
 		return -1;
 	for (i = 0; i < w.n && !r; i++) {

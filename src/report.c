@@ -119,9 +119,10 @@ static void print_summary(FILE *out, aa_session *s, const aa_plan *plan)
 		if (is_rename_source(plan, c))
 			continue;
 		if (st == 'R' || st == 'C')
-			fprintf(out, "%c %s -> %s", st, c->renamed_from, c->path);
+			fprintf(out, "%c %s -> %s", st, aa_qpath(c->renamed_from),
+				aa_qpath(c->path));
 		else
-			fprintf(out, "%c %s", st, c->path);
+			fprintf(out, "%c %s", st, aa_qpath(c->path));
 		if (line_stats(s, c, &add, &del, &binary) < 0 || binary)
 			fprintf(out, " (binary)\n");
 		else
@@ -134,8 +135,9 @@ static int stat_name(const aa_change *c, aa_buf *name)
 {
 	aa_buf_clear(name);
 	if (status_letter(c) == 'R' || status_letter(c) == 'C')
-		return aa_buf_printf(name, "%s => %s", c->renamed_from, c->path);
-	return aa_buf_puts(name, c->path);
+		return aa_buf_printf(name, "%s => %s", aa_qpath(c->renamed_from),
+				     aa_qpath(c->path));
+	return aa_buf_puts(name, aa_qpath(c->path));
 }
 
 static void print_stat(FILE *out, aa_session *s, const aa_plan *plan)
@@ -209,12 +211,14 @@ static void print_git_header(FILE *out, const aa_change *c)
 {
 	const char *from = c->renamed_from && !c->base_exists ? c->renamed_from : c->path;
 
-	fprintf(out, "diff --git a/%s b/%s\n", from, c->path);
+	/* names quoted as git quotes them (git apply unquotes) */
+	fprintf(out, "diff --git %s %s\n", aa_qpathp("a/", from),
+		aa_qpathp("b/", c->path));
 	if (!c->base_exists && c->renamed_from) {
 		const char *verb = c->copied ? "copy" : "rename";
 
-		fprintf(out, "%s from %s\n%s to %s\n", verb, c->renamed_from,
-			verb, c->path);
+		fprintf(out, "%s from %s\n%s to %s\n", verb,
+			aa_qpath(c->renamed_from), verb, aa_qpath(c->path));
 	}
 	else if (!c->base_exists)
 		fprintf(out, "new file mode %06o\n", c->mode);
@@ -228,10 +232,9 @@ static void print_names(FILE *out, const aa_change *c)
 {
 	const char *from = c->renamed_from && !c->base_exists ? c->renamed_from : c->path;
 
-	fprintf(out, "--- %s%s\n+++ %s%s\n",
-		c->base_exists || c->renamed_from ? "a/" : "",
-		c->base_exists || c->renamed_from ? from : "/dev/null",
-		c->exists ? "b/" : "", c->exists ? c->path : "/dev/null");
+	fprintf(out, "--- %s\n+++ %s\n",
+		c->base_exists || c->renamed_from ? aa_qpathp("a/", from) : "/dev/null",
+		c->exists ? aa_qpathp("b/", c->path) : "/dev/null");
 }
 
 /*

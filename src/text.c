@@ -605,6 +605,15 @@ int aa_text_splice(aa_text *t, size_t at, size_t del,
 
 /* ---- queries ---------------------------------------------------------- */
 
+aa_eol aa_line_own_eol(const char *s, size_t *len, aa_eol dflt)
+{
+	if (*len && s[*len - 1] == '\r') {
+		(*len)--;
+		return AA_EOL_CRLF;
+	}
+	return dflt;
+}
+
 int aa_text_has_final_newline(const aa_text *t)
 {
 	return t->n == 0 || t->lines[t->n - 1].eol != AA_EOL_NONE;

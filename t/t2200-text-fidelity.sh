@@ -335,4 +335,108 @@ test_expect_success 'a new file from "\ No newline" has no final newline' '
 	)
 '
 
+# A real diff of a CRLF file (committed without autocrlf) carries the
+# CRs inside its lines: "+line\r\n" in an answer whose own line breaks
+# are LF. The CR is content there; git apply writes it, and so must we.
+# real_crlf_diff NAME: NAME.diff, git's diff creating crlf/new.txt and
+# editing crlf/old.txt, both CRLF files; NAME.expect/ is git apply's result.
+real_crlf_diff () {
+	rm -rf src && git init -q src &&
+	(
+		cd src &&
+		git config core.autocrlf false &&
+		mkdir crlf &&
+		printf "keep 1\r\nkeep 2\r\nold line\r\nkeep 3\r\n" >crlf/old.txt &&
+		printf "lf 1\nlf 2\n" >crlf/lf.txt &&
+		git add . && git commit -q -m base &&
+		printf "lf 1\nwin\r\nlf 2\n" >crlf/lf.txt &&
+		printf "first\r\nsecond\r\n" >crlf/new.txt &&
+		printf "keep 1\r\nkeep 2\r\nnew line\r\nkeep 3\r\nadded\r\n" >crlf/old.txt &&
+		git add -N crlf/new.txt &&
+		git diff
+	) >"$1.diff" &&
+	rm -rf "$1.expect" && cp -R src "$1.expect" &&
+	(
+		cd "$1.expect" &&
+		git checkout -q -- . && git rm -q --cached crlf/new.txt &&
+		rm crlf/new.txt && git apply --index "../$1.diff"
+	)
+}
+
+test_expect_success 'setup: a real diff of CRLF files, LF between lines' '
+	real_crlf_diff real &&
+	test_grep "^+first$(printf "\r")\$" real.diff &&
+	test_grep "^diff --git a/crlf/new.txt b/crlf/new.txt\$" real.diff
+'
+
+test_expect_success 'CR inside an LF answer is content: created and edited lines keep it' '
+	rm -rf w13 && cp -R src w13 &&
+	(
+		cd w13 &&
+		git checkout -q -- . && git rm -q --cached crlf/new.txt &&
+		rm crlf/new.txt &&
+		git ai-apply ../real.diff &&
+		same_bytes ../real.expect/crlf/new.txt crlf/new.txt &&
+		same_bytes ../real.expect/crlf/old.txt crlf/old.txt &&
+		same_bytes ../real.expect/crlf/lf.txt crlf/lf.txt
+	)
+'
+
+test_expect_success 'the created blob is the one the diff index line names' '
+	(
+		cd w13 &&
+		short=$(sed -n "s/^index 0000000\.\.\([0-9a-f]*\)\$/\1/p" ../real.diff) &&
+		test -n "$short" &&
+		case "$(git rev-parse :crlf/new.txt)" in
+		$short*) : ;;
+		*) echo "blob $(git rev-parse :crlf/new.txt) is not $short"; false ;;
+		esac
+	)
+'
+
+test_expect_success 'CR inside an LF companion or file-changes body is content' '
+	cat >cbody.md <<-EOF &&
+	Here you go:
+
+	--- START-FILE: win/new.bat ---
+	@echo off$(printf "\r")
+	echo hi$(printf "\r")
+	--- END-FILE: win/new.bat ---
+
+	<FILE_CHANGES>
+	<FILE_NEW file_path="win/two.bat">
+	rem two$(printf "\r")
+	</FILE_NEW>
+	</FILE_CHANGES>
+	EOF
+	rm -rf w14 && cp -R repo w14 &&
+	(
+		cd w14 &&
+		git ai-apply ../cbody.md &&
+		printf "@echo off\r\necho hi\r\n" >../expect &&
+		same_bytes ../expect win/new.bat &&
+		printf "rem two\r\n" >../expect &&
+		same_bytes ../expect win/two.bat
+	)
+'
+
+test_expect_success 'an answer that is CRLF throughout: CRLF is only its line break' '
+	to_crlf cbody.md >cbody-crlf.md &&
+	rm -rf w15 && cp -R repo w15 &&
+	(
+		cd w15 &&
+		git ai-apply ../cbody-crlf.md &&
+		printf "@echo off\r\necho hi\r\n" >../expect &&
+		same_bytes ../expect win/new.bat
+	) &&
+	sed "s/\r\$//" cbody.md | to_crlf >plain-crlf.md &&
+	rm -rf w16 && cp -R repo w16 &&
+	(
+		cd w16 &&
+		git ai-apply ../plain-crlf.md &&
+		printf "@echo off\necho hi\n" >../expect &&
+		same_bytes ../expect win/new.bat
+	)
+'
+
 test_done

@@ -642,4 +642,124 @@ test_expect_success 'an answer without commands has no change' '
 	)
 '
 
+# Assistants wrap file bodies in code fences; outside --strict a fence
+# whose lines are the body's first and last is a wrapper (issue 7.5).
+test_expect_success 'a fence around a START-REPLACE-FILE body is stripped, with a warning' '
+	cat >fenced.md <<-\EOF &&
+	Here is the updated file:
+
+	--- START-REPLACE-FILE: config/services.yaml ---
+	```yaml
+	services:
+	    _defaults:
+	        autowire: false
+	```
+	--- END-REPLACE-FILE: config/services.yaml ---
+
+	--- START-FILE: src/new.php ---
+	~~~~php
+	<?php
+	```
+	~~~~
+	--- END-FILE: src/new.php ---
+	EOF
+	printf "services:\n    _defaults:\n        autowire: false\n" >expect-fenced &&
+	printf "<?php\n\`\`\`\n" >expect-fenced-new &&
+	fresh w-fenced &&
+	(
+		cd w-fenced &&
+		git ai-apply ../fenced.md 2>../err &&
+		staged_as config/services.yaml ../expect-fenced &&
+		staged_as src/new.php ../expect-fenced-new
+	) &&
+	test_grep "^warning: config/services.yaml: ../fenced.md:3: .*code fence (lines 4 and 8)" err &&
+	test_grep "^warning: src/new.php: ../fenced.md:11: .*code fence (lines 12 and 15)" err
+'
+
+test_expect_success 'a fenced body of a Markdown-like file stays content, with a note' '
+	for ext in md markdown mdx rst
+	do
+		cat >fenced-doc.md <<-EOF &&
+		--- START-FILE: docs/usage.$ext ---
+		\`\`\`sh
+		make test
+		\`\`\`
+		--- END-FILE: docs/usage.$ext ---
+		EOF
+		printf "\`\`\`sh\nmake test\n\`\`\`\n" >expect-doc &&
+		fresh w-doc &&
+		(
+			cd w-doc &&
+			git ai-apply ../fenced-doc.md 2>../err &&
+			staged_as docs/usage.$ext ../expect-doc
+		) &&
+		test_grep "^note: docs/usage.$ext: .*fence" err || return 1
+	done
+'
+
+test_expect_success 'a body that only starts with a fence is content' '
+	cat >half-fenced.md <<-\EOF &&
+	--- START-FILE: notes.txt ---
+	```
+	not closed at the end
+	--- END-FILE: notes.txt ---
+	EOF
+	printf "\`\`\`\nnot closed at the end\n" >expect-half &&
+	fresh w-half &&
+	(
+		cd w-half &&
+		git ai-apply ../half-fenced.md 2>../err &&
+		staged_as notes.txt ../expect-half
+	) &&
+	! grep fence err
+'
+
+# Blocks do not nest, so an END without its path closes the open block
+# (issue 7.7).
+test_expect_success 'END-FILE and END-PATCH without the path close the open block, with a note' '
+	cat >bare-end.md <<-\EOF &&
+	--- START-FILE: src/bare.php ---
+	<?php
+	--- END-FILE ---
+
+	--- START-PATCH: config/services.yaml ---
+	@@ -3 +3 @@
+	-        autowire: true
+	+        autowire: false
+	--- END-PATCH ---
+	EOF
+	printf "<?php\n" >expect-bare &&
+	fresh w-bare &&
+	(
+		cd w-bare &&
+		git ai-apply ../bare-end.md 2>../err &&
+		staged_as src/bare.php ../expect-bare &&
+		grep -q "autowire: false" config/services.yaml
+	) &&
+	test_grep "^note: .*bare-end.md:3: .*END-FILE" err &&
+	test_grep "^note: .*bare-end.md:9: .*END-PATCH" err
+'
+
+test_expect_success 'a bare END of another verb, or one without a START, is refused' '
+	printf -- "--- START-FILE: src/a.php ---\n<?php\n--- END-PATCH ---\n" >bare-other.md &&
+	printf -- "Done.\n--- END-FILE ---\n" >bare-alone.md &&
+	(
+		cd repo &&
+		test_rejected ../bare-other.md &&
+		test_grep "bare-other.md:3: .*\"--- END-PATCH ---\"" err &&
+		test_rejected ../bare-alone.md &&
+		test_grep "bare-alone.md:2: .*without a START" err
+	)
+'
+
+test_expect_success 'companion errors quote the line that was seen' '
+	(
+		cd repo &&
+		test_rejected ../mismatch.md &&
+		test_grep "\"--- END-FILE: src/b.php ---\"" err &&
+		test_rejected ../noend2.md &&
+		test_grep "\"--- START-FILE: src/b.php ---\"" err
+	)
+'
+
 test_done

@@ -198,8 +198,10 @@ test_expect_success 'an unknown operation is refused' '
 	)
 '
 
-# Seed 002 section 2.1, verbatim: the second find occurs twice.
-test_expect_success 'structured patch: the seed example, first of two matches with a warning' '
+# Seed 002 section 2.1, verbatim: the second find occurs twice. Seed
+# 002 makes a unique find the answer's duty; limit "once" with several
+# matches is refused, listing the places (issue 7.6).
+test_expect_success 'structured patch: the seed example, a "once" find with two matches is refused' '
 	cat >patch.md <<-\EOF &&
 	Here is the Aptix file patch:
 
@@ -224,19 +226,14 @@ test_expect_success 'structured patch: the seed example, first of two matches wi
 	}
 	```
 	EOF
-	sed -e "s/public void OldMethod()/public void NewMethod()/" \
-		-e "0,/\[OldTag\]/s/\[OldTag\]/[NewTag]/" repo/src/MyFile.cs >expect-myfile &&
-	test $(grep -c "NewTag" expect-myfile) = 1 &&
-	test $(grep -c "OldTag" expect-myfile) = 1 &&
-	fresh w-patch &&
+	lines=$(grep -n "OldTag" repo/src/MyFile.cs | cut -d: -f1 | paste -sd, - | sed "s/,/, /g") &&
+	test $(grep -c "OldTag" repo/src/MyFile.cs) = 2 &&
 	(
-		cd w-patch &&
-		git ai-apply ../patch.md 2>../err &&
-		staged_as src/MyFile.cs ../expect-myfile &&
-		clean_result
-	) &&
-	test_grep "^warning: src/MyFile.cs: " err &&
-	! grep "^warning: .*OldMethod" err
+		cd repo &&
+		test_rejected ../patch.md &&
+		test_grep "^error: src/MyFile.cs: ../patch.md:[0-9]*: replacement 2: .*2 places (lines $lines)" err &&
+		test_grep "\"all\"" err
+	)
 '
 
 test_expect_success 'structured patch: limit "all" replaces every occurrence, silently' '
@@ -570,6 +567,20 @@ test_expect_success 'a json block that is not aptix is prose' '
 	) &&
 	echo src/New.cs >expect &&
 	test_cmp expect names
+'
+
+test_expect_success 'a bare JSON document nested too deep says so' '
+	awk "BEGIN { s = \"{\\\"files\\\": \"; for (i = 0; i < 200; i++) s = s \"[\"; for (i = 0; i < 200; i++) s = s \"]\"; print s \"}\" }" >deep.json &&
+	awk "BEGIN { s = \"\"; for (i = 0; i < 200; i++) s = s \"[\"; for (i = 0; i < 200; i++) s = s \"]\"; print s }" >deep-array.json &&
+	(
+		cd repo &&
+		for f in deep.json deep-array.json
+		do
+			test_rejected ../$f &&
+			test_grep "^error: ../$f:1: .*nested deeper than 64" err &&
+			! grep "no change found" err || return 1
+		done
+	)
 '
 
 test_expect_success 'the refusal sentence is rejected and quoted' '

@@ -171,6 +171,24 @@ test_expect_success 'the patch inside a chat answer, in a yaml fence' '
 	)
 '
 
+test_expect_success 'an ap document in prose but outside a fence is named, not "no change"' '
+	{
+		echo "Here is the patch in ap format:" &&
+		echo &&
+		cat patch.ap &&
+		echo &&
+		echo "Save it as patch.ap and apply it."
+	} >loose.md &&
+	n=$(line_of "version:" loose.md) &&
+	(
+		cd repo &&
+		test_rejected ../loose.md &&
+		test_grep "^error: ../loose.md:$n: found an ap document outside a code fence" err &&
+		test_grep "yaml" err &&
+		! grep "no change found" err
+	)
+'
+
 test_expect_success 'file_path is relative to the .ap file inside the work tree' '
 	sed -e "s|file_path: \"src/calculator.py\"|file_path: \"calculator.py\"|" \
 		patch.ap >local.ap &&

@@ -36,11 +36,36 @@ int aa_buf_vprintf(aa_buf *b, const char *fmt, va_list ap);
 void aa_buf_clear(aa_buf *b);
 void aa_buf_free(aa_buf *b);
 /*
- * Appends s in double quotes for a message: '"', '\\' and TAB escaped,
- * other control bytes as \xNN, cut after `max` bytes (on a UTF-8
- * character boundary) with "..." inside the quotes.
+ * Quoting of input text and paths in messages: the one place that
+ * decides what reaches a terminal. git's quote_c_style: '"' and '\\'
+ * escaped, \a \b \t \n \v \f \r, other control bytes and DEL as octal
+ * \ooo. Bytes >= 0x80: with AA_QUOTE_HIGH (paths: git's default
+ * core.quotePath=true) all as octal; without it (text) valid UTF-8 is
+ * kept except the C1 controls U+0080..U+009F, and bytes that are not
+ * UTF-8 become octal. The result is in double quotes when something was
+ * escaped or with AA_QUOTE_ALWAYS. Input is cut after `max` bytes (on a
+ * UTF-8 character boundary) with "..." inside the quotes.
  */
+#define AA_QUOTE_HIGH   1u
+#define AA_QUOTE_ALWAYS 2u
+int aa_buf_quote(aa_buf *b, const char *s, size_t len, unsigned flags,
+		 size_t max);
+/* True when aa_buf_quote would escape something in s[0..len). */
+int aa_quote_needed(const char *s, size_t len, unsigned flags);
+/* Text in double quotes: aa_buf_quote(b, s, len, AA_QUOTE_ALWAYS, max). */
 int aa_buf_put_quoted(aa_buf *b, const char *s, size_t len, size_t max);
+/*
+ * For a message's arguments: a path as git prints it (quoted only when
+ * it must be, high bytes as octal), and input text always in quotes, cut
+ * at `max` bytes. The strings live in a small ring of per-thread buffers:
+ * valid until eight more calls; "?" when out of memory.
+ */
+#define AA_QUOTE_PATH_MAX 1024
+const char *aa_qpath(const char *path);
+const char *aa_qpathn(const char *s, size_t len);
+/* prefix and path quoted as one name, as git's diff headers: "a/caf\303\251" */
+const char *aa_qpathp(const char *prefix, const char *path);
+const char *aa_qtext(const char *s, size_t len, size_t max);
 /* Hands the allocation to the caller (never NULL: "" when empty). */
 char *aa_buf_detach(aa_buf *b);
 

@@ -69,6 +69,15 @@ int aa_text_splice(aa_text *t, size_t at, size_t del,
 /* Copies bytes into the text's storage; the result lives as long as t. */
 const char *aa_text_store(aa_text *t, const char *s, size_t len);
 
+/*
+ * A line read from an answer keeps a CR that stood before its LF (the
+ * answer's line break is LF, so the CR is the line's own: a real diff of
+ * a CRLF file). Such a line's text ends in '\r'; this cuts it off
+ * (*len shrinks by one) and returns AA_EOL_CRLF, the ending the line
+ * asks for. Otherwise it returns `dflt` and leaves *len alone.
+ */
+aa_eol aa_line_own_eol(const char *s, size_t *len, aa_eol dflt);
+
 /* True when the file ends with a line terminator (or is empty). */
 int aa_text_has_final_newline(const aa_text *t);
 /* Binary as git sees it: a NUL in the first 8000 bytes, unless UTF-16 with BOM. */

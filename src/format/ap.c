@@ -351,8 +351,9 @@ static int read_key(yreader *y, const char *const *keys, int nkeys,
 		    strlen(keys[i]) == y->ev.data.scalar.length)
 			break;
 	if (i == nkeys)
-		return err_at(y, y->ev.start_mark, "unknown key '%.80s' in %s",
-			      scalar_text(y), where);
+		return err_at(y, y->ev.start_mark, "unknown key %s in %s",
+			      aa_qtext(scalar_text(y), y->ev.data.scalar.length, 80),
+			      where);
 	if (*seen & (1u << i))
 		return err_at(y, y->ev.start_mark, "duplicate key '%s' in %s",
 			      keys[i], where);
@@ -386,8 +387,8 @@ static int read_action(yreader *y, mod_action *out)
 		}
 	}
 	err_at(y, y->ev.start_mark,
-	       "unknown action '%.80s' (REPLACE, INSERT_AFTER, INSERT_BEFORE, "
-	       "DELETE or CREATE_FILE)", s);
+	       "unknown action %s (REPLACE, INSERT_AFTER, INSERT_BEFORE, "
+	       "DELETE or CREATE_FILE)", aa_qtext(s, strlen(s), 80));
 	free(s);
 	return -1;
 }
@@ -558,7 +559,8 @@ static int read_newline(yreader *y, change_fields *c)
 		c->newline = "\r";
 	else
 		r = err_at(y, y->ev.start_mark,
-			   "'newline' must be \"LF\", \"CRLF\" or \"CR\", not '%.40s'", s);
+			   "'newline' must be \"LF\", \"CRLF\" or \"CR\", not %s",
+			   aa_qtext(s, strlen(s), 40));
 	free(s);
 	return r;
 }
@@ -586,8 +588,8 @@ static char *resolve_path(yreader *y, const change_fields *c)
 	char *full;
 
 	if (has_dotdot(c->file_path)) {
-		err_at(y, c->path_mark, "file_path '%.200s' must not contain '..' "
-		       "components", c->file_path);
+		err_at(y, c->path_mark, "file_path %s must not contain '..' "
+		       "components", aa_qpath(c->file_path));
 		return NULL;
 	}
 	full = aa_path_join(dir, c->file_path);
@@ -596,8 +598,8 @@ static char *resolve_path(yreader *y, const change_fields *c)
 		return NULL;
 	}
 	if (aa_path_check(full, strlen(full), &why) < 0) {
-		err_at(y, c->path_mark, "invalid file_path '%.200s': %s",
-		       full, why ? why : "rejected");
+		err_at(y, c->path_mark, "invalid file_path %s: %s",
+		       aa_qpath(full), why ? why : "rejected");
 		free(full);
 		return NULL;
 	}
@@ -748,7 +750,8 @@ static int read_change(yreader *y)
 		aa_error(y->d, pos_at(y, c.line), NULL, "file change has no 'file_path'");
 	else if (!c.have_mods)
 		aa_error(y->d, pos_at(y, c.line), NULL,
-			 "file change for '%.200s' has no 'modifications'", c.file_path);
+			 "file change for %s has no 'modifications'",
+			 aa_qpath(c.file_path));
 	else
 		r = emit_change(y, &c);
 out:
@@ -786,10 +789,10 @@ static int read_version(yreader *y)
 	if (!is_scalar(y) || strcmp(scalar_text(y), "2.0") ||
 	    y->ev.data.scalar.length != 3)
 		return err_at(y, y->ev.start_mark,
-			      "unsupported ap version%s%.40s%s (only \"2.0\")",
-			      is_scalar(y) ? " '" : "",
-			      is_scalar(y) ? scalar_text(y) : "",
-			      is_scalar(y) ? "'" : "");
+			      "unsupported ap version%s%s (only \"2.0\")",
+			      is_scalar(y) ? " " : "",
+			      is_scalar(y) ? aa_qtext(scalar_text(y),
+						      y->ev.data.scalar.length, 40) : "");
 	return 0;
 }
 

@@ -314,31 +314,10 @@ static int is_present(const cJSON *it)
 	return it && !cJSON_IsNull(it);
 }
 
-/* Input text for a message: at most 60 bytes, control characters as '?'. */
-typedef struct shown {
-	char s[64];
-} shown;
-
-static shown show(const char *in)
+/* Input text for a message: quoted, at most 60 bytes (common.h). */
+static const char *show(const char *in)
 {
-	shown o;
-	size_t n = 0;
-
-	for (; *in && n < 60; in++)
-		o.s[n++] = (unsigned char)*in < 0x20 || *in == 0x7f ? '?' : *in;
-	if (*in) {
-		/* do not cut a UTF-8 character in two */
-		if (((unsigned char)*in & 0xC0) == 0x80) {
-			while (n > 0 && ((unsigned char)o.s[n - 1] & 0xC0) == 0x80)
-				n--;
-			if (n > 0)
-				n--;  /* its lead byte */
-		}
-		memcpy(o.s + n, "...", 3);
-		n += 3;
-	}
-	o.s[n] = '\0';
-	return o;
+	return aa_qtext(in, strlen(in), 60);
 }
 
 /*
@@ -364,11 +343,11 @@ static int get_members(jdoc *j, const cJSON *obj, const char *loc,
 				break;
 		if (k == nknown) {
 			aa_warn(j->d, pos_at(j, key_line(j, it)), NULL,
-				"%s%sunknown key \"%s\" ignored", loc,
-				*loc ? ": " : "", show(name).s);
+				"%s%sunknown key %s ignored", loc,
+				*loc ? ": " : "", show(name));
 		} else if (out[k]) {
-			r = fail(j, key_line(j, it), "%s%sduplicate key \"%s\"",
-				 loc, *loc ? ": " : "", show(name).s);
+			r = fail(j, key_line(j, it), "%s%sduplicate key %s",
+				 loc, *loc ? ": " : "", show(name));
 		} else {
 			out[k] = it;
 		}
@@ -414,8 +393,8 @@ static int set_root(jdoc *j, const cJSON *it)
 	if (len > 1 && s[len - 1] == '/')
 		len--;
 	if (aa_path_check(s, len, &why) < 0)
-		return fail(j, key_line(j, it), "root: invalid directory \"%s\": %s",
-			    show(s).s, why ? why : "invalid");
+		return fail(j, key_line(j, it), "root: invalid directory %s: %s",
+			    aa_qpath(s), why ? why : "invalid");
 	j->root = aa_strndup(s, len);
 	if (!j->root)
 		return fail(j, key_line(j, it), "out of memory");
@@ -434,15 +413,15 @@ static int entry_path(jdoc *j, const cJSON *entry, const cJSON *it,
 		return -1;
 	/* the path itself first (an empty one would name the root) */
 	if (aa_path_check(s, strlen(s), &why) < 0)
-		return fail(j, key_line(j, it), "%s.path: invalid path \"%s\": %s",
-			    loc, show(s).s, why ? why : "invalid");
+		return fail(j, key_line(j, it), "%s.path: invalid path %s: %s",
+			    loc, aa_qpath(s), why ? why : "invalid");
 	joined = aa_path_join(j->root, s);
 	if (!joined)
 		return fail(j, key_line(j, it), "out of memory");
 	if (aa_path_check(joined, strlen(joined), &why) < 0) {
 		free(joined);
-		return fail(j, key_line(j, it), "%s.path: invalid path \"%s\": %s",
-			    loc, show(s).s, why ? why : "invalid");
+		return fail(j, key_line(j, it), "%s.path: invalid path %s: %s",
+			    loc, aa_qpath(s), why ? why : "invalid");
 	}
 	*out = joined;
 	return 0;
@@ -518,8 +497,8 @@ static int add_one_repl(jdoc *j, aa_op *op, const cJSON *it, const char *loc)
 		all = 1;
 	else if (limit && strcmp(limit, "once"))
 		return fail(j, key_line(j, m[R_LIMIT]),
-			    "%s.limit: unknown limit \"%s\" (\"once\" or \"all\")",
-			    loc, show(limit).s);
+			    "%s.limit: unknown limit %s (\"once\" or \"all\")",
+			    loc, show(limit));
 	r = aa_op_add_repl(op, pos_at(j, val_line(j, it)));
 	if (!r)
 		return fail(j, val_line(j, it), "out of memory");
@@ -635,8 +614,8 @@ static int add_file_entry(jdoc *j, const cJSON *entry, const char *loc)
 		r = add_git_patch(j, entry, loc, m[F_CONTENT], m[F_PATCH], &path);
 	else
 		r = fail(j, key_line(j, m[F_OPERATION]),
-			 "%s.operation: unknown operation \"%.40s\" (create, replace, "
-			 "delete, patch or gitPatch)", loc, show(opname).s);
+			 "%s.operation: unknown operation %s (create, replace, "
+			 "delete, patch or gitPatch)", loc, show(opname));
 	free(path);
 	return r;
 }
@@ -716,7 +695,7 @@ static void add_document(jdoc *j, const cJSON *doc)
 static int report_syntax_error(jdoc *j, const char *at)
 {
 	size_t off = j->len, last = j->len, n = 0;
-	char near[24], what[64];
+	char what[96];
 
 	if (at && at >= j->text && at < j->text + j->len)
 		off = (size_t)(at - j->text);
@@ -724,12 +703,11 @@ static int report_syntax_error(jdoc *j, const char *at)
 		last--;
 	if (off + 1 >= last)
 		return scan_error(j, last, "invalid JSON: unexpected end of input");
-	while (off + n < j->len && n < sizeof(near) - 1 &&
+	while (off + n < j->len && n < 23 &&
 	       j->text[off + n] != '\n' && j->text[off + n] != '\r')
 		n++;
-	memcpy(near, j->text + off, n);
-	near[n] = '\0';
-	snprintf(what, sizeof(what), "invalid JSON near '%s'", near);
+	snprintf(what, sizeof(what), "invalid JSON near %s",
+		 aa_qtext(j->text + off, n, n));
 	return scan_error(j, off, what);
 }
 

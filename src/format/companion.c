@@ -8,6 +8,9 @@
  *
  * A body is every line between START and END; it may not hold another
  * command line (that is a missing END). Lines outside commands are prose.
+ * An END without its path (`--- END-FILE ---`) closes the open block:
+ * blocks do not nest. Outside --strict a code fence around a whole body
+ * is a wrapper and is dropped, except for Markdown-like targets.
  * Every error is reported (the parser goes on after one) and then the
  * block's operations are dropped.
  */
@@ -42,17 +45,28 @@ static const struct {
 	{ "DELETE-FILE", V_DELETE },
 };
 
-/* A parsed command line; path points into the input (not terminated). */
+/*
+ * A parsed command line; path and line point into the input (not
+ * terminated). `bare`: an END without a path.
+ */
 typedef struct command {
 	verb v;
 	const char *name;
 	const char *path;
 	size_t path_len;
+	int bare;
+	const char *line;  /* the whole line, trailing blanks dropped */
+	size_t line_len;
 } command;
 
 static int is_blank(char c)
 {
 	return c == ' ' || c == '\t';
+}
+
+static char lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
 }
 
 static int lookup_verb(const char *s, size_t len, command *c)
@@ -66,6 +80,27 @@ static int lookup_verb(const char *s, size_t len, command *c)
 			return 1;
 		}
 	return 0;
+}
+
+static int is_end(verb v)
+{
+	return v == V_END_FILE || v == V_END_PATCH || v == V_END_REPLACE;
+}
+
+/* `--- END-FILE ---`: an END verb, blanks, the closing dashes. */
+static int parse_bare_end(const char *s, size_t len, size_t v1, command *c)
+{
+	size_t i = v1;
+
+	while (i < len - 3 && is_blank(s[i]))
+		i++;
+	if (i == v1 || i != len - 3 || !lookup_verb(s + 4, v1 - 4, c) ||
+	    !is_end(c->v))
+		return 0;
+	c->path = s + v1;
+	c->path_len = 0;
+	c->bare = 1;
+	return 1;
 }
 
 /*
@@ -84,6 +119,11 @@ static int parse_command(const char *s, size_t len, command *c)
 		return 0;
 	for (v1 = v0; v1 < len && ((s[v1] >= 'A' && s[v1] <= 'Z') || s[v1] == '-'); v1++)
 		;
+	c->line = s;
+	c->line_len = len;
+	c->bare = 0;
+	if (v1 < len && is_blank(s[v1]))
+		return parse_bare_end(s, len, v1, c);
 	if (v1 >= len || s[v1] != ':' || !lookup_verb(s + v0, v1 - v0, c))
 		return 0;
 	p0 = v1 + 1;
@@ -96,6 +136,7 @@ static int parse_command(const char *s, size_t len, command *c)
 		p1--;
 	c->path = s + p0;
 	c->path_len = p1 - p0;
+	c->bare = is_end(c->v) && !c->path_len;
 	return 1;
 }
 
@@ -199,12 +240,17 @@ static aa_pos pos_of(cparse *p, size_t off)
 	return pos;
 }
 
+/* The command line as seen, quoted for a message. */
+static const char *seen(const command *c)
+{
+	return aa_qtext(c->line, c->line_len, 256);
+}
+
 static int fail_path(cparse *p, aa_pos pos, const command *c, const char *why)
 {
 	p->failed = 1;
-	return aa_error(p->d, pos, NULL, "companion: invalid path '%.*s' in '--- %s ---': %s",
-			(int)(c->path_len > 256 ? 256 : c->path_len), c->path,
-			c->name, why);
+	return aa_error(p->d, pos, NULL, "companion: invalid path %s in %s: %s",
+			aa_qpathn(c->path, c->path_len), seen(c), why);
 }
 
 /* NUL-terminated copy of the command's path after validation; NULL on error. */
@@ -244,23 +290,106 @@ static aa_op *add_op(cparse *p, aa_op_kind kind, aa_pos pos, char *path)
 	return op;
 }
 
-/* Body lines [from, to) with each line ending in exactly "\n". */
+/*
+ * Body lines [from, to) byte for byte: `to` starts the END line, so the
+ * last line ends in "\n"; a CR before it is content (see extract.c).
+ */
 static char *body_content(const char *s, size_t from, size_t to, size_t *len)
 {
-	aa_buf out = AA_BUF_INIT;
-	aa_lspan l;
-	size_t off;
+	char *out = aa_strndup(s + from, to - from);
 
-	for (off = from; off < to; off = l.next) {
-		aa_lspan_at(s, to, off, &l);
-		if (aa_buf_put(&out, s + l.start, l.len) < 0 ||
-		    aa_buf_putc(&out, '\n') < 0) {
-			aa_buf_free(&out);
-			return NULL;
-		}
+	if (out)
+		*len = to - from;
+	return out;
+}
+
+/* ---------- a code fence around a whole body ---------- */
+
+/* A fence line: 3 or more ` or ~ after blanks; *ch and the run length. */
+static size_t fence_open(const char *s, size_t len, char *ch)
+{
+	size_t i = 0, k;
+
+	while (i < len && is_blank(s[i]))
+		i++;
+	if (i >= len || (s[i] != '`' && s[i] != '~'))
+		return 0;
+	*ch = s[i];
+	for (k = i; k < len && s[k] == *ch; k++)
+		;
+	if (k - i < 3 || (*ch == '`' && memchr(s + k, '`', len - k)))
+		return 0;  /* a backtick fence's info string has no backtick */
+	return k - i;
+}
+
+/* Closes a fence of `run` ch: at least as many, then only blanks. */
+static int fence_closes(const char *s, size_t len, char ch, size_t run)
+{
+	size_t i = 0, k;
+
+	while (i < len && is_blank(s[i]))
+		i++;
+	for (k = i; k < len && s[k] == ch; k++)
+		;
+	while (len > k && is_blank(s[len - 1]))
+		len--;
+	return k - i >= run && k == len;
+}
+
+/* Markdown and reStructuredText hold fences of their own. */
+static int is_markdown_like(const char *path)
+{
+	static const char *const exts[] = { ".md", ".markdown", ".mdx", ".rst" };
+	size_t n = strlen(path), i, k, e;
+
+	for (i = 0; i < sizeof(exts) / sizeof(*exts); i++) {
+		e = strlen(exts[i]);
+		if (n <= e || path[n - e - 1] == '/')
+			continue;
+		for (k = 0; k < e && lower(path[n - e + k]) == exts[i][k]; k++)
+			;
+		if (k == e)
+			return 1;
 	}
-	*len = out.len;
-	return aa_buf_detach(&out);
+	return 0;
+}
+
+/*
+ * Body [*from, *to): when its first line opens a code fence and its last
+ * line closes it, the fence is the assistant's wrapper (issue 7.5):
+ * dropped with a warning, or kept with a note for a Markdown-like file.
+ */
+static void strip_fence(cparse *p, aa_pos pos, const char *path,
+			size_t *from, size_t *to)
+{
+	const char *s = p->b->data;
+	aa_lspan first, last;
+	size_t at;
+	char ch;
+	size_t run;
+
+	if (p->o->strict || *to - *from < 2)
+		return;
+	aa_lspan_at(s, *to, *from, &first);
+	for (at = *to - 1; at > *from && s[at - 1] != '\n'; at--)
+		;
+	if (at <= first.start)
+		return;  /* one line */
+	aa_lspan_at(s, *to, at, &last);
+	if (!(run = fence_open(s + first.start, first.len, &ch)) ||
+	    !fence_closes(s + last.start, last.len, ch, run))
+		return;
+	if (is_markdown_like(path)) {
+		aa_note(p->d, pos, path, "companion: the body is wrapped in a "
+			"code fence; it is kept, as a Markdown-like file may "
+			"begin and end with one");
+		return;
+	}
+	aa_warn(p->d, pos, path, "companion: the body is wrapped in a code "
+		"fence (lines %ld and %ld); the fence lines are not written",
+		pos.line + 1, pos.line + aa_count_lines(s + *from, at - *from) + 1);
+	*from = first.next;
+	*to = at;
 }
 
 static void add_write(cparse *p, aa_pos pos, const command *c,
@@ -269,7 +398,10 @@ static void add_write(cparse *p, aa_pos pos, const command *c,
 	char *path = checked_path(p, pos, c);
 	aa_op *op;
 
-	if (!path || !(op = add_op(p, AA_OP_WRITE, pos, path)))
+	if (!path)
+		return;
+	strip_fence(p, pos, path, &from, &to);
+	if (!(op = add_op(p, AA_OP_WRITE, pos, path)))
 		return;
 	op->exist = c->v == V_START_FILE ? AA_EXIST_NEW : AA_EXIST_MUST;
 	op->content = body_content(p->b->data, from, to, &op->content_len);
@@ -328,22 +460,34 @@ static size_t parse_start(cparse *p, const command *c, const aa_lspan *l)
 
 	if (at >= b->len || is_start(e.v) || e.v == V_DELETE) {
 		p->failed = 1;
-		aa_error(p->d, pos, NULL, "companion: '--- %s: %.*s ---' has no "
-			 "'--- %s: %.*s ---'%s", c->name, (int)c->path_len,
-			 c->path, verbs[end_of(c->v)].name, (int)c->path_len,
-			 c->path, at >= b->len ? "" : " before the next command");
+		if (at >= b->len)
+			aa_error(p->d, pos, NULL, "companion: %s has no %s line; "
+				 "the answer ends at line %ld", seen(c),
+				 verbs[end_of(c->v)].name,
+				 pos_of(p, b->len).line - (b->len && b->data[b->len - 1] == '\n'));
+		else
+			aa_error(p->d, pos, NULL, "companion: %s has no %s line "
+				 "before the next command, %s (line %ld)", seen(c),
+				 verbs[end_of(c->v)].name, seen(&e), pos_of(p, at).line);
 		return at;
 	}
 	aa_lspan_at(b->data, b->len, at, &el);
-	if (e.v != end_of(c->v) || e.path_len != c->path_len ||
-	    memcmp(e.path, c->path, c->path_len)) {
+	if (e.v != end_of(c->v) || (!e.bare && (e.path_len != c->path_len ||
+	    memcmp(e.path, c->path, c->path_len)))) {
 		p->failed = 1;
-		aa_error(p->d, pos_of(p, at), NULL, "companion: '--- %s: %.*s ---' "
-			 "does not close '--- %s: %.*s ---' (line %ld)", e.name,
-			 (int)e.path_len, e.path, c->name, (int)c->path_len,
-			 c->path, pos.line);
+		aa_error(p->d, pos_of(p, at), NULL, "companion: %s does not close "
+			 "%s (line %ld)", seen(&e), seen(c), pos.line);
 		return el.next;
 	}
+	if (e.bare && p->o->strict) {
+		p->failed = 1;
+		aa_error(p->d, pos_of(p, at), NULL, "companion: %s names no path "
+			 "(--strict wants %s: <path>)", seen(&e), e.name);
+		return el.next;
+	}
+	if (e.bare)
+		aa_note(p->d, pos_of(p, at), NULL, "companion: %s closes %s "
+			"(line %ld): blocks do not nest", seen(&e), seen(c), pos.line);
 	if (c->v == V_START_PATCH)
 		add_patch(p, pos, c, l->next, at);
 	else
@@ -383,8 +527,8 @@ int aa_parse_companion(const aa_block *b, const aa_parse_opts *o,
 			add_delete(&p, pos_of(&p, off), &c);
 		else {
 			p.failed = 1;
-			aa_error(d, pos_of(&p, off), NULL, "companion: '--- %s: %.*s ---' "
-				 "without a START", c.name, (int)c.path_len, c.path);
+			aa_error(d, pos_of(&p, off), NULL, "companion: %s without "
+				 "a START", seen(&c));
 		}
 		off = l.next;
 	}

@@ -83,26 +83,24 @@ static int strip_prefix(dname *n, const char *prefix)
 	return 0;
 }
 
-/* A printable copy for messages: control bytes as \xNN, at most ~256 bytes. */
-static char *printable(const char *s, size_t len)
+/*
+ * A diagnostic whose path is a name from the diff: the diag quotes it
+ * (aa_diag_format). A name holding NUL is no C string: it is quoted
+ * into the message instead.
+ */
+static int name_diag(aa_dparser *P, aa_diag_level lv, aa_pos pos,
+		     const char *s, size_t len, const char *msg)
 {
-	aa_buf b = AA_BUF_INIT;
-	size_t i;
-	int r = 0;
+	char *raw = s && !memchr(s, 0, len) ? aa_strndup(s, len) : NULL;
 
-	for (i = 0; i < len && i < 256 && !r; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		r = (c < 0x20 || c == 0x7f) ? aa_buf_printf(&b, "\\x%02x", c)
-					    : aa_buf_putc(&b, (char)c);
-	}
-	if (!r && i < len)
-		r = aa_buf_puts(&b, "...");
-	if (r < 0) {
-		aa_buf_free(&b);
-		return NULL;
-	}
-	return aa_buf_detach(&b);
+	if (lv == AA_DIAG_WARNING)
+		aa_warn(P->d, pos, raw, "%s%s%s", raw || !s ? "" : aa_qpathn(s, len),
+			raw || !s ? "" : ": ", msg);
+	else
+		aa_error(P->d, pos, raw, "%s%s%s", raw || !s ? "" : aa_qpathn(s, len),
+			 raw || !s ? "" : ": ", msg);
+	free(raw);
+	return -1;
 }
 
 static int octal_escape(const char *s, size_t len, size_t *i, aa_buf *out)
@@ -201,10 +199,11 @@ static const char *strict_path_reason(const char *s, size_t len)
 static int path_error(aa_dparser *P, aa_pos pos, const char *s, size_t len,
 		      const char *fmt, const char *why)
 {
-	char *esc = printable(s, len);
+	aa_buf m = AA_BUF_INIT;
 
-	aa_error(P->d, pos, esc ? esc : "?", fmt, why);
-	free(esc);
+	aa_buf_printf(&m, fmt, why);
+	name_diag(P, AA_DIAG_ERROR, pos, s, len, m.ptr ? m.ptr : "invalid path");
+	aa_buf_free(&m);
 	return -1;
 }
 
@@ -430,8 +429,7 @@ static int parse_mode(aa_dparser *P, const aa_dline *l, size_t skip,
 		v = v * 8 + (uint32_t)(*s - '0');
 	if (!n || s != end || !v)
 		return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
-				"invalid file mode in '%.*s'",
-				(int)(l->len > 80 ? 80 : l->len), l->s);
+				"invalid file mode in %s", aa_qtext(l->s, l->len, 80));
 	*mode = v;
 	return 0;
 }
@@ -449,8 +447,7 @@ static int parse_ext_name(aa_dparser *P, const aa_dline *l, size_t skip,
 	aa_buf_free(&b);
 	if (r < 0)
 		return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
-				"malformed file name in '%.*s'",
-				(int)(l->len > 80 ? 80 : l->len), l->s);
+				"malformed file name in %s", aa_qtext(l->s, l->len, 80));
 	return 0;
 }
 
@@ -465,13 +462,10 @@ static const char *any_name(const fdiff *f)
 
 static int binary_error(aa_dparser *P, long lineno, const char *name)
 {
-	char *esc = name ? printable(name, strlen(name)) : NULL;
-
-	aa_error(P->d, aa_diff_pos(P, lineno), esc,
-		 P->o->strict ? "forbidden construct: Binary diff markers"
-			      : "binary patches are not supported yet");
-	free(esc);
-	return -1;
+	return name_diag(P, AA_DIAG_ERROR, aa_diff_pos(P, lineno), name,
+			 name ? strlen(name) : 0,
+			 P->o->strict ? "forbidden construct: Binary diff markers"
+				      : "binary patches are not supported yet");
 }
 
 static int is_binary_marker(const aa_dline *l)
@@ -555,14 +549,10 @@ static int use_only_path(aa_dparser *P, fdiff *f, const dname *named)
 {
 	size_t n = strlen(P->only_path);
 
-	if (named->len && !dname_eq(named, P->only_path, n)) {
-		char *esc = printable(named->s, named->len);
-
+	if (named->len && !dname_eq(named, P->only_path, n))
 		aa_warn(P->d, f->pos, P->only_path,
-			"the diff header names '%s'; using '%s'",
-			esc ? esc : "?", P->only_path);
-		free(esc);
-	}
+			"the diff header names %s; using %s",
+			aa_qpathn(named->s, named->len), aa_qpath(P->only_path));
 	return dname_set(&f->path, P->only_path, n);
 }
 
@@ -590,13 +580,13 @@ static int resolve_move(aa_dparser *P, fdiff *f)
 static void warn_names_differ(aa_dparser *P, const fdiff *f,
 			      const dname *o, const dname *n)
 {
-	char *eo = printable(o->s, o->len), *en = printable(n->s, n->len);
+	aa_buf m = AA_BUF_INIT;
 
-	aa_warn(P->d, f->pos, en ? en : "?",
-		"the old name '%s' differs from the new name; using the new name",
-		eo ? eo : "?");
-	free(eo);
-	free(en);
+	aa_buf_printf(&m, "the old name %s differs from the new name; using "
+		      "the new name", aa_qpathn(o->s, o->len));
+	name_diag(P, AA_DIAG_WARNING, f->pos, n->s, n->len,
+		  m.ptr ? m.ptr : "the old name differs from the new name");
+	aa_buf_free(&m);
 }
 
 static int resolve(aa_dparser *P, fdiff *f)

@@ -21,9 +21,9 @@ static void read_line(const aa_dparser *P, size_t off, long lineno,
 
 	len = nl ? (size_t)(nl - s) : rest;
 	l->next = nl ? off + len + 1 : P->b->len;
-	/* "\r\n": the "\r" is part of the line ending */
-	if (nl && len && s[len - 1] == '\r')
-		len--;
+	/* "\r\n": structure ignores the "\r", a hunk line keeps it */
+	l->cr = nl && len && s[len - 1] == '\r';
+	len -= l->cr;
 	for (k = 0; k < P->strip && k < len && s[k] == ' '; k++)
 		;
 	l->s = s + k;
@@ -300,7 +300,7 @@ static int add_body_line(aa_dparser *P, aa_hunk *h, const aa_dline *l,
 		bd->unprefixed = 0;
 		aa_warn(P->d, aa_diff_pos(P, l->lineno), NULL,
 			"a context line without its leading space; taken as context");
-		if (aa_hunk_add_line(h, ' ', l->s, l->len) < 0)
+		if (aa_hunk_add_line(h, ' ', l->s, l->len + l->cr) < 0)
 			return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
 					"out of memory");
 		h->lines[h->nlines - 1].loose = 1;
@@ -314,7 +314,7 @@ static int add_body_line(aa_dparser *P, aa_hunk *h, const aa_dline *l,
 		bd->trailing_blank = 0;
 		return 0;
 	}
-	r = l->len ? aa_hunk_add_line(h, kind, l->s + 1, l->len - 1)
+	r = l->len ? aa_hunk_add_line(h, kind, l->s + 1, l->len - 1 + l->cr)
 		   : aa_hunk_add_line(h, ' ', "", 0);
 	if (r < 0)
 		return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,

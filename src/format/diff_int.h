@@ -12,13 +12,16 @@
 #define AA_DIFF_MAX_HUNKS 1000000
 
 /*
- * One input line: its text without the terminator ("\n", or "\r\n"
- * whose "\r" belongs to the line ending), after the indentation of an
- * enclosing indented code fence was removed.
+ * One input line: its text without the terminator ("\n"), after the
+ * indentation of an enclosing indented code fence was removed. A "\r"
+ * before the "\n" is left out of `len` (header and structure lines
+ * tolerate it) and counted in `cr`: a hunk line keeps it as content (an
+ * answer that is CRLF throughout was turned into LF before parsing).
  */
 typedef struct aa_dline {
 	const char *s;
 	size_t len;
+	size_t cr;     /* 1 when a "\r" follows s[len - 1] before the "\n" */
 	size_t next;   /* offset of the following line */
 	long lineno;   /* 1-based line in the input */
 } aa_dline;

@@ -381,8 +381,8 @@ static char *path_attribute(fparse *p, const tag *t, const span *v,
 		return NULL;
 	}
 	if (aa_path_check(v->s, v->len, &why) < 0) {
-		fail(p, t->start, NULL, "<%s> %s '%.*s': %s", name, attr,
-		     (int)(v->len > 256 ? 256 : v->len), v->s, why ? why : "invalid path");
+		fail(p, t->start, NULL, "<%s> %s %s: %s", name, attr,
+		     aa_qpathn(v->s, v->len), why ? why : "invalid path");
 		return NULL;
 	}
 	path = aa_strndup(v->s, v->len);
@@ -486,29 +486,17 @@ static body trim_body(fparse *p, const tag *t, size_t from, size_t to)
 	return r;
 }
 
-/* The body as file content: "\r\n" line endings become "\n". */
+/*
+ * The body as file content, byte for byte: a CR before an LF is content
+ * (an answer that is CRLF throughout reaches us as LF; see extract.c).
+ */
 static char *body_content(const char *s, body bd, size_t *len)
 {
-	aa_buf out = AA_BUF_INIT;
-	size_t i = bd.from, j;
+	char *out = aa_strndup(s + bd.from, bd.to - bd.from);
 
-	while (i < bd.to) {
-		const char *nl = memchr(s + i, '\n', bd.to - i);
-
-		j = nl ? (size_t)(nl - s) : bd.to;
-		if (nl && j > i && s[j - 1] == '\r') {
-			if (aa_buf_put(&out, s + i, j - 1 - i) < 0 ||
-			    aa_buf_putc(&out, '\n') < 0)
-				goto oom;
-		} else if (aa_buf_put(&out, s + i, (nl ? j + 1 : j) - i) < 0)
-			goto oom;
-		i = nl ? j + 1 : j;
-	}
-	*len = out.len;
-	return aa_buf_detach(&out);
-oom:
-	aa_buf_free(&out);
-	return NULL;
+	if (out)
+		*len = bd.to - bd.from;
+	return out;
 }
 
 static void add_new(fparse *p, const tag *t, body bd)
@@ -681,9 +669,9 @@ static size_t handle_tag(fparse *p, tag_kind k, size_t at, size_t line_next,
 		return line_next;
 	case T_UNKNOWN:
 		if (*root)
-			fail(p, at, NULL, "unknown directive '%.*s' (expected FILE_NEW, "
+			fail(p, at, NULL, "unknown directive %s (expected FILE_NEW, "
 			     "FILE_PATCH, FILE_RENAME or FILE_DELETE)",
-			     (int)name_length(s + at + 1, n - at - 1), s + at + 1);
+			     aa_qtext(s + at + 1, name_length(s + at + 1, n - at - 1), 64));
 		return line_next;
 	default:
 		return line_next;

@@ -314,11 +314,11 @@ static void test_error_unknown_keys(void **state)
 	(void)state;
 	assert_parse_error(HEAD "      - action: DELETE\n        snippet: x\n"
 			   "        snipet: y\n", 7,
-			   "unknown key 'snipet' in a modification (line 7, column 9)");
+			   "unknown key \"snipet\" in a modification (line 7, column 9)");
 	assert_parse_error("version: \"2.0\"\nchanges: []\nextra: 1\n", 3,
-			   "unknown key 'extra' in the ap document");
+			   "unknown key \"extra\" in the ap document");
 	assert_parse_error("version: \"2.0\"\nchanges:\n  - file_path: a\n"
-			   "    path: b\n", 4, "unknown key 'path' in a file change");
+			   "    path: b\n", 4, "unknown key \"path\" in a file change");
 	assert_parse_error(HEAD "      - action: DELETE\n        snippet: x\n"
 			   "        snippet: y\n", 7, "duplicate key 'snippet'");
 	assert_parse_error("version: \"2.0\"\nchanges: []\nversion: \"2.0\"\n", 3,
@@ -353,7 +353,7 @@ static void test_error_wrong_types(void **state)
 	assert_parse_error(HEAD "      - DELETE\n", 5,
 			   "each modification must be a mapping");
 	assert_parse_error(HEAD "      - action: MOVE\n        snippet: x\n", 5,
-			   "unknown action 'MOVE'");
+			   "unknown action \"MOVE\"");
 	assert_parse_error("version: \"2.0\"\nchanges:\n  - file_path: a\n"
 			   "    newline: LFCR\n    modifications: []\n", 4,
 			   "'newline' must be \"LF\", \"CRLF\" or \"CR\"");
@@ -367,9 +367,9 @@ static void test_error_version(void **state)
 {
 	(void)state;
 	assert_parse_error("version: \"1.0\"\nchanges: []\n", 1,
-			   "unsupported ap version '1.0'");
+			   "unsupported ap version \"1.0\"");
 	assert_parse_error("version: 2\nchanges: []\n", 1,
-			   "unsupported ap version '2'");
+			   "unsupported ap version \"2\"");
 	assert_parse_error("version: \"2.0 \"\nchanges: []\n", 1,
 			   "unsupported ap version");
 	assert_parse_error("version: [2.0]\nchanges: []\n", 1,
@@ -432,7 +432,7 @@ static void test_error_paths(void **state)
 	assert_parse_error("version: \"2.0\"\nchanges:\n  - file_path: a/../../b\n"
 			   "    modifications: []\n", 3, "'..'");
 	assert_parse_error("version: \"2.0\"\nchanges:\n  - file_path: .git/config\n"
-			   "    modifications: []\n", 3, "invalid file_path '.git/config'");
+			   "    modifications: []\n", 3, "invalid file_path .git/config:");
 	assert_parse_error("version: \"2.0\"\nchanges:\n  - file_path: /etc/passwd\n"
 			   "    modifications: []\n", 3, "invalid file_path");
 }

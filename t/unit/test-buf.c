@@ -60,11 +60,36 @@ static void test_put_quoted(void **state)
 	quoted("", 0, 80, "\"\"");
 	quoted("a\tb", 3, 80, "\"a\\tb\"");
 	quoted("say \"hi\" \\o/", 12, 80, "\"say \\\"hi\\\" \\\\o/\"");
-	quoted("nul\0esc\x1b", 8, 80, "\"nul\\x00esc\\x1b\"");
+	quoted("nul\0esc\x1b", 8, 80, "\"nul\\000esc\\033\"");
+	quoted("\a\b\n\v\f\r\x7f\x01", 8, 80, "\"\\a\\b\\n\\v\\f\\r\\177\\001\"");
+	/* text keeps UTF-8, not the C1 controls nor bytes that are not UTF-8 */
+	quoted("\xc3\xa9\xc2\x9b\xff\xe2\x82", 7, 80,
+	       "\"\xc3\xa9\\302\\233\\377\\342\\202\"");
 	quoted("abcdef", 6, 3, "\"abc...\"");
 	/* never cut inside a UTF-8 character: "é" is 2 bytes */
 	quoted("ab\xc3\xa9", 4, 3, "\"ab...\"");
 	quoted("ab\xc3\xa9", 4, 4, "\"ab\xc3\xa9\"");
+}
+
+static void path_is(const char *path, const char *want)
+{
+	assert_string_equal(aa_qpath(path), want);
+}
+
+/* Paths as git prints them with core.quotePath=true (its default). */
+static void test_quote_path(void **state)
+{
+	(void)state;
+	path_is("src/a b.c", "src/a b.c");
+	path_is("", "");
+	path_is("tab\there", "\"tab\\there\"");
+	path_is("esc\x1b[2J\a\r\n", "\"esc\\033[2J\\a\\r\\n\"");
+	path_is("caf\xc3\xa9", "\"caf\\303\\251\"");
+	path_is("q\"b\\", "\"q\\\"b\\\\\"");
+	assert_false(aa_quote_needed("caf\xc3\xa9", 5, 0));
+	assert_true(aa_quote_needed("caf\xc3\xa9", 5, AA_QUOTE_HIGH));
+	assert_string_equal(aa_qtext("plain", 5, 80), "\"plain\"");
+	assert_string_equal(aa_qtext("abc\x1b", 4, 2), "\"ab...\"");
 }
 
 int main(void)
@@ -73,6 +98,7 @@ int main(void)
 		cmocka_unit_test(test_put_and_detach),
 		cmocka_unit_test(test_first_grow_is_exact),
 		cmocka_unit_test(test_put_quoted),
+		cmocka_unit_test(test_quote_path),
 	};
 
 	return AA_RUN_TESTS(tests);

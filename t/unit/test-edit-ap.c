@@ -459,11 +459,11 @@ static void test_not_found_names_closest(void **state)
 	apply(&r, twofuncs, &m, 1);
 	assert_error(&r, 10, "snippet not found",
 		     "closest at line 4: 1 of 2 lines match, then line 5 is "
-		     "`x = 1` where the snippet has `x = 2`");
+		     "\"x = 1\" where the snippet has \"x = 2\"");
 	run_free(&r);
 	m.snippet = "retrun 0";
 	apply(&r, twofuncs, &m, 1);
-	assert_error(&r, 10, "not found", "closest line is 2 `return 0`");
+	assert_error(&r, 10, "not found", "closest line is 2 \"return 0\"");
 	run_free(&r);
 }
 

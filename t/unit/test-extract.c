@@ -442,6 +442,38 @@ static void byte_order_marks(void **state)
 	release(&f);
 }
 
+/*
+ * An answer that is CRLF throughout uses CRLF as its line break; in any
+ * other answer a CR before LF belongs to the line (a real diff of a
+ * CRLF file), in every format.
+ */
+static void crlf_is_a_line_break_only_throughout(void **state)
+{
+	static const char lf_answer[] =
+		"--- START-FILE: a.bat ---\n@echo off\r\n--- END-FILE: a.bat ---\n"
+		"```diff\n--- a/b\n+++ b/b\n@@ -1 +1 @@\n-x\r\n+y\r\n```\n";
+	static const char crlf_answer[] =
+		"--- START-FILE: a.bat ---\r\n@echo off\r\n--- END-FILE: a.bat ---\r\n"
+		"```diff\r\n--- a/b\r\n+++ b/b\r\n@@ -1 +1 @@\r\n-x\r\n+y\r\n```\r\n";
+	fixture f;
+	const aa_hunk *h;
+
+	(void)state;
+	assert_int_equal(parse(&f, lf_answer, AA_FORMAT_AUTO), 2);
+	assert_content(&f, 0, "@echo off\r\n");
+	h = &f.cs.ops[1].hunks[0];
+	assert_int_equal(h->lines[1].len, 2);
+	assert_memory_equal(h->lines[1].text, "y\r", 2);
+	release(&f);
+	assert_int_equal(parse(&f, crlf_answer, AA_FORMAT_AUTO), 2);
+	assert_content(&f, 0, "@echo off\n");
+	h = &f.cs.ops[1].hunks[0];
+	assert_int_equal(h->lines[1].len, 1);
+	assert_memory_equal(h->lines[1].text, "y", 1);
+	assert_int_equal(f.cs.ops[1].pos.line, 5);
+	release(&f);
+}
+
 static void limits(void **state)
 {
 	size_t n = AA_MAX_LINE_LENGTH + 10;
@@ -533,6 +565,7 @@ int main(void)
 		cmocka_unit_test(refusals_are_quoted),
 		cmocka_unit_test(nothing_found),
 		cmocka_unit_test(byte_order_marks),
+		cmocka_unit_test(crlf_is_a_line_break_only_throughout),
 		cmocka_unit_test(limits),
 		cmocka_unit_test(error_lines_are_input_lines),
 		cmocka_unit_test(garbage_does_not_crash),

@@ -219,9 +219,12 @@ static void body_newlines(void **state)
 	/* empty files */
 	assert_new_content("<FILE_NEW file_path=\"f.txt\"></FILE_NEW>", "");
 	assert_new_content("<FILE_NEW file_path=\"f.txt\">\n</FILE_NEW>", "");
-	/* CRLF answers give LF content */
+	/*
+	 * A CR before LF in a body is content (an answer that is CRLF
+	 * throughout reaches the parser as LF text: see test-extract)
+	 */
 	assert_new_content("<FILE_NEW file_path=\"f.txt\">\r\na\r\nb\r\n</FILE_NEW>\r\n",
-			   "a\nb\n");
+			   "a\r\nb\r\n");
 }
 
 static void fence_stripping(void **state)
@@ -339,7 +342,7 @@ static void bad_attributes(void **state)
 	assert_true(has_error(&f, 1, "unterminated"));
 	release(&f);
 	assert_int_equal(parse(&f, "<FILE_DELETE file_path=\"/etc/passwd\" />\n", 1), -1);
-	assert_true(has_error(&f, 1, "file_path '/etc/passwd'"));
+	assert_true(has_error(&f, 1, "file_path /etc/passwd:"));
 	release(&f);
 	assert_int_equal(parse(&f, "<FILE_DELETE file_path=\"a\" file_path=\"b\" />\n", 1), -1);
 	assert_true(has_error(&f, 1, "file_path twice"));
@@ -358,7 +361,7 @@ static void unknown_directive(void **state)
 		"<FILE_CHANGES>\n"
 		"<FILE_MOVE from_path=\"a\" to_path=\"b\" />\n"
 		"</FILE_CHANGES>\n", 1), -1);
-	assert_true(has_error(&f, 2, "unknown directive 'FILE_MOVE'"));
+	assert_true(has_error(&f, 2, "unknown directive \"FILE_MOVE\""));
 	release(&f);
 	/* outside the root it is prose; so are lower-case tags */
 	assert_int_equal(parse(&f,

@@ -213,7 +213,9 @@ static void test_eq_exact(void **state)
 	assert_false(eq("abc", "ab", AA_WS_EXACT));
 	assert_false(eq("abc ", "abc", AA_WS_EXACT));
 	assert_false(eq(" abc", "abc", AA_WS_EXACT));
-	assert_false(eq("abc\r", "abc", AA_WS_EXACT));
+	/* a needle line's trailing CR is its own CRLF ending, not text */
+	assert_true(eq("abc\r", "abc", AA_WS_EXACT));
+	assert_false(eq("abc\r ", "abc", AA_WS_EXACT));
 	assert_false(eq("\tx", "    x", AA_WS_EXACT));
 	assert_false(eq("", " ", AA_WS_EXACT));
 }

@@ -112,17 +112,28 @@ static void test_once_single(void **state)
 	run_free(&r);
 }
 
-static void test_once_several_warns(void **state)
+static void test_once_several_refused(void **state)
 {
 	run r;
 
 	(void)state;
 	APPLY(&r, "a\nx = 1\nb\nx = 1\nx = 1\n", { "x = 1", "x = 2", 0 });
-	assert_out(&r, "a\nx = 2\nb\nx = 1\nx = 1\n");
-	assert_int_equal(count_level(&r.d, AA_DIAG_WARNING), 1);
-	assert_string_equal(msg_of(&r.d, AA_DIAG_WARNING),
-			    "find matched 3 times; replaced the first (line 2)");
-	assert_int_equal(r.cx.landings[0].line, 2);
+	assert_int_equal(r.rc, -1);
+	assert_int_equal(count_level(&r.d, AA_DIAG_WARNING), 0);
+	assert_string_equal(msg_of(&r.d, AA_DIAG_ERROR),
+			    "replacement 1: limit \"once\" but find matches 3 "
+			    "places (lines 2, 4, 5); make find name one place, "
+			    "or use limit \"all\"");
+	assert_int_equal(r.cx.nlandings, 0);
+	run_free(&r);
+	/* overlapping matches are places too; a long list is cut */
+	APPLY(&r, "aaa\n", { "aa", "b", 0 });
+	assert_int_equal(r.rc, -1);
+	assert_non_null(strstr(msg_of(&r.d, AA_DIAG_ERROR), "2 places (lines 1)"));
+	run_free(&r);
+	APPLY(&r, "x\nx\nx\nx\nx\nx\nx\nx\n", { "x", "y", 0 });
+	assert_non_null(strstr(msg_of(&r.d, AA_DIAG_ERROR),
+			       "8 places (lines 1, 2, 3, 4, 5, 6, ...)"));
 	run_free(&r);
 }
 
@@ -289,9 +300,13 @@ static void test_replace_containing_find_is_idempotent(void **state)
 	assert_out(&r, "call(foo, bar)\n");
 	assert_int_equal(r.cx.landings[0].how, AA_HOW_ALREADY_APPLIED);
 	run_free(&r);
-	/* a find outside the result: apply (the first occurrence) */
+	/* a find outside the result: not applied; two places for "once" */
 	APPLY(&r, "call(foo, bar)\nfoo\n", { "foo", "foo, bar", 0 });
-	assert_out(&r, "call(foo, bar, bar)\nfoo\n");
+	assert_int_equal(r.rc, -1);
+	assert_non_null(strstr(msg_of(&r.d, AA_DIAG_ERROR), "2 places (lines 1, 2)"));
+	run_free(&r);
+	APPLY(&r, "call(foo, bar)\nfoo()\n", { "foo()", "foo(), bar", 0 });
+	assert_out(&r, "call(foo, bar)\nfoo(), bar\n");
 	run_free(&r);
 }
 
@@ -474,6 +489,8 @@ static char *naive_replace(const char *text, const spec *sp)
 	}
 	if (!first)
 		return NULL;
+	if (!sp->all && naive_count(text, sp->find, 1) > 1)
+		return NULL;  /* "once" needs one place */
 	p = text;
 	while (first) {
 		aa_buf_put(&out, p, (size_t)(first - p));
@@ -578,7 +595,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_once_single),
-		cmocka_unit_test(test_once_several_warns),
+		cmocka_unit_test(test_once_several_refused),
 		cmocka_unit_test(test_all),
 		cmocka_unit_test(test_all_non_overlapping),
 		cmocka_unit_test(test_all_many_lines),

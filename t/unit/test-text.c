@@ -657,6 +657,26 @@ static void test_free_twice_is_safe(void **state)
 	assert_null(t.chunks);
 }
 
+/* A line from an answer that ends in CR asks for a CRLF ending. */
+static void test_line_own_eol(void **state)
+{
+	size_t len;
+
+	(void)state;
+	len = 4;
+	assert_int_equal(aa_line_own_eol("abc\r", &len, AA_EOL_LF), AA_EOL_CRLF);
+	assert_int_equal(len, 3);
+	len = 3;
+	assert_int_equal(aa_line_own_eol("abc", &len, AA_EOL_LF), AA_EOL_LF);
+	assert_int_equal(len, 3);
+	len = 0;
+	assert_int_equal(aa_line_own_eol("", &len, AA_EOL_CR), AA_EOL_CR);
+	assert_int_equal(len, 0);
+	len = 1;
+	assert_int_equal(aa_line_own_eol("\r", &len, AA_EOL_LF), AA_EOL_CRLF);
+	assert_int_equal(len, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -690,6 +710,7 @@ int main(void)
 		cmocka_unit_test(test_look_binary),
 		cmocka_unit_test(test_enc_name),
 		cmocka_unit_test(test_free_twice_is_safe),
+		cmocka_unit_test(test_line_own_eol),
 	};
 	return AA_RUN_TESTS(tests);
 }
