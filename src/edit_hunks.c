@@ -698,6 +698,22 @@ static int shift_line(const ishift *sh, const char *s, size_t len, aa_buf *b)
  * lines, the added lines (re-indented, the file's dominant ending),
  * and the final newline settled.
  */
+/*
+ * Whether the hunk's last new-side line ends in a CR of its own: with
+ * "\ No newline at end of file" after it, that CR is the file's last
+ * byte (a CRLF file without a final LF), which the text model holds as
+ * a CR terminator.
+ */
+static int last_new_ends_in_cr(const aa_hunk *h)
+{
+	size_t k = h->nlines;
+
+	while (k > 0 && h->lines[k - 1].kind == '-')
+		k--;
+	return k > 0 && h->lines[k - 1].len &&
+	       h->lines[k - 1].text[h->lines[k - 1].len - 1] == '\r';
+}
+
 static int build_new(hrun *r, const aa_lview *v, size_t at, const htry *y,
 		     const ishift *sh, aa_lrec **res, size_t *nres)
 {
@@ -739,7 +755,7 @@ static int build_new(hrun *r, const aa_lview *v, size_t at, const htry *y,
 	if (n && at_end) {
 		/* the final newline: as the hunk says, else as the file had it */
 		if (h->new_no_eol && y->k1 == h->nlines)
-			nv[n - 1].eol = AA_EOL_NONE;
+			nv[n - 1].eol = last_new_ends_in_cr(h) ? AA_EOL_CR : AA_EOL_NONE;
 		else if (h->old_no_eol || !last_none)
 			nv[n - 1].eol = nv[n - 1].eol == AA_EOL_NONE ? dom : nv[n - 1].eol;
 		else
