@@ -11,6 +11,7 @@
 #include "aiapply/path.h"
 #include "aiapply/text.h"
 #include "text_priv.h"
+#include "plan_dirs.h"
 
 struct aa_plan_node {
 	char *path;
@@ -37,6 +38,9 @@ struct aa_plan_node {
 	aa_oid from_oid;
 	aa_landing *landings;
 	size_t nlandings;
+
+	int counted;            /* the `exists` the directory index knows */
+	int listed;             /* recorded in its directories' lists */
 };
 
 typedef struct planner {
@@ -134,6 +138,7 @@ static aa_plan_node *node_get(planner *p, const char *path)
 	}
 	n->base_exists = (r == 0);
 	n->exists = n->base_exists;
+	n->counted = n->exists;
 	n->mode = n->base_mode;
 	n->has_oid = n->base_exists;
 	n->oid = n->base_oid;
@@ -241,22 +246,46 @@ static void node_delete(aa_plan_node *n)
 
 /* ---- directory queries over base + overlay ---- */
 
+/*
+ * Tells the directory index that the node's existence changed since it
+ * last heard (call after every change of n->exists). A node that is not
+ * a base file is listed under its directories the first time it lives.
+ */
+static int node_sync(planner *p, aa_plan_node *n)
+{
+	aa_plan *pl = p->plan;
+	int was_added = n->counted && !n->base_exists;
+	int is_added = n->exists && !n->base_exists;
+	int was_removed = !n->counted && n->base_exists;
+	int is_removed = !n->exists && n->base_exists;
+	int list = is_added && !n->listed;
+
+	if (n->counted == n->exists)
+		return 0;
+	if (!pl->dirs && !(pl->dirs = calloc(1, sizeof(*pl->dirs))))
+		return oom(p, (aa_pos){ NULL, 0 });
+	if (aa_dir_index_update(pl->dirs, n->path, is_added - was_added,
+				is_removed - was_removed, list,
+				(size_t)(n - pl->nodes)) < 0)
+		return oom(p, (aa_pos){ NULL, 0 });
+	n->counted = n->exists;
+	n->listed |= list;
+	return 0;
+}
+
 struct dir_walk {
 	planner *p;
 	char **paths;
 	size_t n, cap;
 	int any_only;     /* stop at the first live file */
+	int count_all;    /* count every base file, live or not */
+	size_t count;
 	int found;
 	int failed;
 };
 
 static int dir_walk_add(struct dir_walk *w, const char *path)
 {
-	size_t i;
-
-	for (i = 0; i < w->n; i++)
-		if (!strcmp(w->paths[i], path))
-			return 0;
 	if (w->n == w->cap) {
 		size_t cap = w->cap ? w->cap * 2 : 16;
 		char **v = realloc(w->paths, cap * sizeof(*v));
@@ -276,10 +305,15 @@ static int dir_walk_base(const char *path, uint32_t mode, const aa_oid *oid,
 			 void *payload)
 {
 	struct dir_walk *w = payload;
-	aa_plan_node *n = node_find(w->p->plan, path);
+	aa_plan_node *n;
 
 	(void)mode;
 	(void)oid;
+	if (w->count_all) {
+		w->count++;
+		return 0;
+	}
+	n = node_find(w->p->plan, path);
 	if (n && !n->exists)
 		return 0;
 	w->found = 1;
@@ -299,28 +333,32 @@ static int under_dir(const char *path, const char *dir)
 	return !strncmp(path, dir, l) && path[l] == '/';
 }
 
-/* Lists (or, with any_only, detects) the live files under dir/. */
-static int dir_walk(planner *p, const char *dir, struct dir_walk *w)
+static int walk_base(planner *p, const char *dir, struct dir_walk *w)
 {
-	aa_plan *pl = p->plan;
-	size_t i;
-
 	w->p = p;
 	if (p->base->each_under(p->base->ctx, dir, dir_walk_base, w) < 0 ||
 	    w->failed)
 		return aa_error(p->d, (aa_pos){ NULL, 0 }, dir,
 				"cannot list the directory");
-	if (w->any_only && w->found)
-		return 0;
-	for (i = 0; i < pl->nnodes; i++) {
-		aa_plan_node *n = &pl->nodes[i];
+	return 0;
+}
 
-		if (!n->exists || !under_dir(n->path, dir))
-			continue;
-		w->found = 1;
-		if (w->any_only)
-			return 0;
-		if (dir_walk_add(w, n->path) < 0)
+/*
+ * Lists the live files under dir/: the base's (less those deleted) then
+ * the ones the overlay added, which the directory index holds. The two
+ * sets are disjoint, so no path is listed twice.
+ */
+static int dir_walk(planner *p, const char *dir, struct dir_walk *w)
+{
+	aa_dir_entry *e = p->plan->dirs ? aa_dir_index_find(p->plan->dirs, dir) : NULL;
+	size_t i;
+
+	if (walk_base(p, dir, w) < 0)
+		return -1;
+	for (i = 0; e && i < e->nlisted; i++) {
+		aa_plan_node *n = &p->plan->nodes[e->listed[i]];
+
+		if (n->exists && dir_walk_add(w, n->path) < 0)
 			return oom(p, (aa_pos){ NULL, 0 });
 	}
 	return 0;
@@ -335,15 +373,46 @@ static void dir_walk_free(struct dir_walk *w)
 	free(w->paths);
 }
 
-static int is_directory(planner *p, const char *path, int *yes)
+/* How many base files lie under dir/, counted once per directory. */
+static int base_count(planner *p, aa_dir_entry *e, size_t *count)
 {
 	struct dir_walk w = { 0 };
 
+	if (e->base_count < 0) {
+		w.count_all = 1;
+		if (walk_base(p, e->dir, &w) < 0)
+			return -1;
+		e->base_count = (long)w.count;
+	}
+	*count = (size_t)e->base_count;
+	return 0;
+}
+
+/*
+ * Whether a live file lies under path/. The overlay's counts answer
+ * unless it deleted base files there; then the base's count, taken once,
+ * does; with no deletion, the first base file found does.
+ */
+static int is_directory(planner *p, const char *path, int *yes)
+{
+	aa_dir_entry *e = p->plan->dirs ? aa_dir_index_find(p->plan->dirs, path) : NULL;
+	struct dir_walk w = { 0 };
+	size_t count;
+
+	if (e && e->added) {
+		*yes = 1;
+		return 0;
+	}
+	if (e && e->removed) {
+		if (base_count(p, e, &count) < 0)
+			return -1;
+		*yes = count > e->removed;
+		return 0;
+	}
 	w.any_only = 1;
-	if (dir_walk(p, path, &w) < 0)
+	if (walk_base(p, path, &w) < 0)
 		return -1;
 	*yes = w.found;
-	dir_walk_free(&w);
 	return 0;
 }
 
@@ -498,7 +567,7 @@ static int plan_write(planner *p, const aa_op *op)
 	n->data_lent = 1;
 	n->mode = mode;
 	p->plan->ops_applied++;
-	return 0;
+	return node_sync(p, n);
 }
 
 static int append_landings(planner *p, aa_plan_node *n, const aa_edit_ctx *cx)
@@ -616,7 +685,7 @@ static int plan_edit_creates(planner *p, const aa_op *op, aa_plan_node *n)
 	if (plan_text_edit(p, op, n) < 0)
 		return -1;
 	n->mode = mode;
-	return 0;
+	return node_sync(p, n);
 }
 
 static int plan_edit(planner *p, const aa_op *op)
@@ -701,8 +770,10 @@ static int delete_directory(planner *p, const aa_op *op)
 		else if (n->mode == AA_MODE_GITLINK)
 			r = aa_error(p->d, op->pos, n->path,
 				     "is a submodule; not deleting it");
-		else
+		else {
 			node_delete(n);
+			r = node_sync(p, n);
+		}
 	}
 	dir_walk_free(&w);
 	if (!r)
@@ -738,7 +809,7 @@ static int plan_delete(planner *p, const aa_op *op)
 		return -1;
 	node_delete(n);
 	p->plan->ops_applied++;
-	return 0;
+	return node_sync(p, n);
 }
 
 /* Moves or copies one file node's content and mode to a new path. */
@@ -759,6 +830,9 @@ static int transfer_file(planner *p, const aa_op *op, aa_plan_node *from,
 				move ? "rename" : "copy");
 	dst->exists = 1;
 	dst->touched = 1;
+	if (node_sync(p, dst) < 0)
+		return -1;
+	from = &p->plan->nodes[fi];
 	dst->mode = from->mode;
 	node_drop_data(dst);
 	dst->len = 0;
@@ -777,8 +851,10 @@ static int transfer_file(planner *p, const aa_op *op, aa_plan_node *from,
 	dst->copied = !move;
 	dst->from_exists = from->base_exists;
 	dst->from_oid = from->base_oid;
-	if (move)
+	if (move) {
 		node_delete(from);
+		return node_sync(p, from);
+	}
 	return 0;
 }
 
@@ -998,5 +1074,8 @@ void aa_plan_free(aa_plan *plan)
 	free(plan->nodes);
 	free(plan->table);
 	free(plan->changes);
+	if (plan->dirs)
+		aa_dir_index_free(plan->dirs);
+	free(plan->dirs);
 	memset(plan, 0, sizeof(*plan));
 }

@@ -51,21 +51,59 @@ static void free_sides(sides *sd)
 	git_blob_free(sd->new_blob);
 }
 
-/* A deletion that is the other half of a reported rename. */
-static int is_rename_source(const aa_plan *plan, const aa_change *c)
+static int cmp_change_path(const void *a, const void *b)
 {
+	const aa_change *const *x = a, *const *y = b;
+
+	return strcmp((*x)->path, (*y)->path);
+}
+
+/*
+ * Marks the deletions that are the other half of a reported rename (the
+ * report shows them as "R from -> to" only): one flag per change, found
+ * through a sorted index so that N renames cost O(N log N). NULL when
+ * memory runs out (then every deletion is shown).
+ */
+static unsigned char *rename_sources(const aa_plan *plan)
+{
+	const aa_change **by_path;
+	unsigned char *flag;
 	size_t i;
 
-	if (c->exists)
-		return 0;
-	for (i = 0; i < plan->nchanges; i++) {
-		const aa_change *o = &plan->changes[i];
-
-		if (o->renamed_from && !o->base_exists &&
-		    !strcmp(o->renamed_from, c->path))
-			return 1;
+	if (!plan || !plan->nchanges)
+		return NULL;
+	by_path = malloc(plan->nchanges * sizeof(*by_path));
+	flag = calloc(plan->nchanges, 1);
+	if (!by_path || !flag) {
+		free(by_path);
+		free(flag);
+		return NULL;
 	}
-	return 0;
+	for (i = 0; i < plan->nchanges; i++)
+		by_path[i] = &plan->changes[i];
+	qsort(by_path, plan->nchanges, sizeof(*by_path), cmp_change_path);
+	for (i = 0; i < plan->nchanges; i++) {
+		const aa_change *o = &plan->changes[i], **src;
+		aa_change key;
+		const aa_change *kp = &key;
+
+		if (!o->renamed_from || o->base_exists)
+			continue;
+		key.path = o->renamed_from;
+		src = bsearch(&kp, by_path, plan->nchanges, sizeof(*by_path),
+			      cmp_change_path);
+		if (src && !(*src)->exists)
+			flag[*src - plan->changes] = 1;
+	}
+	free(by_path);
+	return flag;
+}
+
+/* A deletion that is the other half of a reported rename. */
+static int is_rename_source(const unsigned char *sources, const aa_plan *plan,
+			    const aa_change *c)
+{
+	return sources && sources[c - plan->changes];
 }
 
 static char status_letter(const aa_change *c)
@@ -107,7 +145,8 @@ static int line_stats(aa_session *s, const aa_change *c, size_t *add,
 	return r;
 }
 
-static void print_summary(FILE *out, aa_session *s, const aa_plan *plan)
+static void print_summary(FILE *out, aa_session *s, const aa_plan *plan,
+			  const unsigned char *src)
 {
 	size_t i, add, del;
 	int binary;
@@ -116,7 +155,7 @@ static void print_summary(FILE *out, aa_session *s, const aa_plan *plan)
 		const aa_change *c = &plan->changes[i];
 		char st = status_letter(c);
 
-		if (is_rename_source(plan, c))
+		if (is_rename_source(src, plan, c))
 			continue;
 		if (st == 'R' || st == 'C')
 			fprintf(out, "%c %s -> %s", st, c->renamed_from, c->path);
@@ -138,14 +177,15 @@ static int stat_name(const aa_change *c, aa_buf *name)
 	return aa_buf_puts(name, c->path);
 }
 
-static void print_stat(FILE *out, aa_session *s, const aa_plan *plan)
+static void print_stat(FILE *out, aa_session *s, const aa_plan *plan,
+		       const unsigned char *src)
 {
 	size_t i, add, del, tadd = 0, tdel = 0, width = 0, most = 0, files = 0;
 	aa_buf name = AA_BUF_INIT;
 	int binary;
 
 	for (i = 0; i < plan->nchanges; i++) {
-		if (is_rename_source(plan, &plan->changes[i]) ||
+		if (is_rename_source(src, plan, &plan->changes[i]) ||
 		    stat_name(&plan->changes[i], &name) < 0)
 			continue;
 		width = name.len > width ? name.len : width;
@@ -157,7 +197,7 @@ static void print_stat(FILE *out, aa_session *s, const aa_plan *plan)
 		const aa_change *c = &plan->changes[i];
 		size_t n, plus, minus, k;
 
-		if (is_rename_source(plan, c) || stat_name(c, &name) < 0)
+		if (is_rename_source(src, plan, c) || stat_name(c, &name) < 0)
 			continue;
 		files++;
 		if (line_stats(s, c, &add, &del, &binary) < 0 || binary) {
@@ -257,7 +297,8 @@ static void print_binary(FILE *out, const aa_change *c, const sides *sd,
 	git_patch_print(patch, print_line_cb, out);
 }
 
-static void print_diff(FILE *out, aa_session *s, const aa_plan *plan)
+static void print_diff(FILE *out, aa_session *s, const aa_plan *plan,
+		       const unsigned char *src)
 {
 	git_diff_options o;
 	size_t i;
@@ -269,7 +310,7 @@ static void print_diff(FILE *out, aa_session *s, const aa_plan *plan)
 		git_patch *patch = NULL;
 		sides sd;
 
-		if (is_rename_source(plan, c) || load_sides(s, c, &sd) < 0)
+		if (is_rename_source(src, plan, c) || load_sides(s, c, &sd) < 0)
 			continue;
 		print_git_header(out, c);
 		if (git_patch_from_buffers(&patch, sd.old.ptr ? sd.old.ptr : "",
@@ -330,6 +371,7 @@ static cJSON *json_landings(const aa_change *c)
 
 static cJSON *json_files(aa_session *s, const aa_plan *plan)
 {
+	unsigned char *src = rename_sources(plan);
 	cJSON *arr = cJSON_CreateArray();
 	size_t i, add, del;
 	int binary;
@@ -339,7 +381,7 @@ static cJSON *json_files(aa_session *s, const aa_plan *plan)
 		cJSON *o;
 		char st[2] = { status_letter(c), 0 };
 
-		if (is_rename_source(plan, c))
+		if (is_rename_source(src, plan, c))
 			continue;
 		if (!(o = cJSON_CreateObject()))
 			break;
@@ -361,6 +403,7 @@ static cJSON *json_files(aa_session *s, const aa_plan *plan)
 		cJSON_AddItemToObject(o, "edits", json_landings(c));
 		cJSON_AddItemToArray(arr, o);
 	}
+	free(src);
 	return arr;
 }
 
@@ -423,6 +466,8 @@ static int print_json(FILE *out, aa_session *s, const aa_plan *plan,
 int aa_report(FILE *out, aa_session *s, const aa_plan *plan,
 	      const aa_diags *d, aa_outcome outcome, const aa_report_opts *o)
 {
+	unsigned char *src;
+
 	if (o->kind == AA_REPORT_JSON)
 		return print_json(out, s, plan, d, outcome, o);
 	if (!s || !plan || o->quiet)
@@ -433,17 +478,19 @@ int aa_report(FILE *out, aa_session *s, const aa_plan *plan,
 	}
 	if (outcome != AA_OUT_APPLIED && outcome != AA_OUT_CHECKED)
 		return 0;
+	src = rename_sources(plan);
 	switch (o->kind) {
 	case AA_REPORT_STAT:
-		print_stat(out, s, plan);
+		print_stat(out, s, plan, src);
 		break;
 	case AA_REPORT_DIFF:
-		print_diff(out, s, plan);
+		print_diff(out, s, plan, src);
 		break;
 	default:
-		print_summary(out, s, plan);
+		print_summary(out, s, plan, src);
 		break;
 	}
+	free(src);
 	if (o->branch && outcome == AA_OUT_APPLIED) {
 		char hex[GIT_OID_HEXSZ + 1];
 

@@ -90,9 +90,10 @@ typedef struct aa_plan {
 	size_t *table;
 	size_t tablecap;
 	const aa_snapshot *lender;  /* releases the base bytes it lent */
+	struct aa_dir_index *dirs;  /* directory prefixes (src/plan_dirs.h) */
 } aa_plan;
 
-#define AA_PLAN_INIT { NULL, 0, 0, 0, NULL, 0, 0, NULL, 0, NULL }
+#define AA_PLAN_INIT { NULL, 0, 0, 0, NULL, 0, 0, NULL, 0, NULL, NULL }
 
 /*
  * Plans the whole change set. The plan may point into the change set's

@@ -425,6 +425,62 @@ static void test_mode_change(void **state)
 	done(&t);
 }
 
+/*
+ * Directory questions answered by the planner's directory index: files
+ * the set added and base files it deleted both count.
+ */
+static void test_directory_index(void **state)
+{
+	run emptied = { 0 }, added = { 0 }, moved = { 0 }, gone = { 0 };
+
+	(void)state;
+	/* every base file under dir/ deleted: "dir" may become a file */
+	add(&emptied.cs, AA_OP_DELETE, "dir/b.txt", NULL, NULL);
+	add(&emptied.cs, AA_OP_DELETE, "dir/sub/c.txt", NULL, NULL);
+	add(&emptied.cs, AA_OP_WRITE, "dir", NULL, "now a file\n");
+	add(&emptied.cs, AA_OP_WRITE, "dir/sub", NULL, "x\n");
+	plan(&emptied);
+	assert_int_equal(emptied.r, -1);
+	assert_true(has_error(&emptied, "is a file, not a directory"));
+	assert_int_equal(emptied.d.nerrors, 1);
+	done(&emptied);
+
+	/* a directory the set created is a directory, and can be deleted */
+	add(&added.cs, AA_OP_WRITE, "new/x/y.txt", NULL, "y\n");
+	add(&added.cs, AA_OP_WRITE, "new/x", NULL, "x\n");
+	add(&added.cs, AA_OP_DELETE, "new", NULL, NULL)->dir_ok = 1;
+	add(&added.cs, AA_OP_WRITE, "new", NULL, "file\n");
+	plan(&added);
+	assert_int_equal(added.r, -1);
+	assert_int_equal(added.d.nerrors, 1);
+	/* the one error: "new" became a file once its directory was gone */
+	assert_true(has_error(&added, "is a directory"));
+	done(&added);
+
+	/* a renamed directory takes what the set added, not what it deleted */
+	add(&moved.cs, AA_OP_WRITE, "dir/new.txt", NULL, "n\n");
+	add(&moved.cs, AA_OP_DELETE, "dir/b.txt", NULL, NULL);
+	add(&moved.cs, AA_OP_RENAME, "dir", "lib", NULL)->dir_ok = 1;
+	plan(&moved);
+	assert_int_equal(moved.r, 0);
+	assert_non_null(change(&moved, "lib/new.txt"));
+	assert_non_null(change(&moved, "lib/sub/c.txt"));
+	assert_null(change(&moved, "lib/b.txt"));
+	assert_false(change(&moved, "dir/sub/c.txt")->exists);
+	assert_int_equal(moved.plan.nchanges, 4);
+	done(&moved);
+
+	/* once moved away, the old directory is gone: deleting it fails */
+	add(&gone.cs, AA_OP_RENAME, "dir", "lib", NULL)->dir_ok = 1;
+	add(&gone.cs, AA_OP_DELETE, "dir", NULL, NULL)->dir_ok = 1;
+	add(&gone.cs, AA_OP_WRITE, "dir", NULL, "file\n");
+	plan(&gone);
+	assert_int_equal(gone.r, -1);
+	assert_int_equal(gone.d.nerrors, 1);
+	assert_true(has_error(&gone, "does not exist"));
+	done(&gone);
+}
+
 static void test_write_then_delete_is_no_change(void **state)
 {
 	run t = { 0 };
@@ -456,6 +512,7 @@ int main(void)
 		cmocka_unit_test(test_binary_refuses_text_edit),
 		cmocka_unit_test(test_mode_change),
 		cmocka_unit_test(test_write_then_delete_is_no_change),
+		cmocka_unit_test(test_directory_index),
 	};
 
 	return AA_RUN_TESTS(tests);
