@@ -428,6 +428,26 @@ static int check_path_syntax(planner *p, aa_pos pos, const char *path)
 }
 
 /*
+ * No leading directory of `probe` may be a symbolic link in the work
+ * tree; the error names `path`.
+ */
+static int check_worktree_link(planner *p, aa_pos pos, const char *path,
+			       const char *probe)
+{
+	char *link = NULL;
+	int r = 0;
+
+	if (!p->base->worktree_beyond_link)
+		return 0;
+	if (p->base->worktree_beyond_link(p->base->ctx, probe, &link) == 1)
+		r = aa_error(p->d, pos, path,
+			     "beyond a symbolic link in the work tree ('%s')",
+			     link ? link : "?");
+	free(link);
+	return r;
+}
+
+/*
  * Every leading directory of `path` must be a directory (or absent) in
  * base + overlay: not a symbolic link, not a submodule, not a file; and
  * not a symbolic link in the work tree either.
@@ -458,14 +478,51 @@ static int check_leading_dirs(planner *p, aa_pos pos, const char *path)
 		*slash = '/';
 	}
 	free(buf);
-	if (!r && p->base->worktree_beyond_link) {
-		char *link = NULL;
+	if (!r)
+		r = check_worktree_link(p, pos, path, path);
+	return r;
+}
 
-		if (p->base->worktree_beyond_link(p->base->ctx, path, &link) == 1)
-			r = aa_error(p->d, pos, path,
-				     "beyond a symbolic link in the work tree ('%s')",
-				     link ? link : "?");
-		free(link);
+/* Length of the directory part of a path ("a/b" for "a/b/c"; 0 for "c"). */
+static size_t dir_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? (size_t)(slash - path) : 0;
+}
+
+/*
+ * A directory operation reaches every file under `dir`: neither the
+ * directory itself nor any directory on the way to one of its files may
+ * be a symbolic link in the work tree (SPEC: nothing beyond a link).
+ * Stops at the first one found, so a link holding many files gives one
+ * error. Files come in walk order, so each directory is checked once.
+ */
+static int check_dir_worktree(planner *p, aa_pos pos, const char *dir,
+			      const struct dir_walk *w)
+{
+	char *inside;
+	const char *last = NULL;
+	size_t i, lastlen = 0;
+	int r;
+
+	if (!p->base->worktree_beyond_link)
+		return 0;
+	if (!(inside = malloc(strlen(dir) + 2)))
+		return oom(p, pos);
+	strcpy(inside, dir);
+	strcat(inside, "/");
+	/* "dir/": its own lstat, as for any leading directory */
+	r = check_worktree_link(p, pos, dir, inside);
+	free(inside);
+	for (i = 0; i < w->n && !r; i++) {
+		size_t l = dir_len(w->paths[i]);
+
+		if (last && l == lastlen && !strncmp(last, w->paths[i], l))
+			continue;
+		r = check_worktree_link(p, pos, w->paths[i], w->paths[i]);
+		last = w->paths[i];
+		lastlen = l;
 	}
 	return r;
 }
@@ -762,6 +819,7 @@ static int delete_directory(planner *p, const aa_op *op)
 
 	if (dir_walk(p, op->path, &w) < 0)
 		return -1;
+	r = check_dir_worktree(p, op->pos, op->path, &w);
 	for (i = 0; i < w.n && !r; i++) {
 		aa_plan_node *n = node_get(p, w.paths[i]);
 
@@ -869,6 +927,7 @@ static int plan_move_directory(planner *p, const aa_op *op, int move)
 				"cannot move a directory into itself ('%s')", op->to);
 	if (dir_walk(p, op->path, &w) < 0)
 		return -1;
+	r = check_dir_worktree(p, op->pos, op->path, &w);
 	for (i = 0; i < w.n && !r; i++) {
 		char *to = aa_path_join(op->to, w.paths[i] + dl + 1);
 		aa_plan_node *n = to ? node_get(p, w.paths[i]) : NULL;
