@@ -21,17 +21,40 @@ void aa_report_diags(FILE *err, const aa_diags *d)
 /* Base and new bytes of a change (borrowed; blobs to free). */
 typedef struct sides {
 	aa_buf old;
+	aa_buf new_buf;
 	git_blob *new_blob;
 	const char *new_data;
 	size_t new_len;
 } sides;
 
+/* A gitlink's side as git diff shows it: "Subproject commit <id>\n". */
+static int subproject_text(const aa_oid *oid, aa_buf *out)
+{
+	git_oid id;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	memcpy(id.id, oid->id, sizeof(oid->id));
+	git_oid_tostr(hex, sizeof(hex), &id);
+	return aa_buf_printf(out, "Subproject commit %s\n", hex);
+}
+
 static int load_sides(aa_session *s, const aa_change *c, sides *sd)
 {
 	memset(sd, 0, sizeof(*sd));
+	if (c->base_exists && c->base_mode == AA_MODE_GITLINK &&
+	    subproject_text(&c->base_oid, &sd->old) < 0)
+		return -1;
 	if (c->base_exists && c->base_mode != AA_MODE_GITLINK &&
 	    s->snap.read(s->snap.ctx, &c->base_oid, &sd->old) < 0)
 		return -1;
+	if (c->exists && c->mode == AA_MODE_GITLINK) {
+		/* the new side lives in new_buf; new_data points into it */
+		if (subproject_text(&c->oid, &sd->new_buf) < 0)
+			return -1;
+		sd->new_data = sd->new_buf.ptr;
+		sd->new_len = sd->new_buf.len;
+		return 0;
+	}
 	if (!c->base_exists && c->renamed_from) {
 		/* A moved file: its old side is the source's base content. */
 		if (c->from_exists &&
@@ -48,6 +71,7 @@ static int load_sides(aa_session *s, const aa_change *c, sides *sd)
 static void free_sides(sides *sd)
 {
 	aa_buf_free(&sd->old);
+	aa_buf_free(&sd->new_buf);
 	git_blob_free(sd->new_blob);
 }
 

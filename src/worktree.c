@@ -24,6 +24,7 @@ typedef struct wt_entry {
 	int changed;      /* we removed or wrote it */
 	int has_stat;
 	struct stat st;
+	int gitlink;      /* a submodule entry on either side (see gitlink_*) */
 } wt_entry;
 
 struct aa_wt_backup {
@@ -38,6 +39,13 @@ static int wt_fail(aa_diags *d, const char *path, const char *what)
 {
 	return aa_error(d, (aa_pos){ NULL, 0 }, path, "%s: %s", what,
 			strerror(errno));
+}
+
+/* A submodule entry on either side of the change. */
+static int is_gitlink_change(const aa_change *c)
+{
+	return (c->base_exists && c->base_mode == AA_MODE_GITLINK) ||
+	       (c->exists && c->mode == AA_MODE_GITLINK);
 }
 
 /*
@@ -254,6 +262,8 @@ int aa_worktree_check_clean(aa_session *s, const aa_plan *plan, aa_diags *d)
 		struct stat st;
 		int same;
 
+		if (is_gitlink_change(c))
+			continue; /* git leaves a submodule's checkout alone */
 		if (e) {
 			if (matches_index(s, c->path, e, &same) < 0)
 				r = aa_error(d, (aa_pos){ NULL, 0 }, c->path,
@@ -271,12 +281,67 @@ int aa_worktree_check_clean(aa_session *s, const aa_plan *plan, aa_diags *d)
 	return r;
 }
 
-/* ---- writing and restoring ---- */
+/* ---- gitlinks: a submodule is a directory git does not look into ---- */
 
-static int remove_path(aa_wt_backup *b, wt_entry *e, aa_diags *d)
+/*
+ * A gitlink's work tree, as git apply --index leaves it: an added one is
+ * an empty directory (kept if a directory is there already); a changed
+ * one is left alone (the submodule's checkout is not ours); a deleted
+ * one is removed when it is an empty directory, else left with a warning.
+ */
+static int gitlink_write(aa_wt_backup *b, wt_entry *e, const aa_change *c,
+			 aa_diags *d)
 {
 	const char *base;
-	int dir = open_parent(b, e->path, 0, &base), r = 0;
+	int dir, r = 0;
+
+	if (c->base_exists == c->exists)
+		return 0;
+	dir = open_parent(b, e->path, c->exists, &base);
+	if (dir < 0)
+		return c->exists ? wt_fail(d, e->path, "cannot create its directory") : 0;
+	if (c->exists) {
+		if (mkdirat(dir, base, 0777) == 0)
+			e->changed = 1;
+		else if (errno != EEXIST)
+			r = wt_fail(d, e->path, "cannot create the submodule directory");
+	} else if (unlinkat(dir, base, AT_REMOVEDIR) == 0) {
+		e->changed = 1;
+	} else if (errno != ENOENT) {
+		aa_warn(d, (aa_pos){ NULL, 0 }, e->path,
+			"submodule directory left in the work tree: %s",
+			strerror(errno));
+	}
+	close(dir);
+	return r;
+}
+
+/* Undoes gitlink_write: the directory it made or removed (empty both). */
+static void gitlink_restore(aa_wt_backup *b, wt_entry *e)
+{
+	const char *base;
+	int dir = open_parent(b, e->path, 1, &base);
+
+	if (dir < 0)
+		return;
+	if (e->gitlink == 2)
+		unlinkat(dir, base, AT_REMOVEDIR);
+	else
+		mkdirat(dir, base, 0777);
+	close(dir);
+}
+
+/* ---- writing and restoring ---- */
+
+static int remove_path(aa_wt_backup *b, wt_entry *e, const aa_change *c,
+		       aa_diags *d)
+{
+	const char *base;
+	int dir, r = 0;
+
+	if (e->gitlink)
+		return gitlink_write(b, e, c, d);
+	dir = open_parent(b, e->path, 0, &base);
 
 	if (dir < 0)
 		return errno == ENOENT ? 0 : wt_fail(d, e->path, "cannot open its directory");
@@ -333,7 +398,11 @@ static int write_path(aa_session *s, aa_wt_backup *b, wt_entry *e,
 {
 	git_buf content = GIT_BUF_INIT;
 	const char *base;
-	int dir = open_parent(b, e->path, 1, &base), r = 0;
+	int dir, r = 0;
+
+	if (e->gitlink)
+		return gitlink_write(b, e, c, d);
+	dir = open_parent(b, e->path, 1, &base);
 
 	if (dir < 0)
 		return wt_fail(d, e->path, errno == ELOOP || errno == ENOTDIR ?
@@ -374,6 +443,10 @@ static void restore_one(aa_wt_backup *b, wt_entry *e)
 
 	if (!e->changed)
 		return;
+	if (e->gitlink) {
+		gitlink_restore(b, e);
+		return;
+	}
 	dir = open_parent(b, e->path, e->had != 0, &base);
 	if (dir < 0)
 		return;
@@ -427,11 +500,14 @@ int aa_worktree_write(aa_session *s, const aa_plan *plan, const git_oid *ids,
 	for (i = 0; i < plan->nchanges && !r; i++) {
 		b->v[i].path = plan->changes[i].path;
 		b->n++;
-		r = backup_one(b, &b->v[i], d);
+		/* 2: a gitlink the change set adds (its restore removes it) */
+		b->v[i].gitlink = is_gitlink_change(&plan->changes[i]) ?
+				  1 + !plan->changes[i].base_exists : 0;
+		r = b->v[i].gitlink ? 0 : backup_one(b, &b->v[i], d);
 	}
 	for (i = 0; i < plan->nchanges && !r; i++)
 		if (!plan->changes[i].exists) {
-			r = remove_path(b, &b->v[i], d);
+			r = remove_path(b, &b->v[i], &plan->changes[i], d);
 			prune_empty_dirs(b, b->v[i].path);
 		}
 	for (i = 0; i < plan->nchanges && !r; i++)
