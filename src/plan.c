@@ -41,6 +41,11 @@ struct aa_plan_node {
 
 	int counted;            /* the `exists` the directory index knows */
 	int listed;             /* recorded in its directories' lists */
+
+	int failed;             /* an operation on this path failed ... */
+	aa_pos failed_at;       /* ... here (the first failure) */
+	size_t failed_root;     /* the node of the path that failed first */
+	int cascade_noted;      /* (on a root) its follow-on note was given */
 };
 
 typedef struct planner {
@@ -939,6 +944,8 @@ static int plan_edit_creates(planner *p, const aa_op *op, aa_plan_node *n)
 	return node_sync(p, n);
 }
 
+static int plan_edit_existing(planner *p, const aa_op *op, aa_plan_node *n);
+
 static int plan_edit(planner *p, const aa_op *op)
 {
 	aa_plan_node *n;
@@ -961,6 +968,19 @@ static int plan_edit(planner *p, const aa_op *op)
 		aa_warn(p->d, op->pos, op->path,
 			"patch expects mode %06o, file has %06o",
 			op->old_mode, n->mode);
+	return plan_edit_existing(p, op, n);
+}
+
+/*
+ * A mode line and/or text edits on an existing file. A failing text edit
+ * takes the mode change back: a failed operation leaves its path as it
+ * was, so the later ones see what they would have seen without it.
+ */
+static int plan_edit_existing(planner *p, const aa_op *op, aa_plan_node *n)
+{
+	uint32_t was_mode = n->mode;
+	int was_touched = n->touched, r;
+
 	if (op->mode) {
 		uint32_t mode = n->mode;
 
@@ -980,7 +1000,12 @@ static int plan_edit(planner *p, const aa_op *op)
 	}
 	if (op->edit_kind == AA_EDIT_NONE)
 		return 0;
-	return plan_text_edit(p, op, n);
+	r = plan_text_edit(p, op, n);
+	if (r < 0) {
+		n->mode = was_mode;
+		n->touched = was_touched;
+	}
+	return r;
 }
 
 static int check_deletion_content(planner *p, const aa_op *op,
@@ -1018,6 +1043,7 @@ static int delete_directory(planner *p, const aa_op *op)
 	if (dir_walk(p, op->path, &w) < 0)
 		return -1;
 	r = check_dir_worktree(p, op->pos, op->path, &w);
+	/* every check first, so a refusal leaves the directory as it was */
 	for (i = 0; i < w.n && !r; i++) {
 		aa_plan_node *n = node_get(p, w.paths[i]);
 
@@ -1026,10 +1052,12 @@ static int delete_directory(planner *p, const aa_op *op)
 		else if (n->mode == AA_MODE_GITLINK)
 			r = aa_error(p->d, op->pos, n->path,
 				     "is a submodule; not deleting it");
-		else {
-			node_delete(n);
-			r = node_sync(p, n);
-		}
+	}
+	for (i = 0; i < w.n && !r; i++) {
+		aa_plan_node *n = node_find(p->plan, w.paths[i]);
+
+		node_delete(n);
+		r = node_sync(p, n);
 	}
 	dir_walk_free(&w);
 	if (!r)
@@ -1074,7 +1102,7 @@ static int plan_delete(planner *p, const aa_op *op)
 
 /* Moves or copies one file node's content and mode to a new path. */
 static int transfer_file(planner *p, const aa_op *op, aa_plan_node *from,
-			 const char *to, int move)
+			 const char *to, int move, int check_only)
 {
 	aa_plan_node *dst;
 	size_t fi = (size_t)(from - p->plan->nodes);
@@ -1088,6 +1116,8 @@ static int transfer_file(planner *p, const aa_op *op, aa_plan_node *from,
 		return aa_error(p->d, op->pos, to,
 				"already exists; refusing to %s onto it",
 				move ? "rename" : "copy");
+	if (check_only)
+		return 0;
 	dst->exists = 1;
 	dst->touched = 1;
 	if (node_sync(p, dst) < 0)
@@ -1122,7 +1152,7 @@ static int plan_move_directory(planner *p, const aa_op *op, int move)
 {
 	struct dir_walk w = { 0 };
 	size_t i, dl = strlen(op->path);
-	int r = 0;
+	int r = 0, pass;
 
 	if (under_dir(op->to, op->path))
 		return aa_error(p->d, op->pos, op->path,
@@ -1130,19 +1160,21 @@ static int plan_move_directory(planner *p, const aa_op *op, int move)
 	if (dir_walk(p, op->path, &w) < 0)
 		return -1;
 	r = check_dir_worktree(p, op->pos, op->path, &w);
-	for (i = 0; i < w.n && !r; i++) {
-		char *to = aa_path_join(op->to, w.paths[i] + dl + 1);
-		aa_plan_node *n = to ? node_get(p, w.paths[i]) : NULL;
+	/* pass 0 checks every file, pass 1 moves: a refusal moves nothing */
+	for (pass = 0; pass < 2 && !r; pass++)
+		for (i = 0; i < w.n && !r; i++) {
+			char *to = aa_path_join(op->to, w.paths[i] + dl + 1);
+			aa_plan_node *n = to ? node_get(p, w.paths[i]) : NULL;
 
-		if (!to || !n)
-			r = to ? -1 : oom(p, op->pos);
-		else if (n->mode == AA_MODE_GITLINK)
-			r = aa_error(p->d, op->pos, n->path,
-				     "is a submodule; not moving it");
-		else
-			r = transfer_file(p, op, n, to, move);
-		free(to);
-	}
+			if (!to || !n)
+				r = to ? -1 : oom(p, op->pos);
+			else if (n->mode == AA_MODE_GITLINK)
+				r = aa_error(p->d, op->pos, n->path,
+					     "is a submodule; not moving it");
+			else
+				r = transfer_file(p, op, n, to, move, !pass);
+			free(to);
+		}
 	dir_walk_free(&w);
 	return r;
 }
@@ -1161,7 +1193,7 @@ static int plan_move(planner *p, const aa_op *op, int move)
 		return aa_error(p->d, op->pos, op->path,
 				"source and destination are the same path");
 	if (n->exists) {
-		if (transfer_file(p, op, n, op->to, move) < 0)
+		if (transfer_file(p, op, n, op->to, move, 0) < 0)
 			return -1;
 	} else {
 		if (is_directory(p, op->path, &dir) < 0)
@@ -1299,6 +1331,109 @@ static int check_all_paths(planner *p, const aa_changeset *cs)
 	return r;
 }
 
+/* ---- one run, every error: failures and what follows from them ---- */
+
+/*
+ * The failed path an operation depends on: one of its paths, or a
+ * directory holding one, that an earlier failed operation should have
+ * changed. NULL when there is none.
+ */
+static aa_plan_node *failed_dependency(planner *p, const char *path)
+{
+	char *buf;
+	char *slash;
+	aa_plan_node *n = NULL;
+
+	if (!path || !p->plan->nnodes || !(buf = aa_strdup(path)))
+		return NULL;
+	for (slash = strchr(buf, '/'); slash && !n; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		n = node_find(p->plan, buf);
+		if (n && !n->failed)
+			n = NULL;
+		*slash = '/';
+	}
+	if (!n && (n = node_find(p->plan, buf)) && !n->failed)
+		n = NULL;
+	free(buf);
+	return n;
+}
+
+/* Forgets the diagnostics from index `from` on (a follow-on failure's). */
+static void drop_diags(aa_diags *d, size_t from)
+{
+	while (d->n > from) {
+		aa_diag *dg = &d->v[--d->n];
+
+		if (dg->level == AA_DIAG_ERROR && d->nerrors)
+			d->nerrors--;
+		free(dg->path);
+		free(dg->input);
+		free(dg->msg);
+	}
+}
+
+/* Marks a path failed; returns the root failure's node (NO_NODE: none). */
+static size_t mark_failed(planner *p, const char *path, aa_pos at, size_t root)
+{
+	aa_plan_node *n;
+
+	if (!path)
+		return root;
+	/* paths were validated before any operation ran */
+	n = node_find(p->plan, path);
+	if (!n) {
+		size_t errs = p->d->n;
+
+		n = node_get(p, path);
+		drop_diags(p->d, errs); /* its failure was reported already */
+	}
+	if (n && !n->failed) {
+		n->failed = 1;
+		n->failed_at = at;
+		n->failed_root = root == NO_NODE ? (size_t)(n - p->plan->nodes) : root;
+	}
+	return n ? n->failed_root : root;
+}
+
+/*
+ * Runs one operation. When it fails because an earlier failed operation
+ * did not make the path what it expected (a file it should have created,
+ * a directory it should have moved), its own errors are follow-ons: they
+ * are replaced by one note per failed path, and its paths count as
+ * failed too, so that a chain of operations on a path that was never
+ * created gives one error and one note, not one error each.
+ */
+static void run_op(planner *p, const aa_op *op)
+{
+	size_t before = p->d->n, errors = p->d->nerrors;
+	aa_plan_node *cause = failed_dependency(p, op->path);
+	aa_pos at = op->pos;
+	size_t root_index = NO_NODE;
+
+	if (!cause)
+		cause = failed_dependency(p, op->to);
+	plan_op(p, op);
+	if (p->d->nerrors == errors)
+		return;
+	if (cause) {
+		aa_plan_node *root = &p->plan->nodes[cause->failed_root];
+
+		at = cause->failed_at;
+		root_index = cause->failed_root;
+		/* the cause's own error stays: the set still fails */
+		drop_diags(p->d, before);
+		if (!root->cascade_noted) {
+			root->cascade_noted = 1;
+			aa_note(p->d, op->pos, op->path,
+				"not checked: it depends on '%s', which the failed operation at %s:%ld should have changed (later operations that follow from it are not checked either)",
+				root->path, at.input ? at.input : "<input>", at.line);
+		}
+	}
+	root_index = mark_failed(p, op->path, at, root_index);
+	mark_failed(p, op->to, at, root_index);
+}
+
 int aa_plan_build(aa_plan *plan, const aa_changeset *cs,
 		  const aa_snapshot *base, const aa_plan_opts *o, aa_diags *d)
 {
@@ -1314,7 +1449,7 @@ int aa_plan_build(aa_plan *plan, const aa_changeset *cs,
 	 * operations still run and report their own errors.
 	 */
 	for (i = 0; i < cs->n; i++)
-		plan_op(&p, &cs->ops[i]);
+		run_op(&p, &cs->ops[i]);
 	if (d->nerrors > errors)
 		return -1;
 	return collect_changes(&p);

@@ -481,6 +481,82 @@ static void test_directory_index(void **state)
 	done(&gone);
 }
 
+static size_t count_level(const run *t, aa_diag_level level)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->d.n; i++)
+		n += t->d.v[i].level == level;
+	return n;
+}
+
+/* Every failing operation is reported in one run, not only the first. */
+static void test_every_error_in_one_run(void **state)
+{
+	run t = { 0 };
+
+	(void)state;
+	add(&t.cs, AA_OP_WRITE, "gone.txt", NULL, "x\n")->exist = AA_EXIST_MUST;
+	add(&t.cs, AA_OP_DELETE, "nope.txt", NULL, NULL);
+	add(&t.cs, AA_OP_WRITE, "new.txt", NULL, "fine\n");
+	add(&t.cs, AA_OP_RENAME, "run.sh", "a.txt", NULL);
+	plan(&t);
+	assert_int_equal(t.r, -1);
+	assert_int_equal(t.d.nerrors, 3);
+	assert_true(has_error(&t, "nothing to replace"));
+	assert_true(has_error(&t, "cannot delete it"));
+	assert_true(has_error(&t, "refusing to rename onto it"));
+	done(&t);
+}
+
+/*
+ * Operations on a path that a failed operation should have created get
+ * one note, not an error each.
+ */
+static void test_follow_on_failures_noted_once(void **state)
+{
+	run t = { 0 };
+	size_t i;
+
+	(void)state;
+	add(&t.cs, AA_OP_WRITE, "a.txt/x", NULL, "x\n");
+	for (i = 0; i < 3; i++)
+		add(&t.cs, AA_OP_WRITE, "a.txt/x", NULL, "y\n")->exist = AA_EXIST_MUST;
+	add(&t.cs, AA_OP_RENAME, "a.txt/x", "b.txt", NULL);
+	add(&t.cs, AA_OP_DELETE, "b.txt", NULL, NULL);
+	add(&t.cs, AA_OP_DELETE, "nope.txt", NULL, NULL);
+	plan(&t);
+	assert_int_equal(t.r, -1);
+	assert_int_equal(t.d.nerrors, 2);
+	assert_true(has_error(&t, "is a file, not a directory"));
+	assert_true(has_error(&t, "cannot delete it"));
+	assert_int_equal(count_level(&t, AA_DIAG_NOTE), 1);
+	assert_non_null(strstr(t.d.v[1].msg, "depends on 'a.txt/x'"));
+	done(&t);
+}
+
+/* A refused directory rename moves nothing: later operations see it all. */
+static void test_failed_directory_move_moves_nothing(void **state)
+{
+	run t = { 0 };
+	aa_op *op;
+
+	(void)state;
+	/* a submodule in the directory is found after its files */
+	op = add(&t.cs, AA_OP_WRITE, "dir/zz", NULL,
+		 "Subproject commit 0123456789012345678901234567890123456789\n");
+	op->mode = AA_MODE_GITLINK;
+	op->exist = AA_EXIST_NEW;
+	add(&t.cs, AA_OP_RENAME, "dir", "lib", NULL)->dir_ok = 1;
+	add(&t.cs, AA_OP_WRITE, "dir/b.txt", NULL, "b2\n")->exist = AA_EXIST_MUST;
+	add(&t.cs, AA_OP_DELETE, "dir/sub/c.txt", NULL, NULL);
+	plan(&t);
+	assert_int_equal(t.r, -1);
+	assert_int_equal(t.d.nerrors, 1);
+	assert_true(has_error(&t, "is a submodule; not moving it"));
+	done(&t);
+}
+
 static void test_write_then_delete_is_no_change(void **state)
 {
 	run t = { 0 };
@@ -513,6 +589,9 @@ int main(void)
 		cmocka_unit_test(test_mode_change),
 		cmocka_unit_test(test_write_then_delete_is_no_change),
 		cmocka_unit_test(test_directory_index),
+		cmocka_unit_test(test_every_error_in_one_run),
+		cmocka_unit_test(test_follow_on_failures_noted_once),
+		cmocka_unit_test(test_failed_directory_move_moves_nothing),
 	};
 
 	return AA_RUN_TESTS(tests);
