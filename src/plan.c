@@ -99,14 +99,29 @@ static aa_plan_node *node_find(aa_plan *pl, const char *path)
 	return NULL;
 }
 
+/*
+ * The base could not be read (an I/O error, a corrupt object): a problem
+ * of the repository, not of the answer, so the run is fatal (exit 128)
+ * and the message gives the snapshot's own reason when it has one.
+ */
+static int base_failed(planner *p, const char *path, const char *what)
+{
+	const char *why = p->base->last_error ?
+			  p->base->last_error(p->base->ctx) : NULL;
+
+	p->plan->fatal = 1;
+	if (why && *why)
+		return aa_error(p->d, (aa_pos){ NULL, 0 }, path, "%s: %s", what, why);
+	return aa_error(p->d, (aa_pos){ NULL, 0 }, path, "%s", what);
+}
+
 static int snapshot_lookup(planner *p, const char *path, uint32_t *mode,
 			   aa_oid *oid)
 {
 	int r = p->base->lookup(p->base->ctx, path, mode, oid);
 
 	if (r < 0)
-		aa_error(p->d, (aa_pos){ NULL, 0 }, path,
-			 "cannot read the base entry");
+		base_failed(p, path, "cannot read the base entry");
 	return r;
 }
 
@@ -170,16 +185,14 @@ static int read_base(planner *p, aa_plan_node *n)
 	if (sn->lend && sn->release) {
 		if (sn->lend(sn->ctx, &n->base_oid, &n->base_data, &n->base_len,
 			     &n->base_lent) < 0)
-			return aa_error(p->d, (aa_pos){ NULL, 0 }, n->path,
-					"cannot read the object");
+			return base_failed(p, n->path, "cannot read the object");
 		p->plan->lender = sn;
 		n->base_read = 1;
 		return 0;
 	}
 	if (sn->read(sn->ctx, &n->base_oid, &b) < 0) {
 		aa_buf_free(&b);
-		return aa_error(p->d, (aa_pos){ NULL, 0 }, n->path,
-				"cannot read the object");
+		return base_failed(p, n->path, "cannot read the object");
 	}
 	n->base_len = b.len;
 	n->base_data = aa_buf_detach(&b);
@@ -208,8 +221,7 @@ static int node_bytes(planner *p, aa_plan_node *n, const char **data,
 
 		if (p->base->read(p->base->ctx, &n->oid, &b) < 0) {
 			aa_buf_free(&b);
-			return aa_error(p->d, (aa_pos){ NULL, 0 }, n->path,
-					"cannot read the object");
+			return base_failed(p, n->path, "cannot read the object");
 		}
 		/* A moved object: keep its bytes as the node's own data. */
 		n->len = b.len;
@@ -343,8 +355,7 @@ static int walk_base(planner *p, const char *dir, struct dir_walk *w)
 	w->p = p;
 	if (p->base->each_under(p->base->ctx, dir, dir_walk_base, w) < 0 ||
 	    w->failed)
-		return aa_error(p->d, (aa_pos){ NULL, 0 }, dir,
-				"cannot list the directory");
+		return base_failed(p, dir, "cannot list the directory");
 	return 0;
 }
 

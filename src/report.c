@@ -5,16 +5,38 @@
 
 #include "aiapply/report.h"
 
+/*
+ * Prints the diagnostics, at most AA_REPORT_MAX_DIAGS of each level (in
+ * input order), then how many of each were left out: 160,000 errors are
+ * not 160,000 lines. --json keeps them all.
+ */
 void aa_report_diags(FILE *err, const aa_diags *d)
 {
+	static const char *names[] = { "error", "warning", "note" };
 	aa_buf line = AA_BUF_INIT;
-	size_t i;
+	size_t shown[3] = { 0, 0, 0 }, left[3] = { 0, 0, 0 }, i;
 
 	for (i = 0; i < d->n; i++) {
+		unsigned level = (unsigned)d->v[i].level;
+
+		if (level > 2)
+			continue;
+		if (shown[level] == AA_REPORT_MAX_DIAGS) {
+			left[level]++;
+			continue;
+		}
+		shown[level]++;
 		aa_buf_clear(&line);
 		if (aa_diag_format(&d->v[i], &line) == 0)
 			fprintf(err, "%s\n", line.ptr);
 	}
+	/* errors that could not be stored (out of memory) still count */
+	if (d->nerrors > shown[0] + left[0])
+		left[0] = d->nerrors - shown[0];
+	for (i = 0; i < 3; i++)
+		if (left[i])
+			fprintf(err, "%s: ... and %zu more %s%s (--json lists them all)\n",
+				names[i], left[i], names[i], left[i] == 1 ? "" : "s");
 	aa_buf_free(&line);
 }
 

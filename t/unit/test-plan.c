@@ -71,7 +71,7 @@ static int fake_each_under(void *ctx, const char *dir, aa_each_fn fn, void *p)
 }
 
 static const aa_snapshot fake = { NULL, fake_lookup, fake_read,
-				  fake_each_under, NULL, NULL, NULL, NULL };
+				  fake_each_under, NULL, NULL, NULL, NULL, NULL };
 
 static const aa_pos pos = { "answer", 1 };
 
@@ -155,7 +155,7 @@ static void fake_release(void *ctx, void *handle)
 
 static const aa_snapshot lending = { NULL, fake_lookup, fake_read,
 				     fake_each_under, NULL, NULL,
-				     fake_lend, fake_release };
+				     fake_lend, fake_release, NULL };
 
 /* Lent base bytes serve the edits and go back when the plan is freed. */
 static void test_lent_base_bytes(void **state)
@@ -557,6 +557,47 @@ static void test_failed_directory_move_moves_nothing(void **state)
 	done(&t);
 }
 
+/* A snapshot whose objects cannot be read (an I/O error underneath). */
+static int failing_read(void *ctx, const aa_oid *oid, aa_buf *out)
+{
+	(void)ctx;
+	(void)oid;
+	(void)out;
+	return -1;
+}
+
+static const char *failing_why(void *ctx)
+{
+	(void)ctx;
+	return "failed to read descriptor: Input/output error";
+}
+
+static const aa_snapshot failing = { NULL, fake_lookup, failing_read,
+				     fake_each_under, NULL, NULL, NULL, NULL,
+				     failing_why };
+
+/* A base that cannot be read is fatal and says why, not "not found". */
+static void test_read_error_gives_the_reason(void **state)
+{
+	run t = { 0 };
+	aa_op *op;
+	aa_repl *rp;
+
+	(void)state;
+	op = add(&t.cs, AA_OP_EDIT, "a.txt", NULL, NULL);
+	op->edit_kind = AA_EDIT_REPLACEMENTS;
+	rp = aa_op_add_repl(op, pos);
+	rp->find = aa_strdup("two");
+	rp->find_len = 3;
+	rp->replace = aa_strdup("TWO");
+	rp->replace_len = 3;
+	t.r = aa_plan_build(&t.plan, &t.cs, &failing, NULL, &t.d);
+	assert_int_equal(t.r, -1);
+	assert_true(t.plan.fatal);
+	assert_true(has_error(&t, "cannot read the object: failed to read descriptor: Input/output error"));
+	done(&t);
+}
+
 static void test_write_then_delete_is_no_change(void **state)
 {
 	run t = { 0 };
@@ -592,6 +633,7 @@ int main(void)
 		cmocka_unit_test(test_every_error_in_one_run),
 		cmocka_unit_test(test_follow_on_failures_noted_once),
 		cmocka_unit_test(test_failed_directory_move_moves_nothing),
+		cmocka_unit_test(test_read_error_gives_the_reason),
 	};
 
 	return AA_RUN_TESTS(tests);
