@@ -250,6 +250,22 @@ static int matches_index(aa_session *s, const char *path,
 	return r;
 }
 
+/*
+ * A submodule's directory is its own business, except that a new one
+ * needs a directory (or nothing) where it goes: never a file of ours.
+ */
+static int gitlink_check_clean(aa_session *s, const aa_change *c,
+			       aa_buf *full, aa_diags *d)
+{
+	struct stat st;
+
+	if (c->base_exists || !c->exists || full_path(s, c->path, full) < 0 ||
+	    lstat(full->ptr, &st) < 0 || S_ISDIR(st.st_mode))
+		return 0;
+	return aa_error(d, (aa_pos){ NULL, 0 }, c->path,
+			"already exists in the work tree (untracked); not overwriting it");
+}
+
 int aa_worktree_check_clean(aa_session *s, const aa_plan *plan, aa_diags *d)
 {
 	aa_buf full = AA_BUF_INIT;
@@ -262,8 +278,12 @@ int aa_worktree_check_clean(aa_session *s, const aa_plan *plan, aa_diags *d)
 		struct stat st;
 		int same;
 
-		if (is_gitlink_change(c))
-			continue; /* git leaves a submodule's checkout alone */
+		if (is_gitlink_change(c)) {
+			/* git leaves a submodule's checkout alone */
+			if (gitlink_check_clean(s, c, &full, d) < 0)
+				r = -1;
+			continue;
+		}
 		if (e) {
 			if (matches_index(s, c->path, e, &same) < 0)
 				r = aa_error(d, (aa_pos){ NULL, 0 }, c->path,
@@ -301,10 +321,16 @@ static int gitlink_write(aa_wt_backup *b, wt_entry *e, const aa_change *c,
 	if (dir < 0)
 		return c->exists ? wt_fail(d, e->path, "cannot create its directory") : 0;
 	if (c->exists) {
+		struct stat st;
+
 		if (mkdirat(dir, base, 0777) == 0)
 			e->changed = 1;
 		else if (errno != EEXIST)
 			r = wt_fail(d, e->path, "cannot create the submodule directory");
+		else if (fstatat(dir, base, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+			 !S_ISDIR(st.st_mode))
+			r = aa_error(d, (aa_pos){ NULL, 0 }, e->path,
+				     "already exists in the work tree and is not a directory; not overwriting it");
 	} else if (unlinkat(dir, base, AT_REMOVEDIR) == 0) {
 		e->changed = 1;
 	} else if (errno != ENOENT) {

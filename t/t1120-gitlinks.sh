@@ -110,6 +110,18 @@ test_expect_success 'an added gitlink is an empty directory in the work tree' '
 	)
 '
 
+test_expect_success 'an untracked file where a gitlink would go is refused, as for files' '
+	fresh w &&
+	(
+		cd w &&
+		echo mine >newmod &&
+		test_rejected ../add.diff &&
+		test_grep "newmod: already exists in the work tree (untracked)" err &&
+		echo mine >expect &&
+		test_cmp expect newmod
+	)
+'
+
 test_expect_success 'a deleted gitlink whose directory is not empty is left with a warning, as git does' '
 	fresh ours && fresh theirs &&
 	echo x >ours/mod/kept && echo x >theirs/mod/kept &&
