@@ -450,15 +450,31 @@ static int check_path_syntax(planner *p, aa_pos pos, const char *path)
 static int check_worktree_link(planner *p, aa_pos pos, const char *path,
 			       const char *probe)
 {
+	const char *slash = strrchr(probe, '/');
+	aa_dir_entry *e = NULL;
 	char *link = NULL;
-	int r = 0;
+	int r = 0, beyond;
 
-	if (!p->base->worktree_beyond_link)
+	if (!p->base->worktree_beyond_link || !slash)
 		return 0;
-	if (p->base->worktree_beyond_link(p->base->ctx, probe, &link) == 1)
+	/*
+	 * Planning writes nothing, so a directory once found free of links
+	 * (with its parents) stays so: one lstat per directory, not per op.
+	 */
+	if (!p->plan->dirs && !(p->plan->dirs = calloc(1, sizeof(*p->plan->dirs))))
+		return oom(p, pos);
+	e = aa_dir_index_get(p->plan->dirs, probe, (size_t)(slash - probe));
+	if (!e)
+		return oom(p, pos);
+	if (e->wt_clear)
+		return 0;
+	beyond = p->base->worktree_beyond_link(p->base->ctx, probe, &link);
+	if (beyond == 1)
 		r = aa_error(p->d, pos, path,
 			     "beyond a symbolic link in the work tree ('%s')",
 			     link ? link : "?");
+	else if (beyond == 0)
+		e->wt_clear = 1;
 	free(link);
 	return r;
 }

@@ -59,8 +59,7 @@ aa_dir_entry *aa_dir_index_find(const aa_dir_index *ix, const char *dir)
 	return ix->table[h] == NO_ENTRY ? NULL : &ix->v[ix->table[h]];
 }
 
-/* The entry for the first len bytes of a path, created when missing. */
-static aa_dir_entry *entry_get(aa_dir_index *ix, const char *dir, size_t len)
+aa_dir_entry *aa_dir_index_get(aa_dir_index *ix, const char *dir, size_t len)
 {
 	aa_dir_entry *e;
 	size_t h;
@@ -109,7 +108,7 @@ int aa_dir_index_update(aa_dir_index *ix, const char *path, int added,
 	const char *slash;
 
 	for (slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
-		aa_dir_entry *e = entry_get(ix, path, (size_t)(slash - path));
+		aa_dir_entry *e = aa_dir_index_get(ix, path, (size_t)(slash - path));
 
 		if (!e)
 			return -1;

@@ -18,6 +18,7 @@ typedef struct aa_dir_entry {
 	long base_count;    /* base files under dir/; -1 = not counted yet */
 	size_t *listed;     /* nodes ever added under dir/ (not in the base) */
 	size_t nlisted, caplisted;
+	int wt_clear;       /* dir and its parents are no links in the work tree */
 } aa_dir_entry;
 
 typedef struct aa_dir_index {
@@ -29,6 +30,9 @@ typedef struct aa_dir_index {
 
 /* The entry for directory `dir` (no trailing '/'), or NULL when none. */
 aa_dir_entry *aa_dir_index_find(const aa_dir_index *ix, const char *dir);
+
+/* The entry for the first `len` bytes of `path`, created when missing. */
+aa_dir_entry *aa_dir_index_get(aa_dir_index *ix, const char *path, size_t len);
 
 /*
  * Adds `added` and `removed` (each -1, 0 or +1) to every leading
