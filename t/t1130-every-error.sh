@@ -77,6 +77,8 @@ test_expect_success STRACE_INJECT 'an I/O error reading a blob is fatal and name
 		obj=$(git rev-parse --git-path objects)/$(git rev-parse HEAD:a.txt | sed "s|^..|&/|") &&
 		test_path_is_file "$obj" &&
 		repo_snapshot eio &&
+		# LeakSanitizer cannot run under ptrace (sanitizer builds)
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 		test_expect_code 128 strace -f -o /dev/null -P "$PWD/$obj" -e trace=read \
 			-e inject=read:error=EIO git ai-apply ../edit.diff 2>../err.eio &&
 		repo_unchanged eio
