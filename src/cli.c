@@ -483,8 +483,11 @@ static int run(cli *c, git_repository *repo)
 	if (parse_inputs(c, &in, &cs, &d) < 0)
 		goto done;
 	confirm_deletions(c, &cs);
-	if (aa_plan_build(&plan, &cs, &s.snap, &c->plan, &d) < 0)
+	if (aa_plan_build(&plan, &cs, &s.snap, &c->plan, &d) < 0) {
+		if (plan.fatal) /* the repository, not the answer */
+			outcome = AA_OUT_FATAL;
 		goto done;
+	}
 	if (!plan.nchanges) {
 		outcome = AA_OUT_ALREADY_APPLIED;
 		goto done;

@@ -249,6 +249,15 @@ static int worktree_beyond_link(void *ctx, const char *path, char **link)
 	return r;
 }
 
+/* libgit2's reason for the last failure (the planner's messages give it). */
+static const char *last_error(void *ctx)
+{
+	const git_error *e = git_error_last();
+
+	(void)ctx;
+	return e ? e->message : NULL;
+}
+
 void aa_snapshot_bind(aa_session *s)
 {
 	aa_snapshot *sn = &s->snap;
@@ -258,6 +267,7 @@ void aa_snapshot_bind(aa_session *s)
 	sn->read = read_blob;
 	sn->lend = lend_blob;
 	sn->release = release_blob;
+	sn->last_error = last_error;
 	if (s->index) {
 		sn->lookup = index_lookup;
 		sn->each_under = index_each_under;

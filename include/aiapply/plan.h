@@ -51,6 +51,11 @@ typedef struct aa_snapshot {
 	int (*lend)(void *ctx, const aa_oid *oid, const char **data,
 		    size_t *len, void **handle);
 	void (*release)(void *ctx, void *handle);
+	/*
+	 * Optional: why the last call failed ("failed to read descriptor:
+	 * Input/output error"), or NULL; valid until the next call.
+	 */
+	const char *(*last_error)(void *ctx);
 } aa_snapshot;
 
 typedef struct aa_plan_opts {
@@ -90,9 +95,11 @@ typedef struct aa_plan {
 	size_t *table;
 	size_t tablecap;
 	const aa_snapshot *lender;  /* releases the base bytes it lent */
+	struct aa_dir_index *dirs;  /* directory prefixes (src/plan_dirs.h) */
+	int fatal;            /* the base could not be read: exit 128, not 1 */
 } aa_plan;
 
-#define AA_PLAN_INIT { NULL, 0, 0, 0, NULL, 0, 0, NULL, 0, NULL }
+#define AA_PLAN_INIT { NULL, 0, 0, 0, NULL, 0, 0, NULL, 0, NULL, NULL, 0 }
 
 /*
  * Plans the whole change set. The plan may point into the change set's
