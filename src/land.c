@@ -610,7 +610,7 @@ static int update_index(aa_session *s, const aa_plan *plan,
 		e.mode = c->mode;
 		git_oid_cpy(&e.id, &ids[i]);
 		if (backup)
-			aa_worktree_stat(backup, c->path, &e);
+			aa_worktree_stat(backup, i, &e);
 		if (git_index_add(s->index, &e) < 0)
 			return git_fail(d, "cannot update the index");
 	}

@@ -605,27 +605,24 @@ int aa_worktree_write(aa_session *s, const aa_plan *plan, const git_oid *ids,
 	return r ? -2 : 0;
 }
 
-int aa_worktree_stat(aa_wt_backup *b, const char *path, git_index_entry *e)
+int aa_worktree_stat(aa_wt_backup *b, size_t i, git_index_entry *e)
 {
-	size_t i;
+	const struct stat *st;
 
-	for (i = 0; i < b->n; i++) {
-		const struct stat *st = &b->v[i].st;
-
-		if (strcmp(b->v[i].path, path) || !b->v[i].has_stat)
-			continue;
-		e->ctime.seconds = (int32_t)st->st_ctim.tv_sec;
-		e->ctime.nanoseconds = (uint32_t)st->st_ctim.tv_nsec;
-		e->mtime.seconds = (int32_t)st->st_mtim.tv_sec;
-		e->mtime.nanoseconds = (uint32_t)st->st_mtim.tv_nsec;
-		e->dev = (uint32_t)st->st_dev;
-		e->ino = (uint32_t)st->st_ino;
-		e->uid = (uint32_t)st->st_uid;
-		e->gid = (uint32_t)st->st_gid;
-		e->file_size = (uint32_t)st->st_size;
-		return 0;
-	}
-	return -1;
+	/* entry i is change i of the plan (aa_worktree_write): no search */
+	if (i >= b->n || !b->v[i].has_stat)
+		return -1;
+	st = &b->v[i].st;
+	e->ctime.seconds = (int32_t)st->st_ctim.tv_sec;
+	e->ctime.nanoseconds = (uint32_t)st->st_ctim.tv_nsec;
+	e->mtime.seconds = (int32_t)st->st_mtim.tv_sec;
+	e->mtime.nanoseconds = (uint32_t)st->st_mtim.tv_nsec;
+	e->dev = (uint32_t)st->st_dev;
+	e->ino = (uint32_t)st->st_ino;
+	e->uid = (uint32_t)st->st_uid;
+	e->gid = (uint32_t)st->st_gid;
+	e->file_size = (uint32_t)st->st_size;
+	return 0;
 }
 
 void aa_worktree_backup_free(aa_wt_backup *b)
