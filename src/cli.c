@@ -477,7 +477,7 @@ static int run(cli *c, git_repository *repo)
 	r = aa_session_open(&s, repo, &c->land, &d);
 	opened = 1;
 	if (r < 0) {
-		outcome = r == -2 ? AA_OUT_FATAL : AA_OUT_REJECTED;
+		outcome = r == AA_FATAL ? AA_OUT_FATAL : AA_OUT_REJECTED;
 		goto done;
 	}
 	if (parse_inputs(c, &in, &cs, &d) < 0)
@@ -494,7 +494,7 @@ static int run(cli *c, git_repository *repo)
 	}
 	r = aa_land(&s, &plan, &d);
 	if (r < 0)
-		outcome = r == -2 ? AA_OUT_FATAL : AA_OUT_REJECTED;
+		outcome = r == AA_FATAL ? AA_OUT_FATAL : AA_OUT_REJECTED;
 	else
 		outcome = c->land.mode == AA_LAND_CHECK ? AA_OUT_CHECKED : AA_OUT_APPLIED;
 done:

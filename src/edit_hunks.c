@@ -130,7 +130,7 @@ typedef struct ishift {
 
 static int oom(hrun *r, aa_pos pos)
 {
-	return aa_error(r->cx->diags, pos, r->cx->path, "out of memory");
+	return aa_oom(r->cx->diags, pos, r->cx->path);
 }
 
 static aa_lview run_view(const hrun *r)
@@ -838,8 +838,7 @@ static int report_ambiguous(hrun *r, const htry *y, aa_ws lv, const size_t *hits
 		aa_buf_printf(&b, " (for the %zu hunks in a row with these lines, this one included: "
 			      "not one place each)", r->run_left);
 	aa_buf_puts(&b, "; refusing to guess (give more context or the right line numbers)");
-	ret = aa_error(r->cx->diags, y->h->pos, r->cx->path, "%s",
-		       b.ptr ? b.ptr : "hunk matches several places");
+	ret = aa_error_buf(r->cx->diags, y->h->pos, r->cx->path, &b);
 	aa_buf_free(&b);
 	return ret;
 }
@@ -1042,8 +1041,7 @@ static int report_not_found(hrun *r, const htry *y, size_t hint)
 		aa_buf_free(&b);
 		return oom(r, y->h->pos);
 	}
-	ret = aa_error(r->cx->diags, y->h->pos, r->cx->path, "%s",
-		       b.ptr ? b.ptr : "hunk does not apply");
+	ret = aa_error_buf(r->cx->diags, y->h->pos, r->cx->path, &b);
 	aa_buf_free(&b);
 	return ret;
 }
@@ -1773,8 +1771,7 @@ int aa_edit_check_deletion(const aa_text *t, const aa_op *op, aa_edit_ctx *cx)
 
 					aa_buf_puts(&b, "the deletion does not match the file; it would lose lines the patch did not show:");
 					describe_line(&b, &f, &p, (long)line + 1);
-					ret = aa_error(cx->diags, h->pos, cx->path, "%s",
-						       b.ptr ? b.ptr : "deletion does not match");
+					ret = aa_error_buf(cx->diags, h->pos, cx->path, &b);
 					aa_buf_free(&b);
 					return ret;
 				}

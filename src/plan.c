@@ -171,7 +171,7 @@ static aa_plan_node *node_get(planner *p, const char *path)
 
 static int oom(planner *p, aa_pos pos)
 {
-	return aa_error(p->d, pos, NULL, "out of memory");
+	return aa_oom(p->d, pos, NULL);
 }
 
 /* Reads the node's base bytes once: lent by the snapshot, or a copy. */

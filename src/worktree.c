@@ -542,7 +542,7 @@ int aa_worktree_restore(aa_session *s, aa_wt_backup *b, aa_diags *d)
 	for (i = 0; i < b->n; i++) {
 		const wt_entry *e = &b->v[i];
 
-		aa_buf_printf(&list, "\n    %s: %s", e->path,
+		aa_buf_printf(&list, "\n    %s: %s", aa_qpath(e->path),
 			      e->restore_errno ? left_state(b, e) : "old");
 		if (e->restore_errno)
 			aa_buf_printf(&list, " (%s)", strerror(e->restore_errno));
@@ -550,7 +550,8 @@ int aa_worktree_restore(aa_session *s, aa_wt_backup *b, aa_diags *d)
 	aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 		 "the work tree could not be put back; it is left so:%s\n"
 		 "the index is unchanged. Once the cause is fixed, run 'git ai-apply --recover'",
-		 list.ptr ? list.ptr : "");
+		 aa_buf_oom(&list) || !list.ptr ?
+		 " (out of memory while listing the paths)" : list.ptr);
 	aa_buf_free(&list);
 	return -1;
 }
@@ -602,7 +603,7 @@ int aa_worktree_write(aa_session *s, const aa_plan *plan, const git_oid *ids,
 			r = write_path(s, b, &b->v[i], &plan->changes[i], &ids[i], d);
 			aa_test_hook("path");
 		}
-	return r ? -2 : 0;
+	return r ? AA_FATAL : AA_OK;
 }
 
 int aa_worktree_stat(aa_wt_backup *b, size_t i, git_index_entry *e)

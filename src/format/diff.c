@@ -202,7 +202,8 @@ static int path_error(aa_dparser *P, aa_pos pos, const char *s, size_t len,
 	aa_buf m = AA_BUF_INIT;
 
 	aa_buf_printf(&m, fmt, why);
-	name_diag(P, AA_DIAG_ERROR, pos, s, len, m.ptr ? m.ptr : "invalid path");
+	name_diag(P, AA_DIAG_ERROR, pos, s, len,
+		  !aa_buf_oom(&m) && m.ptr ? m.ptr : "invalid path");
 	aa_buf_free(&m);
 	return -1;
 }
@@ -585,7 +586,8 @@ static void warn_names_differ(aa_dparser *P, const fdiff *f,
 	aa_buf_printf(&m, "the old name %s differs from the new name; using "
 		      "the new name", aa_qpathn(o->s, o->len));
 	name_diag(P, AA_DIAG_WARNING, f->pos, n->s, n->len,
-		  m.ptr ? m.ptr : "the old name differs from the new name");
+		  !aa_buf_oom(&m) && m.ptr ? m.ptr :
+		  "the old name differs from the new name");
 	aa_buf_free(&m);
 }
 
