@@ -134,8 +134,8 @@ static int offer_hint(search *se, const char *hint)
 	git_odb_free(odb);
 	if (r < 0 || type != GIT_OBJECT_BLOB)
 		return 0; /* absent, ambiguous or not a blob: no hint */
-	snprintf(label, sizeof(label), "blob %.*s (the diff's index line)",
-		 (int)(len < 12 ? len : 12), hint);
+	snprintf(label, sizeof(label), "blob %.7s (the diff's index line)",
+		 git_oid_tostr_s(&id));
 	return offer(se, &id, label);
 }
 

@@ -148,4 +148,110 @@ test_expect_success 'the answer applies to the current content: no history' '
 	test_must_fail grep "merged" err
 '
 
+# setup_lost REPO: REPO holds only the upstream version of the stale
+# scenario (the answer's revision is in no commit).
+setup_lost () {
+	rm -rf "$1" &&
+	git init -q "$1" &&
+	cp stale/f.txt "$1/f.txt" &&
+	git -C stale show base:f.txt >"$1/f.txt" &&
+	git -C "$1" add f.txt &&
+	git -C "$1" commit -q -m upstream-only
+}
+
+test_expect_success 'the index line blob absent, no history: the ladder (rung 4)' '
+	setup_lost lost &&
+	(
+		cd lost &&
+		git ai-apply --json ../stale.diff >../json 2>../err &&
+		staged_as f.txt ../stale.expect
+	) &&
+	test_must_fail grep "merged" err &&
+	echo reduced-context >expect &&
+	jq -r ".files[].edits[].how" json >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'the index line blob present (abbreviated): merged from it' '
+	setup_lost lost-abbrev &&
+	git -C lost-abbrev hash-object -w ../stale.base >/dev/null &&
+	test_grep "^index [0-9a-f]\{7\}\.\." stale.diff &&
+	(
+		cd lost-abbrev &&
+		git ai-apply --json ../stale.diff >../json 2>../err &&
+		staged_as f.txt ../stale.expect
+	) &&
+	blob=$(git hash-object stale.base | cut -c1-7) &&
+	test_grep "hunks applied to blob $blob (the diff.s index line)" err
+'
+
+test_expect_success 'the index line blob present (full id): merged from it' '
+	setup_lost lost-full &&
+	git -C lost-full hash-object -w ../stale.base >/dev/null &&
+	blob=$(git hash-object stale.base) &&
+	sed "s/^index [0-9a-f]*\.\./index $blob../" stale.diff >full.diff &&
+	test_grep "^index $blob\.\." full.diff &&
+	(
+		cd lost-full &&
+		git ai-apply ../full.diff 2>../err &&
+		staged_as f.txt ../stale.expect
+	) &&
+	test_grep "hunks applied to blob $(echo $blob | cut -c1-7) (the diff" err
+'
+
+test_expect_success 'a bound of the history search is named when it stops it' '
+	rm -rf bounded && cp -R stale bounded &&
+	(
+		cd bounded &&
+		git reset -q --hard base &&
+		AIAPPLY_HISTORY_MAX_COMMITS=1 git ai-apply ../noindex.diff 2>../err &&
+		staged_as f.txt ../stale.expect
+	) &&
+	test_grep "^note: f.txt: .*stopped after 1 commits (its bound)" err &&
+	test_must_fail grep "merged into" err
+'
+
+test_expect_success '--branch with --base: the history from --base' '
+	setup_stale branch "s/^line 15\$/line 15 answer/" \
+		"s/^line 13\$/line 13 upstream/;s/^line 17\$/line 17 upstream/" &&
+	sed "/^index /d" branch.diff >branch-noindex.diff &&
+	(
+		cd branch &&
+		sed "s/^line 30\$/line 30 later/" f.txt >f.new && mv f.new f.txt &&
+		git commit -q -a -m later &&
+		git ai-apply --branch=topic --base=base ../branch-noindex.diff 2>../err &&
+		git show topic:f.txt >../actual &&
+		test "$(git rev-parse topic^)" = "$(git rev-parse base)"
+	) &&
+	test_cmp branch.expect actual &&
+	test_grep "hunks applied to commit" err
+'
+
+# crlf: the same lines with CRLF endings
+crlf () {
+	sed "s/\$/$(printf "\r")/"
+}
+
+test_expect_success 'CRLF files stay CRLF' '
+	rm -rf crlf && git init -q crlf &&
+	(
+		cd crlf &&
+		numbered 30 | crlf >f.txt &&
+		git add f.txt && git commit -q -m v1 &&
+		cp f.txt ../crlf.base &&
+		sed "s/^line 15/line 15 answer/" ../crlf.base >f.txt &&
+		cp f.txt ../crlf.theirs &&
+		git diff >../crlf.diff &&
+		sed "s/^line 13/line 13 upstream/;s/^line 17/line 17 upstream/" \
+			../crlf.base >f.txt &&
+		git commit -q -a -m upstream &&
+		cp f.txt ../crlf.expect &&
+		git merge-file -q ../crlf.expect ../crlf.base ../crlf.theirs &&
+		git ai-apply ../crlf.diff 2>../err &&
+		staged_as f.txt ../crlf.expect
+	) &&
+	test $(grep -c "$(printf "\r")\$" crlf/f.txt) = 30 &&
+	test_grep "merged into" err
+'
+
 test_done
