@@ -13,6 +13,7 @@
 #include "aiapply/path.h"
 #include "aiapply/text.h"
 #include "text_priv.h"
+#include "history_merge.h"
 
 struct aa_plan_node {
 	char *path;
@@ -686,27 +687,96 @@ typedef struct hsearch {
 	int merge;               /* merge3's result */
 	aa_buf result;           /* the merge, or its conflict */
 	aa_edit_ctx cx;          /* the landings on that version */
+	aa_buf *blocks;          /* each hunk's old lines, for the filter */
+	size_t last_failed;      /* the hunk the filter stopped at last */
 } hsearch;
 
-/*
- * A cheap necessary condition before decoding a version: every hunk's
- * longest old-side line is somewhere in its bytes.
- */
-static int old_lines_present(const aa_op *op, const char *data, size_t len)
+/* Where a hunk's trailing run of "loose" lines (which may be cut) starts. */
+static size_t firm_lines(const aa_hunk *h)
 {
+	size_t k = h->nlines;
+
+	while (k > 0 && h->lines[k - 1].loose)
+		k--;
+	return k;
+}
+
+/* Each hunk's old side as one block of LF-joined lines (the filter's needles). */
+static int build_blocks(hsearch *hs)
+{
+	const aa_op *op = hs->op;
 	size_t i, k;
 
+	hs->blocks = calloc(op->nhunks ? op->nhunks : 1, sizeof(*hs->blocks));
+	if (!hs->blocks)
+		return -1;
 	for (i = 0; i < op->nhunks; i++) {
-		const aa_hline *best = NULL;
+		const aa_hunk *h = &op->hunks[i];
+		size_t firm = firm_lines(h);
+		aa_buf *b = &hs->blocks[i];
 
-		for (k = 0; k < op->hunks[i].nlines; k++) {
-			const aa_hline *l = &op->hunks[i].lines[k];
-
-			if (l->kind != '+' && !l->loose && (!best || l->len > best->len))
-				best = l;
+		for (k = 0; k < firm; k++) {
+			if (h->lines[k].kind == '+')
+				continue;
+			if ((b->len && aa_buf_putc(b, '\n') < 0) ||
+			    aa_buf_put(b, h->lines[k].text, h->lines[k].len) < 0)
+				return -1;
 		}
-		if (best && best->len && !memmem(data, len, best->text, best->len))
+	}
+	return 0;
+}
+
+static void free_blocks(hsearch *hs)
+{
+	size_t i;
+
+	for (i = 0; hs->blocks && i < hs->op->nhunks; i++)
+		aa_buf_free(&hs->blocks[i]);
+	free(hs->blocks);
+}
+
+/* The longest line of a block (a needle for files with CRs). */
+static void longest_line(const aa_buf *b, const char **s, size_t *len)
+{
+	const char *p = b->ptr, *end = b->ptr + b->len;
+
+	*s = p;
+	*len = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = (size_t)((nl ? nl : end) - p);
+
+		if (l > *len) {
+			*s = p;
+			*len = l;
+		}
+		p = nl ? nl + 1 : end;
+	}
+}
+
+/*
+ * A cheap necessary condition before decoding a version: each hunk's
+ * old lines are in its bytes, one after the other (in a file without
+ * CRs; else each hunk's longest line). The hunk that failed last is
+ * tried first: versions next to each other fail alike.
+ */
+static int old_lines_present(hsearch *hs, const char *data, size_t len)
+{
+	int has_cr = memchr(data, '\r', len) != NULL;
+	size_t n = hs->op->nhunks, j;
+
+	for (j = 0; j < n; j++) {
+		size_t i = (hs->last_failed + j) % n;
+		const aa_buf *b = &hs->blocks[i];
+		const char *s = b->ptr;
+		size_t l = b->len;
+
+		if (has_cr)
+			longest_line(b, &s, &l);
+		if (l && !memmem(data, len, s, l)) {
+			hs->last_failed = i;
 			return 0;
+		}
 	}
 	return 1;
 }
@@ -752,16 +822,44 @@ static int apply_to_version(hsearch *hs, const char *data, size_t len,
 	return r;
 }
 
+/*
+ * Merges from the version the hunks took: only around the places they
+ * landed when the file is large (see history_merge.c).
+ */
+static int merge_from_version(hsearch *hs, const char *label,
+			      const char *data, size_t len, const aa_buf *theirs)
+{
+	const aa_op *op = hs->op;
+	aa_merge_region *rg = NULL;
+	size_t i, k, n = 0;
+	int r;
+
+	if (hs->cx.nlandings == op->nhunks)
+		rg = calloc(op->nhunks ? op->nhunks : 1, sizeof(*rg));
+	for (i = 0; rg && i < op->nhunks; i++, n++) {
+		rg[i].start = (size_t)(hs->cx.landings[i].line > 0 ?
+				       hs->cx.landings[i].line - 1 : 0);
+		for (k = 0; k < op->hunks[i].nlines; k++) {
+			rg[i].nold += op->hunks[i].lines[k].kind != '+';
+			rg[i].nnew += op->hunks[i].lines[k].kind != '-';
+		}
+	}
+	r = aa_merge_windowed(hs->p->base, hs->path, label, data, len, hs->cur, hs->curlen,
+			      theirs->ptr ? theirs->ptr : "", theirs->len, rg, n,
+			      &hs->result);
+	free(rg);
+	return r;
+}
+
 /* aa_version_fn: tries one version; 1 (stop) once one takes every hunk. */
 static int try_version(const char *label, const char *data, size_t len,
 		       void *payload)
 {
 	hsearch *hs = payload;
-	const aa_snapshot *sn = hs->p->base;
 	aa_buf theirs = AA_BUF_INIT;
 
 	if (same_bytes(data, len, hs->cur, hs->curlen) || len > AA_MAX_TEXT_SIZE ||
-	    aa_bytes_look_binary(data, len) || !old_lines_present(hs->op, data, len))
+	    aa_bytes_look_binary(data, len) || !old_lines_present(hs, data, len))
 		return 0;
 	if (apply_to_version(hs, data, len, &theirs) < 0) {
 		aa_buf_free(&theirs);
@@ -769,9 +867,7 @@ static int try_version(const char *label, const char *data, size_t len,
 	}
 	hs->found = 1;
 	hs->label = aa_strdup(label);
-	hs->merge = sn->merge3(sn->ctx, hs->path, label, data, len, hs->cur,
-			       hs->curlen, theirs.ptr ? theirs.ptr : "", theirs.len,
-			       &hs->result);
+	hs->merge = merge_from_version(hs, label, data, len, &theirs);
 	aa_buf_free(&theirs);
 	return 1;
 }
@@ -843,6 +939,10 @@ static int from_history(planner *p, const aa_op *op, aa_plan_node *n)
 	hs.path = n->path;
 	if (node_bytes(p, n, &hs.cur, &hs.curlen) < 0)
 		return -1;
+	if (build_blocks(&hs) < 0) {
+		free_blocks(&hs);
+		return oom(p, op->pos);
+	}
 	r = sn->history(sn->ctx, n->path, op->old_blob[0] ? op->old_blob : NULL,
 			try_version, &hs, &bound);
 	if (r < 0)
@@ -863,6 +963,7 @@ static int from_history(planner *p, const aa_op *op, aa_plan_node *n)
 		r = land_merged(p, op, n, &hs) < 0 ? -1 : 1;
 	free(bound);
 	free(hs.label);
+	free_blocks(&hs);
 	aa_buf_free(&hs.result);
 	aa_edit_ctx_release(&hs.cx);
 	return r;

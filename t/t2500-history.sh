@@ -254,4 +254,55 @@ test_expect_success 'CRLF files stay CRLF' '
 	test_grep "merged into" err
 '
 
+# setup_large REPO UPSTREAM_SED: the stale scenario on a 3000-line file
+# (merged by windows around the hunks): the answer changes lines 1500
+# and 2500.
+setup_large () {
+	rm -rf "$1" && git init -q "$1" &&
+	(
+		cd "$1" &&
+		numbered 3000 >f.txt &&
+		git add f.txt && git commit -q -m v1 &&
+		cp f.txt "../$1.base" &&
+		sed "s/^line 1500\$/line 1500 answer/;s/^line 2500\$/line 2500 answer/" \
+			f.txt >"../$1.theirs" &&
+		cp "../$1.theirs" f.txt &&
+		git diff | sed "/^index /d" >"../$1.diff" &&
+		sed "$2" "../$1.base" >f.txt &&
+		git commit -q -a -m upstream &&
+		git tag base &&
+		cp f.txt "../$1.expect" &&
+		if git merge-file -q "../$1.expect" "../$1.base" "../$1.theirs"
+		then
+			echo clean >"../$1.clean"
+		else
+			echo conflict >"../$1.clean"
+		fi
+	)
+}
+
+test_expect_success 'a large file: merged around the hunks, as git merge-file' '
+	setup_large large \
+		"s/^line 10\$/up 10/;s/^line 1498\$/up 1498/;s/^line 2990\$/up 2990/;1200d" &&
+	test "$(cat large.clean)" = clean &&
+	(
+		cd large &&
+		git ai-apply ../large.diff 2>../err &&
+		staged_as f.txt ../large.expect
+	) &&
+	test_grep "merged into the current content" err
+'
+
+test_expect_success 'a large file: a conflict is refused, shown on the whole file' '
+	setup_large large-conflict \
+		"s/^line 10\$/up 10/;s/^line 2500\$/up 2500/;1200d" &&
+	test "$(cat large-conflict.clean)" = conflict &&
+	(
+		cd large-conflict &&
+		test_rejected ../large-conflict.diff
+	) &&
+	test_grep "conflict at line 2499 of the current content" large-conflict/err &&
+	test_grep "\"up 2500\"" large-conflict/err
+'
+
 test_done

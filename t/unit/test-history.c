@@ -9,6 +9,7 @@
 #include "unit.h"
 #include "aiapply/plan.h"
 #include "../../src/history.h"
+#include "../../src/history_merge.h"
 
 /* ---- the fake repository: one file, its current bytes and versions ---- */
 
@@ -388,6 +389,176 @@ static void test_describe_conflict_long(void **state)
 	aa_buf_free(&out);
 }
 
+
+/* ---- the merge by windows ---- */
+
+static size_t wmerge_calls, wmerge_max;
+
+/* A merge for whole-line changes on one side only (enough here). */
+static int simple_merge3(void *ctx, const char *path, const char *label,
+			 const char *base, size_t blen, const char *ours,
+			 size_t olen, const char *theirs, size_t tlen, aa_buf *out)
+{
+	(void)ctx;
+	(void)path;
+	(void)label;
+	wmerge_calls++;
+	if (blen > wmerge_max)
+		wmerge_max = blen;
+	if (olen == blen && !memcmp(ours, base, blen))
+		return aa_buf_put(out, theirs, tlen);
+	if ((tlen == blen && !memcmp(theirs, base, blen)) ||
+	    (tlen == olen && !memcmp(theirs, ours, olen)))
+		return aa_buf_put(out, ours, olen);
+	aa_buf_puts(out, "conflict at line 1 of the current content");
+	return 1;
+}
+
+static const aa_snapshot merger = { NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+				    NULL, NULL, simple_merge3 };
+
+/* "line 1".."line n", with line k (1-based) replaced where asked. */
+static void numbered(aa_buf *b, size_t n, const size_t *at,
+		     const char *const *with, size_t nat)
+{
+	size_t i, k;
+
+	for (i = 1; i <= n; i++) {
+		const char *w = NULL;
+
+		for (k = 0; k < nat; k++)
+			if (at[k] == i)
+				w = with[k];
+		if (w)
+			aa_buf_printf(b, "%s\n", w);
+		else
+			aa_buf_printf(b, "line %zu\n", i);
+	}
+}
+
+/* Two hunks in a 3000-line file; upstream changed lines far from them. */
+static void test_windows_merge_only_around_hunks(void **state)
+{
+	static const size_t up_at[] = { 10, 1500, 2990 };
+	static const char *const up[] = { "up 10", "up 1500", "up 2990" };
+	static const size_t th_at[] = { 500, 2000 };
+	static const char *const th[] = { "answer 500", "answer 2000" };
+	static const size_t all_at[] = { 10, 500, 1500, 2000, 2990 };
+	static const char *const all[] = { "up 10", "answer 500", "up 1500",
+					   "answer 2000", "up 2990" };
+	/* hunks: 3 lines of context around the changed line */
+	static const aa_merge_region rg[] = { { 1996, 7, 7 }, { 496, 7, 7 } };
+	aa_buf base = AA_BUF_INIT, ours = AA_BUF_INIT, theirs = AA_BUF_INIT;
+	aa_buf want = AA_BUF_INIT, out = AA_BUF_INIT;
+
+	(void)state;
+	numbered(&base, 3000, NULL, NULL, 0);
+	numbered(&ours, 3000, up_at, up, 3);
+	numbered(&theirs, 3000, th_at, th, 2);
+	numbered(&want, 3000, all_at, all, 5);
+	wmerge_calls = wmerge_max = 0;
+	assert_int_equal(aa_merge_windowed(&merger, "f", "v", base.ptr, base.len,
+					   ours.ptr, ours.len, theirs.ptr,
+					   theirs.len, rg, 2, &out), 0);
+	assert_int_equal(out.len, want.len);
+	assert_memory_equal(out.ptr, want.ptr, want.len);
+	assert_int_equal(wmerge_calls, 2);
+	assert_true(wmerge_max < 2000);
+	aa_buf_free(&base);
+	aa_buf_free(&ours);
+	aa_buf_free(&theirs);
+	aa_buf_free(&want);
+	aa_buf_free(&out);
+}
+
+/* Lines that repeat everywhere give no anchor: the whole file is merged. */
+static void test_windows_fall_back_without_anchors(void **state)
+{
+	static const aa_merge_region rg[] = { { 1000, 1, 1 } };
+	aa_buf base = AA_BUF_INIT, ours = AA_BUF_INIT, theirs = AA_BUF_INIT;
+	aa_buf out = AA_BUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 3000; i++) {
+		aa_buf_puts(&base, "same\n");
+		aa_buf_puts(&ours, i == 5 ? "up\n" : "same\n");
+		aa_buf_puts(&theirs, i == 1000 ? "answer\n" : "same\n");
+	}
+	wmerge_calls = wmerge_max = 0;
+	/* the simple merge sees both sides changed: a conflict, on the whole file */
+	assert_int_equal(aa_merge_windowed(&merger, "f", "v", base.ptr, base.len,
+					   ours.ptr, ours.len, theirs.ptr,
+					   theirs.len, rg, 1, &out), 1);
+	assert_int_equal(wmerge_calls, 1);
+	assert_int_equal(wmerge_max, base.len);
+	aa_buf_free(&base);
+	aa_buf_free(&ours);
+	aa_buf_free(&theirs);
+	aa_buf_free(&out);
+}
+
+/* Regions at the very start and end (an insertion after the last line). */
+static void test_windows_at_the_edges(void **state)
+{
+	static const size_t up_at[] = { 1500 };
+	static const char *const up[] = { "up 1500" };
+	static const aa_merge_region rg[] = { { 0, 2, 2 }, { 3000, 0, 1 } };
+	aa_buf base = AA_BUF_INIT, ours = AA_BUF_INIT, theirs = AA_BUF_INIT;
+	aa_buf want = AA_BUF_INIT, out = AA_BUF_INIT;
+
+	(void)state;
+	numbered(&base, 3000, NULL, NULL, 0);
+	numbered(&ours, 3000, up_at, up, 1);
+	aa_buf_puts(&theirs, "first\n");
+	numbered(&theirs, 3000, NULL, NULL, 0);
+	memmove(theirs.ptr + 6, theirs.ptr + 6 + strlen("line 1\n"),
+		theirs.len - 6 - strlen("line 1\n"));
+	theirs.len -= strlen("line 1\n");
+	aa_buf_puts(&theirs, "appended\n");
+	aa_buf_puts(&want, "first\n");
+	numbered(&want, 3000, up_at, up, 1);
+	memmove(want.ptr + 6, want.ptr + 6 + strlen("line 1\n"),
+		want.len - 6 - strlen("line 1\n"));
+	want.len -= strlen("line 1\n");
+	aa_buf_puts(&want, "appended\n");
+	wmerge_calls = wmerge_max = 0;
+	assert_int_equal(aa_merge_windowed(&merger, "f", "v", base.ptr, base.len,
+					   ours.ptr, ours.len, theirs.ptr,
+					   theirs.len, rg, 2, &out), 0);
+	assert_int_equal(out.len, want.len);
+	assert_memory_equal(out.ptr, want.ptr, want.len);
+	assert_int_equal(wmerge_calls, 2);
+	aa_buf_free(&base);
+	aa_buf_free(&ours);
+	aa_buf_free(&theirs);
+	aa_buf_free(&want);
+	aa_buf_free(&out);
+}
+
+/* Regions that do not describe theirs: found out, the whole file merged. */
+static void test_windows_checked(void **state)
+{
+	static const size_t th_at[] = { 500 };
+	static const char *const th[] = { "answer 500" };
+	static const aa_merge_region rg[] = { { 1200, 3, 3 } }; /* wrong place */
+	aa_buf base = AA_BUF_INIT, theirs = AA_BUF_INIT, out = AA_BUF_INIT;
+
+	(void)state;
+	numbered(&base, 3000, NULL, NULL, 0);
+	numbered(&theirs, 3000, th_at, th, 1);
+	wmerge_calls = wmerge_max = 0;
+	assert_int_equal(aa_merge_windowed(&merger, "f", "v", base.ptr, base.len,
+					   base.ptr, base.len, theirs.ptr,
+					   theirs.len, rg, 1, &out), 0);
+	assert_int_equal(out.len, theirs.len);
+	assert_memory_equal(out.ptr, theirs.ptr, theirs.len);
+	assert_int_equal(wmerge_max, base.len);
+	aa_buf_free(&base);
+	aa_buf_free(&theirs);
+	aa_buf_free(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -401,6 +572,10 @@ int main(void)
 		cmocka_unit_test(test_strict_no_history),
 		cmocka_unit_test(test_describe_conflict),
 		cmocka_unit_test(test_describe_conflict_long),
+		cmocka_unit_test(test_windows_merge_only_around_hunks),
+		cmocka_unit_test(test_windows_fall_back_without_anchors),
+		cmocka_unit_test(test_windows_at_the_edges),
+		cmocka_unit_test(test_windows_checked),
 	};
 
 	return AA_RUN_TESTS(tests);
