@@ -21,6 +21,10 @@
 #   stale-index  version 0, with its "index <blob>.." line (no walk)
 #   ladder       stale-1 with the history off (AIAPPLY_HISTORY_MAX_COMMITS=0):
 #                what the tolerant rungs cost instead
+#   walk-fresh   rare.txt (100 lines, written in commit 1, changed in commit 2),
+#                an answer written at HEAD
+#   walk         the same written at commit 1: the walk visits 5,000
+#                commits and reads 2 versions (cost per commit visited)
 # Before timing, each result must be what git apply (fresh) or
 # git merge-file (stale) makes of it.
 #
@@ -79,6 +83,12 @@ make_repo () {
 				printf "M 100644 inline other.txt\ndata <<EOD\n%d\nEOD\n", i
 				if ((i - 1) % 100 == 0)
 					printf "M 100644 :%d big.c\n", (i - 1) / 100 + 1
+				if (i == 1 || i == 2) {
+					printf "M 100644 inline rare.txt\ndata <<EOR\n"
+					for (k = 1; k <= 100; k++)
+						print (i == 2 && k == 50) ? "rare 50 changed" : "rare " k
+					print "EOR"
+				}
 			}
 		}'
 	} | git fast-import --quiet
@@ -114,7 +124,18 @@ make_answer () {
 	} >"../$1.diff" || true
 }
 
-if ! test -f "$work/ladder.diff"; then
+# make_rare_answer NAME COMMIT: rare.txt's line 52 changed, written at COMMIT.
+make_rare_answer () {
+	git show "$2:rare.txt" >"../$1.base"
+	sed "s/^rare 52\$/rare 52 answer/" "../$1.base" >"../$1.theirs"
+	{
+		echo "diff --git a/rare.txt b/rare.txt"
+		diff -u "../$1.base" "../$1.theirs" |
+			sed '1s|.*|--- a/rare.txt|;2s|.*|+++ b/rare.txt|'
+	} >"../$1.diff" || true
+}
+
+if ! test -f "$work/walk.diff"; then
 	(make_repo)
 	cd "$work/repo"
 	make_answer fresh 49
@@ -123,6 +144,8 @@ if ! test -f "$work/ladder.diff"; then
 	make_answer stale-49 0
 	make_answer stale-index 0 index
 	for x in diff base theirs; do cp "../stale-1.$x" "../ladder.$x"; done
+	make_rare_answer walk HEAD~4999
+	make_rare_answer walk-fresh HEAD
 fi
 cd "$work/repo"
 
@@ -130,9 +153,11 @@ cd "$work/repo"
 check () {
 	git read-tree HEAD
 	env $2 git ai-apply -q --cached "../$1.diff" 2>"../$1.err"
-	git show :big.c >"../$1.got"
-	git show HEAD:big.c >"../$1.want"
-	if test "$1" = fresh; then
+	f=big.c
+	case $1 in walk*) f=rare.txt ;; esac
+	git show ":$f" >"../$1.got"
+	git show "HEAD:$f" >"../$1.want"
+	if test "$1" = fresh || test "$1" = walk-fresh; then
 		cp "../$1.theirs" "../$1.want"
 	else
 		git merge-file -q "../$1.want" "../$1.base" "../$1.theirs"
@@ -148,6 +173,8 @@ check stale-10
 check stale-49
 check stale-index
 check ladder AIAPPLY_HISTORY_MAX_COMMITS=0
+check walk-fresh
+check walk
 git read-tree HEAD
 
 hyperfine --style basic --runs "$runs" --warmup 2 \
@@ -158,7 +185,9 @@ hyperfine --style basic --runs "$runs" --warmup 2 \
 	-n stale-10 'git ai-apply -q --cached ../stale-10.diff' \
 	-n stale-49 'git ai-apply -q --cached ../stale-49.diff' \
 	-n stale-index 'git ai-apply -q --cached ../stale-index.diff' \
-	-n ladder 'AIAPPLY_HISTORY_MAX_COMMITS=0 git ai-apply -q --cached ../ladder.diff'
+	-n ladder 'AIAPPLY_HISTORY_MAX_COMMITS=0 git ai-apply -q --cached ../ladder.diff' \
+	-n walk-fresh 'git ai-apply -q --cached ../walk-fresh.diff' \
+	-n walk 'git ai-apply -q --cached ../walk.diff'
 git read-tree HEAD
 
 python3 - "$work" <<'PY'
@@ -173,5 +202,7 @@ print("|---|---:|---:|---:|---:|")
 for k, v in r.items():
     print(f"| {k} | {v*1000:.1f} ms | {v/f:.2f} | {cpu[k]*1000:.1f} ms | {cpu[k]/fc:.2f} |")
 slope = (r["stale-49"] - r["stale-1"]) / (visited["stale-49"] - visited["stale-1"])
-print(f"search cost per commit visited (stale-1 -> stale-49, versions read included): {slope*1e6:.1f} us")
+print(f"big.c: cost per commit visited, versions read included (stale-1 -> stale-49): {slope*1e6:.1f} us")
+walk = (r["walk"] - r["walk-fresh"]) / 5000
+print(f"rare.txt: cost per commit visited, walk only (walk - walk-fresh, 5000 commits): {walk*1e6:.1f} us")
 PY
