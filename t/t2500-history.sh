@@ -59,8 +59,13 @@ test_expect_success 'a stale hunk merges from the revision the answer saw' '
 		cd stale &&
 		git ai-apply --json ../stale.diff >../json 2>../err &&
 		staged_as f.txt ../stale.expect &&
-		clean_result
+		clean_result &&
+		git reset -q --hard base &&
+		git ai-apply ../stale.diff >../out 2>/dev/null &&
+		staged_as f.txt ../stale.expect
 	) &&
+	echo "M f.txt (+1 -1, merged)" >expect.out &&
+	test_cmp expect.out out &&
 	test_grep "^note: f.txt: .*merged into the current content" err &&
 	echo merged >expect &&
 	jq -r ".files[].edits[].how" json >actual &&
