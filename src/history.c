@@ -29,6 +29,7 @@ typedef struct search {
 	git_oid *seen;           /* blob ids already offered */
 	size_t nseen, capseen;
 	size_t max_commits, max_versions;
+	size_t offered;          /* versions handed to fn */
 	long max_msec;
 	struct timespec start;
 	int stopped;             /* fn said stop */
@@ -99,13 +100,14 @@ static int offer(search *se, const git_oid *id, const char *label)
 
 	if (was_seen(se, id))
 		return 0;
-	if (se->nseen >= se->max_versions) {
+	if (se->offered >= se->max_versions) {
 		set_bound(se, "the history search stopped after %lu versions of the file (its bound)",
 			  (unsigned long)se->max_versions);
 		return 1;
 	}
 	if (remember(se, id) < 0 || git_blob_lookup(&blob, se->s->repo, id) < 0)
 		return -1;
+	se->offered++;
 	r = se->fn(label, git_blob_rawcontent(blob) ? git_blob_rawcontent(blob) : "",
 		   (size_t)git_blob_rawsize(blob), se->payload);
 	git_blob_free(blob);
@@ -227,12 +229,22 @@ static int walk(search *se)
 }
 
 int aa_history_versions(void *ctx, const char *path, const char *hint,
-			aa_version_fn fn, void *payload, char **bound)
+			const aa_oid *current, aa_version_fn fn, void *payload,
+			char **bound)
 {
 	search se;
 	int r = 0;
 
 	memset(&se, 0, sizeof(se));
+	if (current) {
+		/* seen already: the planner has it */
+		git_oid id;
+
+		memset(&id, 0, sizeof(id));
+		memcpy(id.id, current->id, sizeof(current->id));
+		if (remember(&se, &id) < 0)
+			return -1;
+	}
 	se.s = ctx;
 	se.path = path;
 	se.fn = fn;

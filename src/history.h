@@ -16,7 +16,8 @@
 
 /* aa_snapshot.history over a session (ctx is the aa_session). */
 int aa_history_versions(void *ctx, const char *path, const char *hint,
-			aa_version_fn fn, void *payload, char **bound);
+			const aa_oid *current, aa_version_fn fn, void *payload,
+			char **bound);
 
 /* aa_snapshot.merge3 with git_merge_file over buffers. */
 int aa_history_merge3(void *ctx, const char *path, const char *base_label,

@@ -213,7 +213,14 @@ test_expect_success 'a bound of the history search is named when it stops it' '
 		staged_as f.txt ../stale.expect
 	) &&
 	test_grep "^note: f.txt: .*stopped after 1 commits (its bound)" err &&
-	test_must_fail grep "merged into" err
+	test_must_fail grep "merged into" err &&
+	(
+		cd bounded &&
+		git reset -q --hard base &&
+		AIAPPLY_HISTORY_MAX_VERSIONS=0 git ai-apply ../noindex.diff 2>../err &&
+		staged_as f.txt ../stale.expect
+	) &&
+	test_grep "^note: f.txt: .*stopped after 0 versions of the file (its bound)" err
 '
 
 test_expect_success '--branch with --base: the history from --base' '

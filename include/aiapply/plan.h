@@ -64,12 +64,15 @@ typedef struct aa_snapshot {
 	 * contents only: first the blob `hint` names (a hex object id, maybe
 	 * abbreviated, from a diff's "index" line; NULL when none) when it
 	 * exists, then the path's history from the base commit backwards.
-	 * Returns 0 (done, or fn stopped it) or -1 on error. When a bound
+	 * `current` (NULL if unknown) is the current content's object id:
+	 * never offered. Returns 0 (done, or fn stopped it) or -1 on error.
+	 * When a bound
 	 * (commits, versions, time) ended the search early, *bound receives
 	 * an allocated text saying which.
 	 */
 	int (*history)(void *ctx, const char *path, const char *hint,
-		       aa_version_fn fn, void *payload, char **bound);
+		       const aa_oid *current, aa_version_fn fn, void *payload,
+		       char **bound);
 	/*
 	 * Optional: the 3-way merge of three contents of `path` (ancestor
 	 * `base`, named `base_label`). 0: clean, *out holds the result;
