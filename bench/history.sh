@@ -204,5 +204,6 @@ for k, v in r.items():
 slope = (r["stale-49"] - r["stale-1"]) / (visited["stale-49"] - visited["stale-1"])
 print(f"big.c: cost per commit visited, versions read included (stale-1 -> stale-49): {slope*1e6:.1f} us")
 walk = (r["walk"] - r["walk-fresh"]) / 5000
-print(f"rare.txt: cost per commit visited, walk only (walk - walk-fresh, 5000 commits): {walk*1e6:.1f} us")
+walk_cpu = (cpu["walk"] - cpu["walk-fresh"]) / 5000
+print(f"rare.txt: cost per commit visited, walk only (walk - walk-fresh, 5000 commits): {walk*1e6:.1f} us ({walk_cpu*1e6:.1f} us of CPU)")
 PY
