@@ -15,16 +15,16 @@
 # searches the history (newest first) for V, applies the hunks there and
 # merges. Cases:
 #   fresh        written at HEAD (applies exactly: no history)
-#   stale-1      written at version 48 (101 commits back, 2 versions read)
-#   stale-10     written at version 39 (1,001 commits back, 11 versions)
-#   stale-49     written at version 0 (4,901 commits back, 50 versions)
+#   stale-1      written at version 48 (101 commits back, 1 version read)
+#   stale-10     written at version 39 (1,001 commits back, 10 versions)
+#   stale-49     written at version 0 (4,901 commits back, 49 versions)
 #   stale-index  version 0, with its "index <blob>.." line (no walk)
 #   ladder       stale-1 with the history off (AIAPPLY_HISTORY_MAX_COMMITS=0):
 #                what the tolerant rungs cost instead
 #   walk-fresh   rare.txt (100 lines, written in commit 1, changed in commit 2),
 #                an answer written at HEAD
 #   walk         the same written at commit 1: the walk visits 5,000
-#                commits and reads 2 versions (cost per commit visited)
+#                commits and reads 1 version (cost per commit visited)
 # Before timing, each result must be what git apply (fresh) or
 # git merge-file (stale) makes of it.
 #
