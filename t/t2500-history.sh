@@ -317,4 +317,52 @@ test_expect_success 'a large file: a conflict is refused, shown on the whole fil
 	test_grep "\"up 2500\"" large-conflict/err
 '
 
+test_expect_success 'a hunk appending at the end, upstream changed its context' '
+	setup_stale eof "\$a\\
+line 31 answer" "s/^line 28\$/line 28 upstream/" &&
+	test "$(cat eof.clean)" = clean &&
+	(
+		cd eof &&
+		git ai-apply ../eof.diff 2>../err &&
+		staged_as f.txt ../eof.expect
+	) &&
+	test "$(tail -n 1 eof/f.txt)" = "line 31 answer" &&
+	test_grep "merged into" err
+'
+
+# Needs the end-of-file anchoring of issue 7 point 2 (the hunk engine):
+# today the exact rungs put the lines after "line 30", before upstream's.
+test_expect_failure 'a hunk appending at the end, upstream appended too: refused' '
+	setup_stale eof2 "\$a\\
+line 31 answer" "\$a\\
+line 31 upstream" &&
+	test "$(cat eof2.clean)" = conflict &&
+	(
+		cd eof2 &&
+		test_rejected ../eof2.diff
+	)
+'
+
+test_expect_success 'the file deleted then added back: the walk goes past the gap' '
+	rm -rf gap && git init -q gap &&
+	(
+		cd gap &&
+		numbered 30 >f.txt &&
+		git add f.txt && git commit -q -m v1 &&
+		cp f.txt ../gap.base &&
+		sed "s/^line 15\$/line 15 answer/" f.txt >../gap.theirs &&
+		cp ../gap.theirs f.txt &&
+		git diff | sed "/^index /d" >../gap.diff &&
+		git rm -q -f f.txt && git commit -q -m gone &&
+		sed "s/^line 13\$/line 13 upstream/" ../gap.base >f.txt &&
+		git add f.txt && git commit -q -m back &&
+		cp f.txt ../gap.expect &&
+		git merge-file -q ../gap.expect ../gap.base ../gap.theirs &&
+		git ai-apply ../gap.diff 2>../err &&
+		staged_as f.txt ../gap.expect
+	) &&
+	commit=$(git -C gap rev-parse --short=7 HEAD~2) &&
+	test_grep "hunks applied to commit $commit" err
+'
+
 test_done
