@@ -232,6 +232,29 @@ static void test_stale_merges_from_version(void **state)
 	done(&t);
 }
 
+/* A bare hunk: the version where it matches exactly once. */
+static void test_bare_hunk_once(void **state)
+{
+	static const fake_version vs[] = {
+		{ "commit twice", "a\nb\nc\nx\na\nb\nc\n" }, /* twice: not it */
+		{ "commit 1", v_old },
+	};
+	run t = { 0 };
+
+	(void)state;
+	fk.current = "A\nb\nc\nd\ne\n";
+	fk.versions = vs;
+	fk.nversions = 2;
+	fk.merge_out = "A\nB\nc\nd\ne\n";
+	hunk_op(&t, 0, b_to_B);
+	plan(&t);
+	assert_result(&t, "A\nB\nc\nd\ne\n");
+	assert_int_equal(fk.merge_calls, 1);
+	assert_string_equal(fk.base_seen, v_old);
+	assert_true(has_diag(&t, AA_DIAG_NOTE, "hunks applied to commit 1"));
+	done(&t);
+}
+
 /* The index line's blob goes to the history as its hint. */
 static void test_hint_passed(void **state)
 {
@@ -566,6 +589,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fresh_costs_nothing),
 		cmocka_unit_test(test_stale_merges_from_version),
+		cmocka_unit_test(test_bare_hunk_once),
 		cmocka_unit_test(test_hint_passed),
 		cmocka_unit_test(test_conflict_refused),
 		cmocka_unit_test(test_already_upstream),
