@@ -1198,6 +1198,35 @@ static int hunk_anchor(const aa_hunk *h, size_t k1)
 }
 
 /*
+ * git apply's own anchors (match_beginning, match_end), wider than
+ * hunk_anchor(): a numbered hunk with no context after its changes ends
+ * the file, one at line 1 with none before them starts it, whatever its
+ * changes. Assistants often end a hunk on its changed line, so the
+ * ladder cannot insist on this; but a hunk that is off its header's line
+ * may have been cut at the edge of the file the answer saw, with lines
+ * added upstream since right next to it. In the exact-only tries (the
+ * current content first, then the versions history offers) such a hunk
+ * is taken at its header's line or at the edge only, so a version where
+ * the edge holds is found and the merge decides; when none is, the
+ * ladder places it as before.
+ */
+static int hunk_edge(const aa_hunk *h, size_t k1)
+{
+	edges e;
+
+	if (!h->has_hint || !k1)
+		return ANCHOR_NONE;
+	hunk_edges(h, k1, &e);
+	if (e.lead == k1)
+		return ANCHOR_NONE;
+	if (e.lead && !e.trail)
+		return ANCHOR_END;
+	if (!e.lead && e.trail && h->old_start <= 1)
+		return ANCHOR_START;
+	return ANCHOR_NONE;
+}
+
+/*
  * A bare hunk says nothing of the end of the file: it lands where its
  * lines are, but one that appends after the last line it shows, away
  * from the end, gets a warning (files grow at their end, so that is
@@ -1517,6 +1546,27 @@ static rung_result anchored_ladder(hrun *r, const htry *y)
 	return rr;
 }
 
+/*
+ * Exact-only, for an edge hunk (hunk_edge()) that hunk_anchor() leaves
+ * free: at its header's line, else at the edge, else nowhere.
+ */
+static rung_result exact_at_edge(hrun *r, const htry *y, int edge)
+{
+	aa_lview v = run_view(r);
+	aa_needle nd = AA_NEEDLE_INIT(y->pre, y->npre);
+	size_t hint = hinted_line(r, y->h, 0), at;
+	htry e = *y;
+	int here = aa_locate_at(&v, hint, &nd, AA_WS_EXACT);
+
+	aa_needle_release(&nd);
+	if (here)
+		return land(r, y, hint, AA_HOW_EXACT, AA_WS_EXACT) < 0 ? -1 : 1;
+	e.anchor = edge;
+	if (!at_anchor(r, &e, e.pre, e.npre, AA_WS_EXACT, &at))
+		return 0;
+	return land(r, y, at, AA_HOW_OFFSET, AA_WS_EXACT) < 0 ? -1 : 1;
+}
+
 /* Rungs 1 to 4 and "already applied" for try y: 0 when none gives a place. */
 static rung_result ladder(hrun *r, const htry *y)
 {
@@ -1528,6 +1578,12 @@ static rung_result ladder(hrun *r, const htry *y)
 
 	if (y->anchor != ANCHOR_NONE)
 		return anchored_ladder(r, y);
+	if (r->cx->exact_only && !r->cx->strict) {
+		int edge = hunk_edge(h, y->k1);
+
+		if (edge != ANCHOR_NONE)
+			return exact_at_edge(r, y, edge);
+	}
 	rr = h->has_hint ? exact_rungs(r, y) : bare_exact(r, y);
 	if (r->cx->exact_only)
 		return rr;

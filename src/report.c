@@ -191,6 +191,17 @@ static int line_stats(aa_session *s, const aa_change *c, size_t *add,
 	return r;
 }
 
+/* ", merged" when an edit of c landed by a merge from an earlier version. */
+static const char *merged_mark(const aa_change *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nlandings; i++)
+		if (c->landings[i].how == AA_HOW_MERGED)
+			return ", merged";
+	return "";
+}
+
 static void print_summary(FILE *out, aa_session *s, const aa_plan *plan,
 			  const unsigned char *src)
 {
@@ -211,7 +222,7 @@ static void print_summary(FILE *out, aa_session *s, const aa_plan *plan,
 		if (line_stats(s, c, &add, &del, &binary) < 0 || binary)
 			fprintf(out, " (binary)\n");
 		else
-			fprintf(out, " (+%zu -%zu)\n", add, del);
+			fprintf(out, " (+%zu -%zu%s)\n", add, del, merged_mark(c));
 	}
 }
 

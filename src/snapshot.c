@@ -10,6 +10,7 @@
 
 #include "aiapply/land.h"
 #include "land_internal.h"
+#include "history.h"
 
 static void to_aa_oid(aa_oid *out, const git_oid *in)
 {
@@ -276,6 +277,8 @@ void aa_snapshot_bind(aa_session *s)
 		sn->each_under = tree_each_under;
 	}
 	sn->attr_binary = attr_binary;
+	sn->history = aa_history_versions;
+	sn->merge3 = aa_history_merge3;
 	if (s->opts->check_worktree)
 		sn->worktree_beyond_link = worktree_beyond_link;
 }

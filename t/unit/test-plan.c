@@ -71,7 +71,8 @@ static int fake_each_under(void *ctx, const char *dir, aa_each_fn fn, void *p)
 }
 
 static const aa_snapshot fake = { NULL, fake_lookup, fake_read,
-				  fake_each_under, NULL, NULL, NULL, NULL, NULL };
+				  fake_each_under, NULL, NULL, NULL, NULL, NULL,
+				  NULL, NULL };
 
 static const aa_pos pos = { "answer", 1 };
 
@@ -155,7 +156,7 @@ static void fake_release(void *ctx, void *handle)
 
 static const aa_snapshot lending = { NULL, fake_lookup, fake_read,
 				     fake_each_under, NULL, NULL,
-				     fake_lend, fake_release, NULL };
+				     fake_lend, fake_release, NULL, NULL, NULL };
 
 /* Lent base bytes serve the edits and go back when the plan is freed. */
 static void test_lent_base_bytes(void **state)
@@ -572,9 +573,10 @@ static const char *failing_why(void *ctx)
 	return "failed to read descriptor: Input/output error";
 }
 
-static const aa_snapshot failing = { NULL, fake_lookup, failing_read,
-				     fake_each_under, NULL, NULL, NULL, NULL,
-				     failing_why };
+static const aa_snapshot failing = {
+	.lookup = fake_lookup, .read = failing_read,
+	.each_under = fake_each_under, .last_error = failing_why
+};
 
 /* A base that cannot be read is fatal and says why, not "not found". */
 static void test_read_error_gives_the_reason(void **state)
