@@ -29,6 +29,8 @@ TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
 LIB_SRCS := $(filter-out src/cli.c,$(wildcard src/*.c src/format/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+# Linked into the command only, never into the library.
+CMD_OBJS := $(B)/src/cli.o $(B)/src/cmd/no-ca-bundle.o
 UNIT_SRCS := $(wildcard t/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:t/unit/%.c=$(B)/t/unit/%)
 HEADERS := $(wildcard include/*.h include/aiapply/*.h src/*.h src/format/*.h)
@@ -45,7 +47,7 @@ $(B)/libaiapply.a: $(LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/git-ai-apply: $(B)/src/cli.o $(B)/libaiapply.a
+$(B)/git-ai-apply: $(CMD_OBJS) $(B)/libaiapply.a
 	$(CC) $(AA_LDFLAGS) -o $@ $^ $(AA_LIBS)
 
 libaiapply.a: $(B)/libaiapply.a
