@@ -24,6 +24,9 @@ command -v make >/dev/null 2>&1 || missing="$missing make"
 # The manual (make doc, make install) and git help ai-apply.
 command -v asciidoctor >/dev/null 2>&1 || missing="$missing asciidoctor"
 command -v man >/dev/null 2>&1 || missing="$missing man-db"
+# t0200: the installed completion, as bash-completion's loader finds it.
+test -f /usr/share/bash-completion/bash_completion ||
+	missing="$missing bash-completion"
 
 test -z "$missing" && exit 0
 

@@ -12,6 +12,11 @@ command -v make >/dev/null 2>&1 && test -f "$top/Makefile" &&
 	test_set_prereq MAKE
 command -v asciidoctor >/dev/null 2>&1 && test_set_prereq ASCIIDOCTOR
 command -v man >/dev/null 2>&1 && test_set_prereq MAN
+bash_completion=/usr/share/bash-completion/bash_completion
+git_completion=/usr/share/bash-completion/completions/git
+command -v bash >/dev/null 2>&1 && test -f "$bash_completion" &&
+	test -f "$git_completion" && test_set_prereq BASH_COMPLETION
+command -v zsh >/dev/null 2>&1 && test_set_prereq ZSH
 
 # install_into DIR [make args]: make install of the build under test
 # (NO_BUILD: nothing is rebuilt) into the staging root DIR, prefix /opt/aa.
@@ -96,6 +101,37 @@ test_expect_success MAKE,ASCIIDOCTOR 'make install-html' '
 	install_into "$PWD/dest" install-html >out 2>&1 &&
 	test_grep "git-ai-apply - Apply the file changes" \
 		dest/opt/aa/share/doc/git-ai-apply/git-ai-apply.html
+'
+
+# What "git ai-apply WORD<TAB>" offers when bash-completion looks up
+# completions under the installed share directory too.
+bash_complete () {
+	XDG_DATA_DIRS="$SHARNESS_TRASH_DIRECTORY/dest/opt/aa/share:/usr/share" \
+	bash -c '
+		. "$1" && { _completion_loader git; test $? = 124; } &&
+		COMP_WORDS=(git ai-apply "$2") && COMP_CWORD=2 &&
+		COMP_LINE="git ai-apply $2" && COMP_POINT=${#COMP_LINE} &&
+		__git_wrap__git_main git "$2" ai-apply &&
+		printf "%s\n" "${COMPREPLY[@]}"
+	' complete "$bash_completion" "$1"
+}
+
+test_expect_success MAKE,BASH_COMPLETION 'bash-completion finds the installed completion for git ai-apply' '
+	bash_complete --br >actual &&
+	echo --branch= >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success MAKE,ZSH 'zsh finds the installed completion for git-ai-apply' '
+	zsh -n dest/opt/aa/share/zsh/site-functions/_git-ai-apply &&
+	cat >compdef.zsh <<-\EOF &&
+	fpath=("$1" $fpath)
+	autoload -U compinit && compinit -u -D &&
+	print -r -- ${_comps[git-ai-apply]}
+	EOF
+	zsh -f compdef.zsh "$PWD/dest/opt/aa/share/zsh/site-functions" >actual &&
+	echo _git-ai-apply >expect &&
+	test_cmp expect actual
 '
 
 test_expect_success MAKE 'make uninstall removes every file it installed' '
