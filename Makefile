@@ -70,12 +70,13 @@ AA_VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 all: $(B)/git-ai-apply $(if $(SANITIZE),,git-ai-apply)
 
 # -MMD -MP: each object's header dependencies, written beside it.
--include $(wildcard $(B)/src/*.d $(B)/src/*/*.d $(B)/t/unit/*.d)
+# (The unit binaries' go to t/unit/deps/, out of the way of t/unit/test-*.)
+-include $(wildcard $(B)/src/*.d $(B)/src/*/*.d $(B)/t/unit/deps/*.d)
 
 # Objects are rebuilt when the flags change (another SANITIZE, CFLAGS).
 $(B)/build-flags: FORCE
 	@mkdir -p $(B)
-	@echo '$(CC) $(AA_CFLAGS) | $(AA_LDFLAGS) | $(AA_LIBS)' >$@.new
+	@echo 'v2 $(CC) $(AA_CFLAGS) | $(AA_LDFLAGS) | $(AA_LIBS)' >$@.new
 	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
 $(B)/%.o: %.c $(B)/build-flags
@@ -96,8 +97,9 @@ git-ai-apply: $(B)/git-ai-apply libaiapply.a
 	cp $< $@
 
 $(B)/t/unit/%: t/unit/%.c $(B)/libaiapply.a $(B)/build-flags
-	@mkdir -p $(dir $@)
-	$(CC) $(AA_CFLAGS) -It/unit $(AA_LDFLAGS) -o $@ $< $(B)/libaiapply.a \
+	@mkdir -p $(dir $@)deps
+	$(CC) $(AA_CFLAGS) -MF $(dir $@)deps/$*.d -It/unit $(AA_LDFLAGS) \
+		-o $@ $< $(B)/libaiapply.a \
 		$(AA_LIBS) $(TEST_LIBS)
 
 deps:
