@@ -177,8 +177,9 @@ uninstall:
 		'$(DESTDIR)$(bashcompdir)/git-ai-apply' \
 		'$(DESTDIR)$(zshcompdir)/_git-ai-apply' \
 		$(foreach h,$(HOOKS),'$(DESTDIR)$(hooksdir)/$(notdir $(h))')
-	-rmdir '$(DESTDIR)$(htmldir)' '$(DESTDIR)$(hooksdir)' \
-		'$(DESTDIR)$(datarootdir)/git-ai-apply' 2>/dev/null
+	@# the directories of our own, when empty
+	@rmdir '$(DESTDIR)$(htmldir)' '$(DESTDIR)$(hooksdir)' \
+		'$(DESTDIR)$(datarootdir)/git-ai-apply' 2>/dev/null || :
 
 clean:
 	rm -rf build build-asan build-fuzz git-ai-apply libaiapply.a t/trash
