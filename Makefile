@@ -134,16 +134,19 @@ doc: man html
 man: $(MAN_PAGE)
 html: $(MAN_HTML)
 
+NEED_ASCIIDOCTOR = @command -v $(ASCIIDOCTOR) >/dev/null 2>&1 || { \
+	echo "asciidoctor is needed for the manual: make deps" \
+	     "(or make install NO_MAN=1)" >&2; exit 1; }
+
 $(MAN_PAGE): $(MAN_SRC)
 	@mkdir -p $(dir $@)
-	@command -v $(ASCIIDOCTOR) >/dev/null 2>&1 || { \
-		echo "asciidoctor is needed for the manual: make deps" \
-		     "(or make install NO_MAN=1)" >&2; exit 1; }
+	$(NEED_ASCIIDOCTOR)
 	$(ASCIIDOCTOR) -b manpage -d manpage -a mansource=git-ai-apply \
 		-a manversion=$(AA_VERSION) -a manmanual="Git Manual" -o $@ $<
 
 $(MAN_HTML): $(MAN_SRC)
 	@mkdir -p $(dir $@)
+	$(NEED_ASCIIDOCTOR)
 	$(ASCIIDOCTOR) -b html5 -d manpage -a manversion=$(AA_VERSION) -o $@ $<
 
 # Installs what is built; needs no network (make deps beforehand).

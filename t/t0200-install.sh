@@ -79,6 +79,20 @@ test_expect_success MAKE,ASCIIDOCTOR 'make install installs the man page' '
 		dest/opt/aa/share/man/man1/git-ai-apply.1
 '
 
+# (make cannot take a build directory whose name has a space, as the
+# trash directory's has.)
+test_expect_success MAKE 'without asciidoctor the man page is not installed, and make says what to do' '
+	scratch="$AA_BUILD_DIR/trash/t0200-no-manual" &&
+	rm -rf "$scratch" &&
+	test_must_fail env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -C "$top" \
+		--no-print-directory B="$scratch" \
+		ASCIIDOCTOR=no-such-asciidoctor DESTDIR="$PWD/dest2" \
+		install-man >out 2>&1 &&
+	test_grep "asciidoctor is needed for the manual: make deps" out &&
+	test_path_is_missing dest2 &&
+	rm -rf "$scratch"
+'
+
 # The manual as man prints it, without a pager or a terminal.
 show_help () {
 	in_installed env MANPATH="$SHARNESS_TRASH_DIRECTORY/dest/opt/aa/share/man" MANPAGER=cat \
