@@ -563,6 +563,7 @@ int main(int argc, char **argv)
 	}
 	c.report.mode = mode_name(c.land.mode);
 	c.report.branch = c.land.branch;
+	/* Loads no CA bundle: see src/cmd/no-ca-bundle.c. */
 	git_libgit2_init();
 	/*
 	 * libgit2 re-hashes every object it reads; git does not (fsck does
