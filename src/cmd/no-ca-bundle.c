@@ -19,7 +19,7 @@
  *    trust anybody;
  *  - with a libgit2 built on another TLS backend it is simply never
  *    called.
- * t/t0200-install.sh checks that the bundle is not read and that the
+ * t/t0210-startup.sh checks that the bundle is not read and that the
  * command works without one.
  */
 
