@@ -22,6 +22,20 @@
 
 #define EXIT_REJECTED 1
 #define EXIT_FATAL 128
+#define EXIT_USAGE 129
+
+/*
+ * What parsing the command line found: go on, print the usage (-h), or
+ * stop -- fatal as git's die() (128: options that cannot go together),
+ * or a usage error as git's usage_with_options() (129: an unknown option
+ * or a bad value, with the usage).
+ */
+enum {
+	ARGS_OK = 0,
+	ARGS_HELP = 1,
+	ARGS_FATAL = -1,
+	ARGS_USAGE = -2
+};
 
 static const char usage_text[] =
 	"usage: git ai-apply [--cached | --branch=<name> | --check] [--format=<name>] [--strict]\n"
@@ -54,13 +68,21 @@ typedef struct cli {
 	int recover;          /* --recover */
 } cli;
 
+/* An unknown option or a bad value: the error, then the usage (129). */
 static int die_usage(const char *fmt, const char *arg)
 {
-	fputs("fatal: ", stderr);
+	fputs("error: ", stderr);
 	fprintf(stderr, fmt, arg);
 	fputs("\n\n", stderr);
 	fputs(usage_text, stderr);
-	return -1;
+	return ARGS_USAGE;
+}
+
+/* Options that cannot go together: git's die() (128). */
+static int die_fatal(const char *msg)
+{
+	fprintf(stderr, "fatal: %s\n", msg);
+	return ARGS_FATAL;
 }
 
 /* Matches "--name=value" or "--name value"; advances *i for the latter. */
@@ -90,7 +112,7 @@ static int set_mode(cli *c, aa_land_mode mode, const char *name)
 	if (c->land.mode != AA_LAND_INDEX && c->land.mode != mode) {
 		fprintf(stderr, "fatal: options '%s' and '%s' cannot be used together\n",
 			mode_names[c->land.mode], name);
-		return -1;
+		return ARGS_FATAL;
 	}
 	c->land.mode = mode;
 	return 0;
@@ -138,6 +160,29 @@ static int parse_value_opt(cli *c, int argc, char **argv, int *i)
 	return die_usage("unknown option '%s'", argv[*i]);
 }
 
+/* --no-<option>, as git's parse-options gives every boolean one. */
+static int parse_negated(cli *c, const char *a)
+{
+	if (!strcmp(a, "--no-strict"))
+		c->parse.strict = 0;
+	else if (!strcmp(a, "--no-force"))
+		c->land.force = 0;
+	else if (!strcmp(a, "--no-allow-delete"))
+		c->plan.allow_delete = 0;
+	else if ((!strcmp(a, "--no-stat") && c->report.kind == AA_REPORT_STAT) ||
+		 (!strcmp(a, "--no-json") && c->report.kind == AA_REPORT_JSON) ||
+		 (!strcmp(a, "--no-diff") && c->report.kind == AA_REPORT_DIFF))
+		c->report.kind = AA_REPORT_SUMMARY;
+	else if (!strcmp(a, "--no-stat") || !strcmp(a, "--no-json") ||
+		 !strcmp(a, "--no-diff"))
+		; /* that report was not asked for: nothing to undo */
+	else if (!strcmp(a, "--no-quiet"))
+		c->report.quiet = 0;
+	else
+		return 1; /* not a flag */
+	return 0;
+}
+
 static int parse_flag(cli *c, const char *a)
 {
 	if (!strcmp(a, "--cached"))
@@ -161,7 +206,7 @@ static int parse_flag(cli *c, const char *a)
 	else if (!strcmp(a, "--recover"))
 		c->recover = 1;
 	else
-		return 1; /* not a flag */
+		return parse_negated(c, a);
 	return 0;
 }
 
@@ -171,7 +216,7 @@ static int parse_args(cli *c, int argc, char **argv)
 
 	c->files = calloc((size_t)argc + 1, sizeof(*c->files));
 	if (!c->files)
-		return -1;
+		return die_fatal("out of memory");
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int r;
@@ -186,23 +231,23 @@ static int parse_args(cli *c, int argc, char **argv)
 		}
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage_text, stdout);
-			return 1;
+			return ARGS_HELP;
 		}
 		r = parse_flag(c, a);
 		if (r < 0)
-			return -1;
-		if (r > 0 && parse_value_opt(c, argc, argv, &i) < 0)
-			return -1;
+			return r;
+		if (r > 0 && (r = parse_value_opt(c, argc, argv, &i)) < 0)
+			return r;
 	}
 	if (c->recover && (c->nfiles || c->land.mode != AA_LAND_INDEX))
-		return die_usage("%s", "--recover takes no input and no landing option");
+		return die_fatal("--recover takes no input and no landing option");
 	if (c->land.mode != AA_LAND_BRANCH &&
 	    (c->land.base || c->land.message || c->land.force))
-		return die_usage("%s", "--base, -m and --force need --branch");
+		return die_fatal("--base, -m and --force need --branch");
 	if (c->parse.strict && c->parse.format != AA_FORMAT_AUTO &&
 	    c->parse.format != AA_FORMAT_DIFF)
-		return die_usage("%s", "--strict is the unified diff contract; it takes --format=diff only");
-	return 0;
+		return die_fatal("--strict is the unified diff contract; it takes --format=diff only");
+	return ARGS_OK;
 }
 
 /* ---- inputs ---- */
@@ -557,9 +602,10 @@ int main(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	r = parse_args(&c, argc, argv);
-	if (r != 0) {
+	if (r != ARGS_OK) {
 		free(c.files);
-		return r > 0 ? 0 : EXIT_FATAL;
+		/* git: -h and usage errors exit 129, die() 128 */
+		return r == ARGS_FATAL ? EXIT_FATAL : EXIT_USAGE;
 	}
 	c.report.mode = mode_name(c.land.mode);
 	c.report.branch = c.land.branch;
