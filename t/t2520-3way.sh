@@ -201,6 +201,39 @@ test_expect_success 'without the index line the version comes from the history' 
 	test_grep "apply exactly to commit" err
 '
 
+test_expect_success 'a CRLF file: markers end in CRLF, as git apply writes them' '
+	git init -q crlf &&
+	(
+		cd crlf &&
+		printf "a\r\nb\r\nc\r\nd\r\ne\r\n" >f &&
+		git add f &&
+		git commit -q -m v1 &&
+		printf "a\r\nB\r\nc\r\nd\r\ne\r\n" >f &&
+		git diff >../crlf.diff &&
+		printf "a\r\nBB\r\nc\r\nd\r\ne\r\n" >f &&
+		git commit -q -a -m upstream
+	) &&
+	rm -rf crlf-git && cp -R crlf crlf-git &&
+	(
+		cd crlf-git &&
+		git update-index -q --refresh &&
+		test_expect_code 1 git apply --3way ../crlf.diff 2>/dev/null &&
+		state >../expect.crlf
+	) &&
+	(
+		cd crlf &&
+		test_expect_code 1 git ai-apply --3way --json ../crlf.diff >../crlf.json 2>/dev/null &&
+		state >../actual.crlf
+	) &&
+	test_cmp expect.crlf actual.crlf &&
+	printf "<<<<<<< ours\r\n" >marker &&
+	sed -n 2p crlf/f >line2 &&
+	test_cmp marker line2 &&
+	jq -r ".files[0].conflicts[] | \"\\(.start) \\(.end)\"" crlf.json >actual &&
+	echo "2 6" >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success '--3way --check: a conflict is still refused' '
 	fresh check &&
 	(
