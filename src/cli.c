@@ -39,7 +39,7 @@ enum {
 
 static const char usage_text[] =
 	"usage: git ai-apply [--cached | --branch=<name> | --check] [--format=<name>] [--strict]\n"
-	"                    [--base=<rev>] [-m <msg>] [--force] [--allow-delete]\n"
+	"                    [--base=<rev>] [-m <msg>] [--force] [--allow-delete] [--3way]\n"
 	"                    [--stat | --json | --diff] [-q] [-C <dir>] [<file>...]\n"
 	"   or: git ai-apply --recover [-C <dir>]\n"
 	"\n"
@@ -53,6 +53,8 @@ static const char usage_text[] =
 	"    -m <msg>           commit message for --branch\n"
 	"    --force            replace an existing branch\n"
 	"    --allow-delete     confirm deletions under --strict\n"
+	"    -3, --3way         write a conflicting merge with conflict markers and\n"
+	"                       index stages 1-3 instead of refusing (exit status 1)\n"
 	"    --stat, --diff, --json   report as diffstat, git diff or JSON\n"
 	"    -q, --quiet        no summary\n"
 	"    --recover          finish or undo a landing that was interrupted\n";
@@ -178,6 +180,8 @@ static int parse_negated(cli *c, const char *a)
 		; /* that report was not asked for: nothing to undo */
 	else if (!strcmp(a, "--no-quiet"))
 		c->report.quiet = 0;
+	else if (!strcmp(a, "--no-3way"))
+		c->plan.threeway = 0;
 	else
 		return 1; /* not a flag */
 	return 0;
@@ -195,6 +199,8 @@ static int parse_flag(cli *c, const char *a)
 		c->land.force = 1;
 	else if (!strcmp(a, "--allow-delete"))
 		c->plan.allow_delete = 1;
+	else if (!strcmp(a, "--3way") || !strcmp(a, "-3"))
+		c->plan.threeway = 1;
 	else if (!strcmp(a, "--stat"))
 		c->report.kind = AA_REPORT_STAT;
 	else if (!strcmp(a, "--json"))
@@ -244,6 +250,11 @@ static int parse_args(cli *c, int argc, char **argv)
 	if (c->land.mode != AA_LAND_BRANCH &&
 	    (c->land.base || c->land.message || c->land.force))
 		return die_fatal("--base, -m and --force need --branch");
+	if (c->plan.threeway && c->land.mode == AA_LAND_BRANCH)
+		return die_fatal("--3way cannot be used with --branch: a branch never commits a conflict");
+	/* --check predicts the landing's exit status: a conflict is exit 1 */
+	if (c->land.mode == AA_LAND_CHECK)
+		c->plan.threeway = 0;
 	if (c->parse.strict && c->parse.format != AA_FORMAT_AUTO &&
 	    c->parse.format != AA_FORMAT_DIFF)
 		return die_fatal("--strict is the unified diff contract; it takes --format=diff only");
@@ -494,6 +505,7 @@ static int finish(const cli *c, aa_session *s, const aa_plan *plan,
 	aa_report(stdout, s, plan, d, outcome, &c->report);
 	switch (outcome) {
 	case AA_OUT_REJECTED:
+	case AA_OUT_CONFLICTED: /* as git apply --3way: written, exit 1 */
 		return EXIT_REJECTED;
 	case AA_OUT_FATAL:
 		return EXIT_FATAL;
@@ -540,8 +552,10 @@ static int run(cli *c, git_repository *repo)
 	r = aa_land(&s, &plan, &d);
 	if (r < 0)
 		outcome = r == AA_FATAL ? AA_OUT_FATAL : AA_OUT_REJECTED;
+	else if (c->land.mode == AA_LAND_CHECK)
+		outcome = AA_OUT_CHECKED;
 	else
-		outcome = c->land.mode == AA_LAND_CHECK ? AA_OUT_CHECKED : AA_OUT_APPLIED;
+		outcome = aa_plan_conflicts(&plan) ? AA_OUT_CONFLICTED : AA_OUT_APPLIED;
 done:
 	code = finish(c, opened ? &s : NULL, &plan, &d, outcome);
 	aa_plan_free(&plan);

@@ -304,6 +304,58 @@ int aa_history_merge3(void *ctx, const char *path, const char *base_label,
 	return r;
 }
 
+/*
+ * merge.conflictStyle as git apply --3way honours it: "diff3" and
+ * "zdiff3" add the ancestor's lines under "||||||| base".
+ */
+static unsigned conflict_style(aa_session *s)
+{
+	git_config *cfg = NULL;
+	git_buf v = GIT_BUF_INIT;
+	unsigned style = GIT_MERGE_FILE_STYLE_MERGE;
+
+	if (!s || !s->repo || git_repository_config_snapshot(&cfg, s->repo) < 0)
+		return style;
+	if (git_config_get_string_buf(&v, cfg, "merge.conflictstyle") == 0) {
+		if (!strcmp(v.ptr, "diff3"))
+			style = GIT_MERGE_FILE_STYLE_DIFF3;
+		else if (!strcmp(v.ptr, "zdiff3"))
+			style = GIT_MERGE_FILE_STYLE_ZDIFF3;
+	}
+	git_buf_dispose(&v);
+	git_config_free(cfg);
+	return style;
+}
+
+int aa_history_merge3_markers(void *ctx, const char *path,
+			      const char *base, size_t base_len,
+			      const char *ours, size_t ours_len,
+			      const char *theirs, size_t theirs_len, aa_buf *out)
+{
+	git_merge_file_input in_base, in_ours, in_theirs;
+	git_merge_file_options mo;
+	git_merge_file_result res;
+	int r;
+
+	set_input(&in_base, path, base, base_len);
+	set_input(&in_ours, path, ours, ours_len);
+	set_input(&in_theirs, path, theirs, theirs_len);
+	git_merge_file_options_init(&mo, GIT_MERGE_FILE_OPTIONS_VERSION);
+	/* git apply --3way's labels, so that both write the same bytes */
+	mo.ancestor_label = "base";
+	mo.our_label = "ours";
+	mo.their_label = "theirs";
+	mo.flags = conflict_style(ctx);
+	memset(&res, 0, sizeof(res));
+	if (git_merge_file(&res, &in_base, &in_ours, &in_theirs, &mo) < 0)
+		return -1;
+	aa_buf_clear(out);
+	r = aa_buf_put(out, res.ptr ? res.ptr : "", res.len) < 0 ? -1 :
+	    res.automergeable ? 0 : 1;
+	git_merge_file_result_free(&res);
+	return r;
+}
+
 /* ---- describing a conflict ---- */
 
 typedef struct mline {

@@ -26,6 +26,15 @@ int aa_history_merge3(void *ctx, const char *path, const char *base_label,
 		      const char *theirs, size_t theirs_len, aa_buf *out);
 
 /*
+ * aa_snapshot.merge3_markers: the merged content with git apply --3way's
+ * markers (merge.conflictStyle honoured; ctx is the aa_session or NULL).
+ */
+int aa_history_merge3_markers(void *ctx, const char *path,
+			      const char *base, size_t base_len,
+			      const char *ours, size_t ours_len,
+			      const char *theirs, size_t theirs_len, aa_buf *out);
+
+/*
  * Describes the first conflict of a merge result with markers labelled
  * "current" and "answer" (pure; exported for the unit tests).
  */

@@ -269,6 +269,17 @@ static int put_side(aa_buf *b, unsigned mode, const git_oid *id)
 	return aa_buf_printf(b, " %o %s", mode, hex);
 }
 
+/* --3way: "conflict <stage 3 blob>" after the entry it belongs to. */
+static int put_conflict(aa_buf *b, const aa_jentry *e)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (!e->conflict)
+		return 0;
+	git_oid_tostr(hex, sizeof(hex), &e->theirs_id);
+	return aa_buf_printf(b, "conflict %s\n", hex);
+}
+
 static int format_journal(const aa_guard *g, const aa_jentry *v, size_t n,
 			  aa_buf *b)
 {
@@ -288,7 +299,7 @@ static int format_journal(const aa_guard *g, const aa_jentry *v, size_t n,
 		    put_side(b, v[i].old_mode, &v[i].old_id) < 0 ||
 		    put_side(b, v[i].new_mode, &v[i].new_id) < 0 ||
 		    aa_buf_putc(b, ' ') < 0 || put_path(b, v[i].path) < 0 ||
-		    aa_buf_putc(b, '\n') < 0)
+		    aa_buf_putc(b, '\n') < 0 || put_conflict(b, &v[i]) < 0)
 			return -1;
 	return aa_buf_puts(b, "end\n");
 }
@@ -342,6 +353,12 @@ static int parse_line(journal *j, const char *line)
 
 	if (!strncmp(line, "entry ", 6))
 		return parse_entry(j, line + 5);
+	if (sscanf(line, "conflict %40s", hex) == 1) {
+		if (!j->n)
+			return -1;
+		j->v[j->n - 1].conflict = 1;
+		return git_oid_fromstr(&j->v[j->n - 1].theirs_id, hex);
+	}
 	if (sscanf(line, "pid %ld", &j->pid) == 1 ||
 	    sscanf(line, "lock %llu %llu", &j->dev, &j->ino) == 2)
 		return 0;
@@ -587,6 +604,16 @@ static int entry_is(const git_index *idx, const char *path, unsigned mode,
 	return e && e->mode == mode && git_oid_equal(&e->id, id);
 }
 
+/* --3way's new state of a path: no stage 0, stage 3 its answer's blob. */
+static int conflict_is(const git_index *idx, const aa_jentry *e)
+{
+	const git_index_entry *theirs =
+		git_index_get_bypath((git_index *)idx, e->path, 3);
+
+	return !git_index_get_bypath((git_index *)idx, e->path, 0) && theirs &&
+	       theirs->mode == e->new_mode && git_oid_equal(&theirs->id, &e->theirs_id);
+}
+
 /* Whether the index on disk is the one before the landing or after it. */
 static direction index_direction(aa_guard *g, const journal *j)
 {
@@ -602,7 +629,8 @@ static direction index_direction(aa_guard *g, const journal *j)
 	if (git_index_open(&idx, g->index_path.ptr) < 0)
 		return NEITHER;
 	for (i = 0; i < j->n; i++) {
-		all_new &= entry_is(idx, j->v[i].path, j->v[i].new_mode, &j->v[i].new_id);
+		all_new &= j->v[i].conflict ? conflict_is(idx, &j->v[i]) :
+			   entry_is(idx, j->v[i].path, j->v[i].new_mode, &j->v[i].new_id);
 		all_old &= entry_is(idx, j->v[i].path, j->v[i].old_mode, &j->v[i].old_id);
 	}
 	git_index_free(idx);

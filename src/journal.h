@@ -17,6 +17,13 @@ typedef struct aa_jentry {
 	char *path;
 	unsigned old_mode, new_mode;
 	git_oid old_id, new_id;
+	/*
+	 * --3way: the new index holds stages 1-3 for the path (no stage 0;
+	 * new_id is the work tree's content with markers); theirs_id is
+	 * stage 3's blob.
+	 */
+	int conflict;
+	git_oid theirs_id;
 } aa_jentry;
 
 /*

@@ -586,8 +586,52 @@ static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
 
 /* ---- default and --cached: the index ---- */
 
+/* One blob from bytes into the mempack. */
+static int buffer_blob(aa_session *s, const char *data, size_t len,
+		       git_oid *out, aa_diags *d)
+{
+	if (git_blob_create_from_buffer(out, s->repo, data ? data : "", len) < 0)
+		return git_fail(d, "cannot create a blob");
+	return remember_object(s, out) < 0 ? git_fail(d, "out of memory") : 0;
+}
+
+/* --3way: the blobs of a conflict's stages 1, 2 and 3. */
+static int stage_blobs(aa_session *s, const aa_change *c, git_oid ids[3],
+		       aa_diags *d)
+{
+	int k;
+
+	for (k = 0; k < 3; k++)
+		if (buffer_blob(s, c->stage[k], c->stage_len[k], &ids[k], d) < 0)
+			return -1;
+	return 0;
+}
+
+/*
+ * --3way: the path's stage 0 entry replaced by stages 1 (the version the
+ * answer was written against), 2 (ours) and 3 (theirs), as git apply
+ * --3way leaves it.
+ */
+static int add_conflict(aa_session *s, const aa_change *c,
+			const git_oid ids[3], aa_diags *d)
+{
+	git_index_entry e[3];
+	int k;
+
+	memset(e, 0, sizeof(e));
+	for (k = 0; k < 3; k++) {
+		e[k].path = c->path;
+		e[k].mode = k < 2 ? c->stage_mode : c->mode;
+		git_oid_cpy(&e[k].id, &ids[k]);
+	}
+	if (git_index_conflict_add(s->index, &e[0], &e[1], &e[2]) < 0)
+		return git_fail(d, "cannot write the conflict into the index");
+	return 0;
+}
+
 static int update_index(aa_session *s, const aa_plan *plan,
-			const git_oid *ids, aa_wt_backup *backup, aa_diags *d)
+			const git_oid *ids, const git_oid (*stages)[3],
+			aa_wt_backup *backup, aa_diags *d)
 {
 	size_t i;
 
@@ -604,6 +648,11 @@ static int update_index(aa_session *s, const aa_plan *plan,
 
 		if (!c->exists)
 			continue;
+		if (c->conflict) {
+			if (add_conflict(s, c, stages[i], d) < 0)
+				return -1;
+			continue;
+		}
 		memset(&e, 0, sizeof(e));
 		e.path = c->path;
 		e.mode = c->mode;
@@ -618,7 +667,7 @@ static int update_index(aa_session *s, const aa_plan *plan,
 
 /* What the journal records of each path: old and new blob and mode. */
 static int journal_paths(aa_session *s, const aa_plan *plan, const git_oid *ids,
-			 aa_diags *d)
+			 const git_oid (*stages)[3], aa_diags *d)
 {
 	aa_jentry *v = calloc(plan->nchanges ? plan->nchanges : 1, sizeof(*v));
 	size_t i, n = 0;
@@ -641,6 +690,11 @@ static int journal_paths(aa_session *s, const aa_plan *plan, const git_oid *ids,
 			v[n].new_mode = c->mode;
 			git_oid_cpy(&v[n].new_id, &ids[i]);
 		}
+		if (c->conflict) {
+			/* the index then holds stages 1-3: stage 3 tells it */
+			v[n].conflict = 1;
+			git_oid_cpy(&v[n].theirs_id, &stages[i][2]);
+		}
 		n++;
 	}
 	r = aa_guard_journal(s->guard, v, n, d);
@@ -657,26 +711,34 @@ static int journal_paths(aa_session *s, const aa_plan *plan, const git_oid *ids,
 static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 {
 	git_oid *ids = calloc(plan->nchanges ? plan->nchanges : 1, sizeof(*ids));
+	git_oid (*stages)[3] = calloc(plan->nchanges ? plan->nchanges : 1,
+				      sizeof(*stages));
 	aa_wt_backup *backup = NULL;
 	int with_worktree = s->opts->mode == AA_LAND_INDEX;
 	size_t i;
 	int r = 0;
 
-	if (!ids)
+	if (!ids || !stages) {
+		free(ids);
+		free(stages);
 		return git_fail(d, "out of memory");
-	for (i = 0; !r && i < plan->nchanges; i++)
+	}
+	for (i = 0; !r && i < plan->nchanges; i++) {
 		if (plan->changes[i].exists)
 			r = change_blob(s, &plan->changes[i], &ids[i], d);
+		if (!r && plan->changes[i].conflict)
+			r = stage_blobs(s, &plan->changes[i], stages[i], d);
+	}
 	if (!r && with_worktree)
 		r = aa_worktree_check_clean(s, plan, d);
 	if (!r)
 		r = persist_objects(s, d);
 	if (!r && with_worktree)
-		r = journal_paths(s, plan, ids, d);
+		r = journal_paths(s, plan, ids, (const git_oid (*)[3])stages, d);
 	if (!r && with_worktree)
 		r = aa_worktree_write(s, plan, ids, &backup, d);
 	if (!r)
-		r = update_index(s, plan, ids, backup, d);
+		r = update_index(s, plan, ids, (const git_oid (*)[3])stages, backup, d);
 	if (!r && git_index_write(s->index) < 0)
 		r = git_fail(d, "cannot write the index");
 	if (!r)
@@ -685,6 +747,7 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 		aa_guard_keep_journal(s->guard);
 	aa_worktree_backup_free(backup);
 	free(ids);
+	free(stages);
 	return r;
 }
 
@@ -692,6 +755,9 @@ int aa_land(aa_session *s, const aa_plan *plan, aa_diags *d)
 {
 	if (!plan->nchanges || s->opts->mode == AA_LAND_CHECK)
 		return 0;
+	if (s->opts->mode == AA_LAND_BRANCH && aa_plan_conflicts(plan))
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"a branch never commits a conflict"), AA_REJECTED;
 	if (s->opts->mode == AA_LAND_BRANCH)
 		return land_branch(s, plan, d);
 	return land_index(s, plan, d);

@@ -49,6 +49,13 @@ struct aa_plan_node {
 	aa_pos failed_at;       /* ... here (the first failure) */
 	size_t failed_root;     /* the node of the path that failed first */
 	int cascade_noted;      /* (on a root) its follow-on note was given */
+
+	int conflict;           /* --3way: data holds conflict markers */
+	uint32_t stage_mode;    /* ... stages 1 and 2's mode */
+	char *stage[3];         /* ... stages 1, 2, 3 (owned) */
+	size_t stage_len[3];
+	aa_conflict_region *regions;
+	size_t nregions;
 };
 
 typedef struct planner {
@@ -262,6 +269,21 @@ static void node_delete(aa_plan_node *n)
 	n->exists = 0;
 	n->mode = 0;
 	n->touched = 1;
+}
+
+/*
+ * A path that an earlier operation left as a --3way conflict takes no
+ * further operation: its content is the markers, and what the answer
+ * meant by a later edit of it cannot be known until it is resolved.
+ */
+static int check_no_conflict(planner *p, aa_pos pos, const aa_plan_node *n)
+{
+	if (!n || !n->conflict)
+		return 0;
+	return aa_error(p->d, pos, n->path,
+			"an earlier operation of the answer left this path with conflicts (--3way); "
+			"a later operation cannot build on unresolved content: apply the later "
+			"operations after resolving it");
 }
 
 /* ---- directory queries over base + overlay ---- */
@@ -1041,6 +1063,9 @@ typedef struct hsearch {
 	aa_edit_ctx cx;          /* the landings on that version */
 	aa_buf *blocks;          /* each hunk's old lines, for the filter */
 	size_t last_failed;      /* the hunk the filter stopped at last */
+	int keep_sides;          /* --3way: keep the version and theirs */
+	aa_buf version;          /* ... the version's bytes (stage 1) */
+	aa_buf theirs;           /* ... with the answer's hunks (stage 3) */
 } hsearch;
 
 /* Where a hunk's trailing run of "loose" lines (which may be cut) starts. */
@@ -1220,6 +1245,13 @@ static int try_version(const char *label, const char *data, size_t len,
 	hs->found = 1;
 	hs->label = aa_strdup(label);
 	hs->merge = merge_from_version(hs, label, data, len, &theirs);
+	if (hs->merge == 1 && hs->keep_sides) {
+		/* a conflict to write: the sides outlive this call */
+		if (aa_buf_put(&hs->version, data, len) < 0)
+			hs->merge = -1;
+		hs->theirs = theirs;
+		memset(&theirs, 0, sizeof(theirs));
+	}
 	aa_buf_free(&theirs);
 	return 1;
 }
@@ -1245,6 +1277,126 @@ static int land_merged(planner *p, const aa_op *op, aa_plan_node *n,
 			"hunks applied to %s, the version the answer was written against, "
 			"and merged into the current content", hs->label);
 	return commit_result(p, n, &hs->result, &hs->cx);
+}
+
+/* A marker line: `marker` then the end of the line (LF or CRLF). */
+static int is_marker_line(const char *s, size_t len, const char *marker)
+{
+	size_t n = strlen(marker);
+
+	if (len && s[len - 1] == '\r')
+		len--;
+	return len == n && !memcmp(s, marker, n);
+}
+
+/* Where merge3_markers put "<<<<<<< ours" ... ">>>>>>> theirs" in `m`. */
+static int find_regions(const aa_buf *m, aa_conflict_region **out, size_t *n)
+{
+	const char *p = m->ptr, *end = m->ptr + m->len;
+	size_t line = 0, start = 0, cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	while (p && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = (size_t)((nl ? nl : end) - p);
+
+		line++;
+		if (!start && is_marker_line(p, len, "<<<<<<< ours")) {
+			start = line;
+		} else if (start && is_marker_line(p, len, ">>>>>>> theirs")) {
+			if (*n == cap) {
+				aa_conflict_region *v;
+
+				cap = cap ? cap * 2 : 4;
+				v = realloc(*out, cap * sizeof(*v));
+				if (!v)
+					return -1;
+				*out = v;
+			}
+			(*out)[*n].start = start;
+			(*out)[(*n)++].end = line;
+			start = 0;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+/*
+ * --3way: keeps the three sides for the index and the merged content
+ * with markers as the node's content.
+ */
+static int keep_conflict(planner *p, aa_plan_node *n, hsearch *hs,
+			 aa_buf *markers)
+{
+	size_t len = markers->len, i;
+
+	if (find_regions(markers, &n->regions, &n->nregions) < 0)
+		return -1;
+	n->stage_len[0] = hs->version.len;
+	n->stage[0] = aa_buf_detach(&hs->version);
+	n->stage[1] = aa_strndup(hs->cur, hs->curlen);
+	n->stage_len[1] = hs->curlen;
+	n->stage_len[2] = hs->theirs.len;
+	n->stage[2] = aa_buf_detach(&hs->theirs);
+	for (i = 0; i < 3; i++)
+		if (!n->stage[i])
+			return -1;
+	n->stage_mode = n->mode;
+	n->conflict = 1;
+	for (i = 0; i < hs->cx.nlandings; i++) {
+		hs->cx.landings[i].how = AA_HOW_MERGED;
+		hs->cx.landings[i].line = 0;
+		hs->cx.landings[i].offset = 0;
+	}
+	if (append_landings(p, n, &hs->cx) < 0)
+		return -1;
+	node_set_data(n, aa_buf_detach(markers), len);
+	p->plan->ops_applied++;
+	return 0;
+}
+
+static aa_pos conflict_pos(const aa_op *op, const hsearch *hs);
+
+/*
+ * --3way: the conflicting merge is written as git apply --3way writes
+ * it instead of refused (0), or -1 with an error.
+ */
+static int land_conflict(planner *p, const aa_op *op, aa_plan_node *n,
+			 hsearch *hs)
+{
+	const aa_snapshot *sn = p->base;
+	aa_buf markers = AA_BUF_INIT;
+	int r;
+
+	r = sn->merge3_markers(sn->ctx, n->path, hs->version.ptr ? hs->version.ptr : "",
+			       hs->version.len, hs->cur, hs->curlen,
+			       hs->theirs.ptr ? hs->theirs.ptr : "", hs->theirs.len,
+			       &markers);
+	if (r < 0) {
+		aa_buf_free(&markers);
+		return aa_error(p->d, op->pos, n->path, "cannot merge from %s; nothing written",
+				hs->label);
+	}
+	if (r == 0) {
+		/* windows and the whole file disagree: trust the whole file */
+		aa_buf_free(&hs->result);
+		hs->result = markers;
+		return land_merged(p, op, n, hs);
+	}
+	if (keep_conflict(p, n, hs, &markers) < 0) {
+		aa_buf_free(&markers);
+		return oom(p, op->pos);
+	}
+	aa_buf_free(&markers);
+	aa_warn(p->d, conflict_pos(op, hs), n->path,
+		"applied with conflicts: the hunks apply exactly to %s, the version the answer "
+		"was written against, and %zu region%s conflict%s with the current content "
+		"(first at line %zu); written with conflict markers, stages 1, 2 and 3 in the index (--3way)",
+		hs->label, n->nregions, n->nregions == 1 ? "" : "s",
+		n->nregions == 1 ? "s" : "", n->nregions ? n->regions[0].start : 0);
+	return 0;
 }
 
 /*
@@ -1289,6 +1441,7 @@ static int from_history(planner *p, const aa_op *op, aa_plan_node *n)
 	hs.p = p;
 	hs.op = op;
 	hs.path = n->path;
+	hs.keep_sides = p->opts->threeway && sn->merge3_markers;
 	if (node_bytes(p, n, &hs.cur, &hs.curlen) < 0)
 		return -1;
 	if (build_blocks(&hs) < 0) {
@@ -1306,6 +1459,8 @@ static int from_history(planner *p, const aa_op *op, aa_plan_node *n)
 	r = 0;
 	if (hs.found && hs.merge < 0)
 		aa_warn(p->d, op->pos, n->path, "cannot merge from %s", hs.label);
+	else if (hs.found && hs.merge == 1 && hs.keep_sides)
+		r = land_conflict(p, op, n, &hs) < 0 ? -1 : 1;
 	else if (hs.found && hs.merge == 1)
 		r = aa_error(p->d, conflict_pos(op, &hs), n->path,
 			     "the hunks apply exactly to %s, the version the answer was written against, "
@@ -1317,6 +1472,8 @@ static int from_history(planner *p, const aa_op *op, aa_plan_node *n)
 	free(hs.label);
 	free_blocks(&hs);
 	aa_buf_free(&hs.result);
+	aa_buf_free(&hs.version);
+	aa_buf_free(&hs.theirs);
 	aa_edit_ctx_release(&hs.cx);
 	return r;
 }
@@ -1429,6 +1586,8 @@ static int plan_edit_existing(planner *p, const aa_op *op, aa_plan_node *n)
 		n->mode = was_mode;
 		n->touched = was_touched;
 	}
+	if (!r && n->conflict)
+		n->stage_mode = was_mode; /* stage 3 has the answer's mode */
 	return r;
 }
 
@@ -1476,6 +1635,8 @@ static int delete_directory(planner *p, const aa_op *op)
 		else if (n->mode == AA_MODE_GITLINK)
 			r = aa_error(p->d, op->pos, n->path,
 				     "is a submodule; not deleting it");
+		else
+			r = check_no_conflict(p, op->pos, n);
 	}
 	for (i = 0; i < w.n && !r; i++) {
 		aa_plan_node *n = node_find(p->plan, w.paths[i]);
@@ -1536,6 +1697,8 @@ static int transfer_file(planner *p, const aa_op *op, aa_plan_node *from,
 	    !(dst = node_get(p, to)))
 		return -1;
 	from = &p->plan->nodes[fi]; /* node_get may have moved the array */
+	if (check_no_conflict(p, op->pos, from) < 0)
+		return -1;
 	if (dst->exists)
 		return aa_error(p->d, op->pos, to,
 				"already exists; refusing to %s onto it",
@@ -1645,6 +1808,9 @@ static int plan_op(planner *p, const aa_op *op)
 		return aa_error(p->d, op->pos, NULL, "operation without a path");
 	if (check_path_syntax(p, op->pos, op->path) < 0)
 		return -1;
+	if (check_no_conflict(p, op->pos, node_find(p->plan, op->path)) < 0 ||
+	    (op->to && check_no_conflict(p, op->pos, node_find(p->plan, op->to)) < 0))
+		return -1;
 	switch (op->kind) {
 	case AA_OP_WRITE:
 		return plan_write(p, op);
@@ -1698,7 +1864,7 @@ static int node_changed(planner *p, aa_plan_node *n, int *changed)
 static int collect_changes(planner *p)
 {
 	aa_plan *pl = p->plan;
-	size_t i;
+	size_t i, k;
 
 	pl->changes = calloc(pl->nnodes ? pl->nnodes : 1, sizeof(*pl->changes));
 	if (!pl->changes)
@@ -1735,6 +1901,14 @@ static int collect_changes(planner *p)
 		c->from_oid = n->from_oid;
 		c->landings = n->landings;
 		c->nlandings = n->nlandings;
+		c->conflict = n->conflict;
+		c->stage_mode = n->stage_mode;
+		for (k = 0; k < 3; k++) {
+			c->stage[k] = n->stage[k];
+			c->stage_len[k] = n->stage_len[k];
+		}
+		c->regions = n->regions;
+		c->nregions = n->nregions;
 	}
 	return 0;
 }
@@ -1879,6 +2053,15 @@ int aa_plan_build(aa_plan *plan, const aa_changeset *cs,
 	return collect_changes(&p);
 }
 
+size_t aa_plan_conflicts(const aa_plan *plan)
+{
+	size_t i, n = 0;
+
+	for (i = 0; plan && i < plan->nchanges; i++)
+		n += plan->changes[i].conflict != 0;
+	return n;
+}
+
 void aa_plan_free(aa_plan *plan)
 {
 	size_t i;
@@ -1894,6 +2077,10 @@ void aa_plan_free(aa_plan *plan)
 		node_drop_data(n);
 		free(n->renamed_from);
 		free(n->landings);
+		free(n->stage[0]);
+		free(n->stage[1]);
+		free(n->stage[2]);
+		free(n->regions);
 	}
 	free(plan->nodes);
 	free(plan->table);

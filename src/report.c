@@ -154,6 +154,8 @@ static int is_rename_source(const unsigned char *sources, const aa_plan *plan,
 
 static char status_letter(const aa_change *c)
 {
+	if (c->conflict)
+		return 'U'; /* as git apply --3way and git status */
 	if (c->renamed_from && !c->base_exists)
 		return c->copied ? 'C' : 'R';
 	if (!c->base_exists)
@@ -221,6 +223,9 @@ static void print_summary(FILE *out, aa_session *s, const aa_plan *plan,
 			fprintf(out, "%c %s", st, aa_qpath(c->path));
 		if (line_stats(s, c, &add, &del, &binary) < 0 || binary)
 			fprintf(out, " (binary)\n");
+		else if (c->conflict)
+			fprintf(out, " (+%zu -%zu, %zu conflict%s)\n", add, del,
+				c->nregions, c->nregions == 1 ? "" : "s");
 		else
 			fprintf(out, " (+%zu -%zu%s)\n", add, del, merged_mark(c));
 	}
@@ -404,6 +409,7 @@ static const char *outcome_name(aa_outcome o)
 	case AA_OUT_ALREADY_APPLIED: return "already-applied";
 	case AA_OUT_REJECTED: return "rejected";
 	case AA_OUT_FATAL: return "fatal";
+	case AA_OUT_CONFLICTED: return "conflicted";
 	}
 	return "?";
 }
@@ -424,6 +430,24 @@ static cJSON *json_landings(const aa_change *c)
 		cJSON_AddStringToObject(o, "how", aa_how_name(l->how));
 		cJSON_AddNumberToObject(o, "line", (double)l->line);
 		cJSON_AddNumberToObject(o, "offset", (double)l->offset);
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
+/* --3way: where the markers are in the written content. */
+static cJSON *json_conflicts(const aa_change *c)
+{
+	cJSON *arr = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; arr && i < c->nregions; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		if (!o)
+			break;
+		cJSON_AddNumberToObject(o, "start", (double)c->regions[i].start);
+		cJSON_AddNumberToObject(o, "end", (double)c->regions[i].end);
 		cJSON_AddItemToArray(arr, o);
 	}
 	return arr;
@@ -461,6 +485,10 @@ static cJSON *json_files(aa_session *s, const aa_plan *plan)
 			cJSON_AddNumberToObject(o, "removed", (double)del);
 		}
 		cJSON_AddItemToObject(o, "edits", json_landings(c));
+		if (c->conflict) {
+			cJSON_AddBoolToObject(o, "conflicted", 1);
+			cJSON_AddItemToObject(o, "conflicts", json_conflicts(c));
+		}
 		cJSON_AddItemToArray(arr, o);
 	}
 	free(src);
@@ -536,7 +564,8 @@ int aa_report(FILE *out, aa_session *s, const aa_plan *plan,
 		fprintf(out, "already applied: nothing to change\n");
 		return 0;
 	}
-	if (outcome != AA_OUT_APPLIED && outcome != AA_OUT_CHECKED)
+	if (outcome != AA_OUT_APPLIED && outcome != AA_OUT_CHECKED &&
+	    outcome != AA_OUT_CONFLICTED)
 		return 0;
 	src = rename_sources(plan);
 	switch (o->kind) {

@@ -279,6 +279,7 @@ void aa_snapshot_bind(aa_session *s)
 	sn->attr_binary = attr_binary;
 	sn->history = aa_history_versions;
 	sn->merge3 = aa_history_merge3;
+	sn->merge3_markers = aa_history_merge3_markers;
 	if (s->opts->check_worktree)
 		sn->worktree_beyond_link = worktree_beyond_link;
 }

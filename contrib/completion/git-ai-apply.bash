@@ -15,7 +15,7 @@ _git_ai_apply ()
 		;;
 	--*)
 		__gitcomp "--cached --branch= --check --format= --strict --base=
-			--force --allow-delete --stat --json --diff --quiet --help"
+			--force --allow-delete --3way --stat --json --diff --quiet --help"
 		return
 		;;
 	esac

@@ -88,11 +88,27 @@ typedef struct aa_snapshot {
 		      const char *base, size_t base_len,
 		      const char *ours, size_t ours_len,
 		      const char *theirs, size_t theirs_len, aa_buf *out);
+	/*
+	 * Optional (--3way): the same merge as merge3, but *out receives the
+	 * merged content itself, conflicts written with markers as git apply
+	 * --3way writes them ("<<<<<<< ours", "=======", ">>>>>>> theirs").
+	 * 0: clean, 1: conflict, -1: error.
+	 */
+	int (*merge3_markers)(void *ctx, const char *path,
+			      const char *base, size_t base_len,
+			      const char *ours, size_t ours_len,
+			      const char *theirs, size_t theirs_len, aa_buf *out);
 } aa_snapshot;
 
 typedef struct aa_plan_opts {
 	int allow_delete;     /* --allow-delete (needed by --strict deletions) */
+	int threeway;         /* --3way: write a conflicting merge, do not refuse */
 } aa_plan_opts;
+
+/* One conflicting region of --3way's content: lines [start, end], 1-based. */
+typedef struct aa_conflict_region {
+	size_t start, end;
+} aa_conflict_region;
 
 /* One path whose content or mode the change set alters. */
 typedef struct aa_change {
@@ -112,6 +128,20 @@ typedef struct aa_change {
 	aa_oid from_oid;
 	aa_landing *landings;
 	size_t nlandings;
+	/*
+	 * --3way: the merge conflicted. `data` is the merged content with
+	 * conflict markers (the work tree's); the index gets stage 1 (the
+	 * version the answer was written against), 2 (the content before the
+	 * operation: ours) and 3 (that version with the answer's hunks:
+	 * theirs) in place of stage 0. Stages 1 and 2 have `stage_mode`,
+	 * stage 3 has `mode`.
+	 */
+	int conflict;
+	uint32_t stage_mode;
+	const char *stage[3];
+	size_t stage_len[3];
+	aa_conflict_region *regions; /* where the markers are in `data` */
+	size_t nregions;
 } aa_change;
 
 typedef struct aa_plan_node aa_plan_node;
@@ -141,5 +171,7 @@ typedef struct aa_plan {
 int aa_plan_build(aa_plan *plan, const aa_changeset *cs,
 		  const aa_snapshot *base, const aa_plan_opts *o, aa_diags *d);
 void aa_plan_free(aa_plan *plan);
+/* How many changes of the plan are written as conflicts (--3way). */
+size_t aa_plan_conflicts(const aa_plan *plan);
 
 #endif

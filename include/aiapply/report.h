@@ -25,7 +25,8 @@ typedef enum aa_outcome {
 	AA_OUT_CHECKED,
 	AA_OUT_ALREADY_APPLIED,
 	AA_OUT_REJECTED,
-	AA_OUT_FATAL
+	AA_OUT_FATAL,
+	AA_OUT_CONFLICTED     /* --3way: landed, with conflicts (exit 1) */
 } aa_outcome;
 
 /* Human output shows this many diagnostics of each level, then a count. */

@@ -292,6 +292,129 @@ static void test_conflict_refused(void **state)
 	done(&t);
 }
 
+/* ---- --3way: a conflict written, not refused ---- */
+
+static const char markers[] =
+	"a\n<<<<<<< ours\nA\n=======\nB\n>>>>>>> theirs\nc\nd\ne\n";
+
+/* merge3_markers: the canned markers, a conflict; records its sides. */
+static int fake_markers(void *ctx, const char *path, const char *base,
+			size_t blen, const char *ours, size_t olen,
+			const char *theirs, size_t tlen, aa_buf *out)
+{
+	(void)ctx;
+	(void)path;
+	assert_memory_equal(base, v_old, blen);
+	assert_int_equal(olen, strlen(fk.current));
+	assert_memory_equal(ours, fk.current, olen);
+	assert_int_equal(tlen, strlen("a\nB\nc\nd\ne\n"));
+	(void)theirs;
+	return aa_buf_puts(out, markers) < 0 ? -1 : 1;
+}
+
+static const aa_snapshot fake3 = {
+	.lookup = fake_lookup, .read = fake_read,
+	.each_under = fake_each_under,
+	.history = fake_history, .merge3 = fake_merge3,
+	.merge3_markers = fake_markers
+};
+
+static void plan3(run *t, const aa_snapshot *sn)
+{
+	static const aa_plan_opts threeway = { .threeway = 1 };
+
+	t->r = aa_plan_build(&t->plan, &t->cs, sn, &threeway, &t->d);
+}
+
+/* The stale version, a conflicting merge: what --3way sets up. */
+static void stale_conflict(void)
+{
+	static const fake_version vs[] = { { "commit 1", v_old } };
+
+	fk.current = "a\nA\nc\nd\ne\n";
+	fk.versions = vs;
+	fk.nversions = 1;
+	fk.merge_rc = 1;
+	fk.merge_out = "conflict at line 2 of the current content";
+}
+
+static void test_threeway_conflict_written(void **state)
+{
+	run t = { 0 };
+	const aa_change *c;
+
+	(void)state;
+	stale_conflict();
+	hunk_op(&t, 1, b_to_B);
+	plan3(&t, &fake3);
+	assert_result(&t, markers);
+	c = &t.plan.changes[0];
+	assert_true(c->conflict);
+	assert_int_equal(c->stage_len[0], strlen(v_old));
+	assert_memory_equal(c->stage[0], v_old, strlen(v_old));
+	assert_int_equal(c->stage_len[1], strlen(fk.current));
+	assert_memory_equal(c->stage[1], fk.current, strlen(fk.current));
+	assert_int_equal(c->stage_len[2], strlen("a\nB\nc\nd\ne\n"));
+	assert_memory_equal(c->stage[2], "a\nB\nc\nd\ne\n", c->stage_len[2]);
+	assert_int_equal(c->stage_mode, AA_MODE_FILE);
+	assert_int_equal(c->mode, AA_MODE_FILE);
+	assert_int_equal(c->nregions, 1);
+	assert_int_equal(c->regions[0].start, 2);
+	assert_int_equal(c->regions[0].end, 6);
+	assert_int_equal(c->landings[0].how, AA_HOW_MERGED);
+	assert_true(has_diag(&t, AA_DIAG_WARNING, "applied with conflicts"));
+	assert_int_equal(t.d.nerrors, 0);
+	assert_int_equal(aa_plan_conflicts(&t.plan), 1);
+	done(&t);
+}
+
+/* Without a way to write the markers, --3way still refuses. */
+static void test_threeway_needs_markers(void **state)
+{
+	run t = { 0 };
+
+	(void)state;
+	stale_conflict();
+	hunk_op(&t, 1, b_to_B);
+	plan3(&t, &fake);
+	assert_int_equal(t.r, -1);
+	assert_true(has_diag(&t, AA_DIAG_ERROR, "conflicts with the current content"));
+	done(&t);
+}
+
+/* Stage 3 takes the answer's new mode; stages 1 and 2 keep the old one. */
+static void test_threeway_mode_change(void **state)
+{
+	run t = { 0 };
+	aa_op *op;
+
+	(void)state;
+	stale_conflict();
+	op = hunk_op(&t, 1, b_to_B);
+	op->mode = 0100755;
+	plan3(&t, &fake3);
+	assert_int_equal(t.r, 0);
+	assert_int_equal(t.plan.changes[0].stage_mode, AA_MODE_FILE);
+	assert_int_equal(t.plan.changes[0].mode, AA_MODE_EXEC);
+	done(&t);
+}
+
+/* A later operation on the conflicted path is refused. */
+static void test_threeway_later_op_refused(void **state)
+{
+	static const char *const d_to_D[] = { " c", "-d", "+D", " e", NULL };
+	run t = { 0 };
+
+	(void)state;
+	stale_conflict();
+	hunk_op(&t, 1, b_to_B);
+	hunk_op(&t, 3, d_to_D);
+	plan3(&t, &fake3);
+	assert_int_equal(t.r, -1);
+	assert_true(has_diag(&t, AA_DIAG_ERROR, "left this path with conflicts"));
+	done(&t);
+}
+
 /* A merge that changes nothing: skipped, with a note. */
 static void test_already_upstream(void **state)
 {
@@ -593,6 +716,10 @@ int main(void)
 		cmocka_unit_test(test_bare_hunk_once),
 		cmocka_unit_test(test_hint_passed),
 		cmocka_unit_test(test_conflict_refused),
+		cmocka_unit_test(test_threeway_conflict_written),
+		cmocka_unit_test(test_threeway_needs_markers),
+		cmocka_unit_test(test_threeway_mode_change),
+		cmocka_unit_test(test_threeway_later_op_refused),
 		cmocka_unit_test(test_already_upstream),
 		cmocka_unit_test(test_no_version_ladder),
 		cmocka_unit_test(test_far_match_rejected),

@@ -70,9 +70,9 @@ static int fake_each_under(void *ctx, const char *dir, aa_each_fn fn, void *p)
 	return 0;
 }
 
-static const aa_snapshot fake = { NULL, fake_lookup, fake_read,
-				  fake_each_under, NULL, NULL, NULL, NULL, NULL,
-				  NULL, NULL };
+static const aa_snapshot fake = {
+	.lookup = fake_lookup, .read = fake_read, .each_under = fake_each_under
+};
 
 static const aa_pos pos = { "answer", 1 };
 
@@ -154,9 +154,10 @@ static void fake_release(void *ctx, void *handle)
 	lent_out--;
 }
 
-static const aa_snapshot lending = { NULL, fake_lookup, fake_read,
-				     fake_each_under, NULL, NULL,
-				     fake_lend, fake_release, NULL, NULL, NULL };
+static const aa_snapshot lending = {
+	.lookup = fake_lookup, .read = fake_read, .each_under = fake_each_under,
+	.lend = fake_lend, .release = fake_release
+};
 
 /* Lent base bytes serve the edits and go back when the plan is freed. */
 static void test_lent_base_bytes(void **state)
