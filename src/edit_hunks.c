@@ -1174,6 +1174,28 @@ static void hunk_edges(const aa_hunk *h, size_t k1, edges *e)
 }
 
 /*
+ * The edge hunk lines [0, k1) are cut at. `wide`: git apply's rule (no
+ * context after the changes: the end; at line 1 with none before them:
+ * the start); else only where the changes next to that edge add lines
+ * (hunk_anchor()).
+ */
+static int edge_of(const aa_hunk *h, size_t k1, int wide)
+{
+	edges e;
+
+	if (!h->has_hint || !k1)
+		return ANCHOR_NONE;
+	hunk_edges(h, k1, &e);
+	if (e.lead == k1)
+		return ANCHOR_NONE;
+	if (e.lead && !e.trail && (wide || e.adds_last))
+		return ANCHOR_END;
+	if (!e.lead && e.trail && (wide || e.adds_first) && h->old_start <= 1)
+		return ANCHOR_START;
+	return ANCHOR_NONE;
+}
+
+/*
  * The anchor of hunk lines [0, k1). Only numbered hunks: their header
  * says where they were cut, and a diff tool leaves out context only at
  * the file's edges. Only lines added at a bare edge are in doubt (right
@@ -1183,18 +1205,7 @@ static void hunk_edges(const aa_hunk *h, size_t k1, edges *e)
  */
 static int hunk_anchor(const aa_hunk *h, size_t k1)
 {
-	edges e;
-
-	if (!h->has_hint || !k1)
-		return ANCHOR_NONE;
-	hunk_edges(h, k1, &e);
-	if (e.lead == k1)
-		return ANCHOR_NONE;
-	if (e.lead && !e.trail && e.adds_last)
-		return ANCHOR_END;
-	if (!e.lead && e.trail && e.adds_first && h->old_start <= 1)
-		return ANCHOR_START;
-	return ANCHOR_NONE;
+	return edge_of(h, k1, 0);
 }
 
 /*
@@ -1212,18 +1223,7 @@ static int hunk_anchor(const aa_hunk *h, size_t k1)
  */
 static int hunk_edge(const aa_hunk *h, size_t k1)
 {
-	edges e;
-
-	if (!h->has_hint || !k1)
-		return ANCHOR_NONE;
-	hunk_edges(h, k1, &e);
-	if (e.lead == k1)
-		return ANCHOR_NONE;
-	if (e.lead && !e.trail)
-		return ANCHOR_END;
-	if (!e.lead && e.trail && h->old_start <= 1)
-		return ANCHOR_START;
-	return ANCHOR_NONE;
+	return edge_of(h, k1, 1);
 }
 
 /*

@@ -274,26 +274,44 @@ static void set_input(git_merge_file_input *in, const char *path,
 	in->mode = 0100644;
 }
 
+/* The three sides of a merge of one path, as git_merge_file takes them. */
+typedef struct merge_sides {
+	const char *path;
+	const char *base, *ours, *theirs;
+	size_t base_len, ours_len, theirs_len;
+} merge_sides;
+
+/* git_merge_file over buffers, with these labels and style flags. */
+static int merge_buffers(const merge_sides *m, const char *base_label,
+			 const char *our_label, const char *their_label,
+			 unsigned flags, git_merge_file_result *res)
+{
+	git_merge_file_input in_base, in_ours, in_theirs;
+	git_merge_file_options mo;
+
+	set_input(&in_base, m->path, m->base, m->base_len);
+	set_input(&in_ours, m->path, m->ours, m->ours_len);
+	set_input(&in_theirs, m->path, m->theirs, m->theirs_len);
+	git_merge_file_options_init(&mo, GIT_MERGE_FILE_OPTIONS_VERSION);
+	mo.ancestor_label = base_label;
+	mo.our_label = our_label;
+	mo.their_label = their_label;
+	mo.flags = flags;
+	memset(res, 0, sizeof(*res));
+	return git_merge_file(res, &in_base, &in_ours, &in_theirs, &mo);
+}
+
 int aa_history_merge3(void *ctx, const char *path, const char *base_label,
 		      const char *base, size_t base_len,
 		      const char *ours, size_t ours_len,
 		      const char *theirs, size_t theirs_len, aa_buf *out)
 {
-	git_merge_file_input in_base, in_ours, in_theirs;
-	git_merge_file_options mo;
+	merge_sides m = { path, base, ours, theirs, base_len, ours_len, theirs_len };
 	git_merge_file_result res;
 	int r;
 
 	(void)ctx;
-	set_input(&in_base, path, base, base_len);
-	set_input(&in_ours, path, ours, ours_len);
-	set_input(&in_theirs, path, theirs, theirs_len);
-	git_merge_file_options_init(&mo, GIT_MERGE_FILE_OPTIONS_VERSION);
-	mo.ancestor_label = base_label;
-	mo.our_label = "current";
-	mo.their_label = "answer";
-	memset(&res, 0, sizeof(res));
-	if (git_merge_file(&res, &in_base, &in_ours, &in_theirs, &mo) < 0)
+	if (merge_buffers(&m, base_label, "current", "answer", 0, &res) < 0)
 		return -1;
 	aa_buf_clear(out);
 	if (res.automergeable)
@@ -332,22 +350,12 @@ int aa_history_merge3_markers(void *ctx, const char *path,
 			      const char *ours, size_t ours_len,
 			      const char *theirs, size_t theirs_len, aa_buf *out)
 {
-	git_merge_file_input in_base, in_ours, in_theirs;
-	git_merge_file_options mo;
+	merge_sides m = { path, base, ours, theirs, base_len, ours_len, theirs_len };
 	git_merge_file_result res;
 	int r;
 
-	set_input(&in_base, path, base, base_len);
-	set_input(&in_ours, path, ours, ours_len);
-	set_input(&in_theirs, path, theirs, theirs_len);
-	git_merge_file_options_init(&mo, GIT_MERGE_FILE_OPTIONS_VERSION);
 	/* git apply --3way's labels, so that both write the same bytes */
-	mo.ancestor_label = "base";
-	mo.our_label = "ours";
-	mo.their_label = "theirs";
-	mo.flags = conflict_style(ctx);
-	memset(&res, 0, sizeof(res));
-	if (git_merge_file(&res, &in_base, &in_ours, &in_theirs, &mo) < 0)
+	if (merge_buffers(&m, "base", "ours", "theirs", conflict_style(ctx), &res) < 0)
 		return -1;
 	aa_buf_clear(out);
 	r = aa_buf_put(out, res.ptr ? res.ptr : "", res.len) < 0 ? -1 :
