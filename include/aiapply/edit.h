@@ -52,6 +52,8 @@ void aa_edit_ctx_release(aa_edit_ctx *cx);
 int aa_edit_hunks(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
 int aa_edit_replacements(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
 int aa_edit_ap(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
+/* v4a chunks: anchors resolved, then the hunk engine (src/edit_v4a.c). */
+int aa_edit_v4a(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
 
 /*
  * A diff deletion: 0 when the op's hunks remove exactly the whole file

@@ -379,6 +379,9 @@ const aa_format_row aa_format_rows[] = {
 	  .forced = AA_FORCED_WHOLE, .starts = file_changes_starts,
 	  .region_end = aa_file_changes_region_end, .wrapped = 1,
 	  .fits_fence = file_changes_fits, .parse = aa_parse_file_changes },
+	{ .id = AA_FORMAT_V4A, .name = "v4a", .forced = AA_FORCED_WHOLE,
+	  .starts = aa_v4a_starts, .region_end = aa_v4a_region_end,
+	  .wrapped = 2, .parse = aa_parse_v4a },
 	{ .id = AA_FORMAT_DIFF, .name = "diff", .forced = AA_FORCED_WHOLE,
 	  .starts = diff_starts, .fits_fence = diff_fits, .parse = diff_parse },
 };

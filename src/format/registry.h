@@ -119,7 +119,10 @@ typedef struct aa_format_row {
 	 * where any block starts.
 	 */
 	size_t (*region_end)(const char *s, size_t n, size_t off);
-	/* A fence that holds such a region is only a wrapper around it. */
+	/*
+	 * A fence that holds such a region is only a wrapper around it: 1
+	 * in a fence of any language but diff, 2 in a ```diff fence too.
+	 */
 	int wrapped;
 	/* The fence's content is a block of this format. */
 	int (*fits_fence)(const aa_fence_view *fv);
@@ -149,5 +152,9 @@ int aa_companion_is_command(const char *s, size_t len);
 size_t aa_companion_run_end(const char *s, size_t n, size_t off);
 int aa_file_changes_starts(const char *s, size_t len);
 size_t aa_file_changes_region_end(const char *s, size_t n, size_t off);
+int aa_v4a_starts(const char *s, size_t n, size_t off);
+size_t aa_v4a_region_end(const char *s, size_t n, size_t off);
+int aa_parse_v4a(const aa_block *b, const aa_parse_opts *o,
+		 aa_changeset *cs, aa_diags *d);
 
 #endif
