@@ -382,6 +382,11 @@ const aa_format_row aa_format_rows[] = {
 	{ .id = AA_FORMAT_V4A, .name = "v4a", .forced = AA_FORCED_WHOLE,
 	  .starts = aa_v4a_starts, .region_end = aa_v4a_region_end,
 	  .wrapped = 2, .parse = aa_parse_v4a },
+	{ .id = AA_FORMAT_SEARCH_REPLACE, .name = "search-replace",
+	  .forced = AA_FORCED_SCAN, .starts = aa_sr_starts,
+	  .region_end = aa_sr_region_end, .fits_fence = aa_sr_fits,
+	  .parse = aa_parse_search_replace,
+	  .parse_fenced = aa_parse_search_replace_fenced },
 	{ .id = AA_FORMAT_DIFF, .name = "diff", .forced = AA_FORCED_WHOLE,
 	  .starts = diff_starts, .fits_fence = diff_fits, .parse = diff_parse },
 };

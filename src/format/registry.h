@@ -146,6 +146,19 @@ const aa_format_row *aa_format_row_of(aa_format f);
 /* Detection helpers the extractor uses for its messages. */
 int aa_looks_ap(const char *s, size_t n);
 
+/* ---------- paths next to code (src/format/label.c) ---------- */
+
+/*
+ * The path a label line names (`path/x.py`, `**x.py**`, `` `x.py` ``,
+ * `File: x.py`, `### x.py`): 1 with it in *path (pointing into s), else
+ * 0 (prose, or not a valid repository path).
+ */
+int aa_label_path(const char *s, size_t len, const char **path,
+		  size_t *path_len);
+/* The path in a fence's info string (`x.py`, `python:x.py`, `title="x.py"`). */
+int aa_info_path(const char *s, size_t len, const char **path,
+		 size_t *path_len);
+
 /* ---------- what the formats give the table ---------- */
 
 int aa_companion_is_command(const char *s, size_t len);
@@ -156,5 +169,13 @@ int aa_v4a_starts(const char *s, size_t n, size_t off);
 size_t aa_v4a_region_end(const char *s, size_t n, size_t off);
 int aa_parse_v4a(const aa_block *b, const aa_parse_opts *o,
 		 aa_changeset *cs, aa_diags *d);
+int aa_sr_starts(const char *s, size_t n, size_t off);
+size_t aa_sr_region_end(const char *s, size_t n, size_t off);
+int aa_sr_fits(const aa_fence_view *fv);
+int aa_parse_search_replace(const aa_block *b, const aa_parse_opts *o,
+			    aa_changeset *cs, aa_diags *d);
+int aa_parse_search_replace_fenced(const aa_block *b, const aa_fence_view *fv,
+				   const aa_parse_opts *o, aa_changeset *cs,
+				   aa_diags *d);
 
 #endif
