@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aiapply/edit.h"
 #include "format/registry.h"
 
 /* ---------- small text helpers ---------- */
@@ -779,9 +780,37 @@ static int prepare_text(scan *sc, char **lf)
 	return 0;
 }
 
+/*
+ * A seed format's replacement of an existing file (companion
+ * START-REPLACE-FILE, an aptix bundle "replace") whose content holds an
+ * elision ("// ... existing code ...") becomes an edit that resolves the
+ * elisions against the original (src/edit_elide.c). The seeds' own
+ * examples use placeholder lines as content ("# ... completely new
+ * structure"), so for these formats an elision that cannot be resolved
+ * is written as it stands, with a warning; whole-file and search-replace
+ * answers refuse instead. Writes that may create (FILE_NEW, bundles
+ * without "replace") keep their content: a new file has no original.
+ */
+static void writes_with_elisions(aa_changeset *cs, size_t first)
+{
+	size_t i;
+
+	for (i = first; i < cs->n; i++) {
+		aa_op *op = &cs->ops[i];
+
+		if (op->kind != AA_OP_WRITE || op->exist != AA_EXIST_MUST ||
+		    !op->content ||
+		    !aa_has_elision(op->content, op->content_len, op->path))
+			continue;
+		op->kind = AA_OP_EDIT;
+		op->edit_kind = AA_EDIT_ELIDE;
+	}
+}
+
 int aa_parse_input(const aa_input *in, const aa_parse_opts *o,
 		   aa_changeset *cs, aa_diags *d)
 {
+	size_t first = cs->n;
 	const aa_format_row *row;
 	scan sc;
 	size_t off = 0;
@@ -811,6 +840,8 @@ int aa_parse_input(const aa_input *in, const aa_parse_opts *o,
 	}
 	if (!sc.failed && !sc.nblocks && report_nothing(&sc) < 0)
 		sc.failed = 1;
+	if (!sc.failed && !o->strict)
+		writes_with_elisions(cs, first);
 	aa_linemap_free(&sc.lines);
 	free(lf);
 	return sc.failed ? -1 : sc.nblocks;

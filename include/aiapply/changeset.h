@@ -28,7 +28,9 @@ typedef enum aa_edit_kind {
 	AA_EDIT_HUNKS,        /* unified-diff hunks (with or without line hints) */
 	AA_EDIT_REPLACEMENTS, /* literal find/replace (aptix) */
 	AA_EDIT_AP,           /* ap modifications (seed 003) */
-	AA_EDIT_V4A           /* v4a chunks: hunks with "@@ context" anchors */
+	AA_EDIT_V4A,          /* v4a chunks: hunks with "@@ context" anchors */
+	AA_EDIT_ELIDE         /* `content` replaces the file; its elisions
+				 stand for the original's lines */
 } aa_edit_kind;
 
 /* One line of a hunk body, without its line terminator. */

@@ -17,6 +17,7 @@ typedef enum aa_format {
 	AA_FORMAT_DIFF,
 	AA_FORMAT_V4A,
 	AA_FORMAT_SEARCH_REPLACE,
+	AA_FORMAT_WHOLE_FILE,
 	AA_FORMAT_COUNT     /* not a format: the number of names */
 } aa_format;
 

@@ -389,6 +389,11 @@ const aa_format_row aa_format_rows[] = {
 	  .parse_fenced = aa_parse_search_replace_fenced },
 	{ .id = AA_FORMAT_DIFF, .name = "diff", .forced = AA_FORCED_WHOLE,
 	  .starts = diff_starts, .fits_fence = diff_fits, .parse = diff_parse },
+	/* last: any other fence that names its file */
+	{ .id = AA_FORMAT_WHOLE_FILE, .name = "whole-file",
+	  .forced = AA_FORCED_SCAN, .fits_fence = aa_whole_file_fits,
+	  .parse = aa_parse_whole_file,
+	  .parse_fenced = aa_parse_whole_file_fenced },
 };
 const size_t aa_format_nrows = sizeof(aa_format_rows) / sizeof(*aa_format_rows);
 

@@ -169,6 +169,12 @@ int aa_v4a_starts(const char *s, size_t n, size_t off);
 size_t aa_v4a_region_end(const char *s, size_t n, size_t off);
 int aa_parse_v4a(const aa_block *b, const aa_parse_opts *o,
 		 aa_changeset *cs, aa_diags *d);
+int aa_whole_file_fits(const aa_fence_view *fv);
+int aa_parse_whole_file(const aa_block *b, const aa_parse_opts *o,
+			aa_changeset *cs, aa_diags *d);
+int aa_parse_whole_file_fenced(const aa_block *b, const aa_fence_view *fv,
+			       const aa_parse_opts *o, aa_changeset *cs,
+			       aa_diags *d);
 int aa_sr_starts(const char *s, size_t n, size_t off);
 size_t aa_sr_region_end(const char *s, size_t n, size_t off);
 int aa_sr_fits(const aa_fence_view *fv);

@@ -30,7 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aiapply/edit.h"
 #include "aiapply/format.h"
+#include "aiapply/text.h"
 #include "format/registry.h"
 
 #define QUOTE_MAX 120
@@ -217,6 +219,7 @@ typedef struct sparse {
 	aa_buf replace;       /* REPLACE text (for an empty SEARCH) */
 	size_t nsearch;
 	int search_blank;     /* the SEARCH lines are all blank */
+	size_t replace_at;    /* the first REPLACE line */
 } sparse;
 
 static aa_pos pos_of(sparse *p, size_t off)
@@ -322,6 +325,82 @@ static void add_line(sparse *p, char kind, const char *s, size_t len)
 	}
 }
 
+/* The hunk's lines of one kind as text, each with "\n". */
+static int hunk_text(const aa_hunk *h, char kind, aa_buf *out)
+{
+	size_t k;
+
+	for (k = 0; k < h->nlines; k++)
+		if (h->lines[k].kind == kind &&
+		    (aa_buf_put(out, h->lines[k].text, h->lines[k].len) < 0 ||
+		     aa_buf_putc(out, '\n') < 0))
+			return -1;
+	return 0;
+}
+
+/* Replaces the hunk's '+' lines by the lines of t. */
+static int set_added(aa_hunk *h, const aa_text *t)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < h->nlines; k++) {
+		if (h->lines[k].kind == '+')
+			free(h->lines[k].text);
+		else
+			h->lines[n++] = h->lines[k];
+	}
+	h->nlines = n;
+	for (k = 0; k < t->n; k++) {
+		aa_buf b = AA_BUF_INIT;
+		int r = aa_buf_put(&b, t->lines[k].s, t->lines[k].len);
+
+		/* a CR that was content comes back as the line's ending */
+		if (r >= 0 && t->lines[k].eol == AA_EOL_CRLF)
+			r = aa_buf_putc(&b, '\r');
+		if (r >= 0)
+			r = aa_hunk_add_line(h, '+', b.ptr ? b.ptr : "", b.len);
+		aa_buf_free(&b);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Elisions in REPLACE ("# ... existing code ...") stand for the SEARCH
+ * lines between the unique lines around them, as in a whole file: the
+ * SEARCH text is the original they are resolved against.
+ */
+static void resolve_replace_elisions(sparse *p, aa_op *op)
+{
+	aa_buf search = AA_BUF_INIT;
+	aa_text t = AA_TEXT_INIT;
+	aa_edit_ctx cx;
+	aa_op tmp;
+	const char *why = NULL;
+
+	if (!aa_has_elision(p->replace.ptr, p->replace.len, op->path))
+		return;
+	memset(&cx, 0, sizeof(cx));
+	memset(&tmp, 0, sizeof(tmp));
+	cx.path = op->path;
+	cx.diags = p->d;
+	tmp.path = op->path;
+	tmp.pos = pos_of(p, p->replace_at);
+	tmp.content = p->replace.ptr;
+	tmp.content_len = p->replace.len;
+	if (hunk_text(p->h, '-', &search) < 0 ||
+	    aa_text_decode(&t, search.ptr ? search.ptr : "", search.len, &why) < 0)
+		fail_at(p, p->at, "out of memory");
+	else if (aa_edit_elide(&t, &tmp, &cx) < 0)
+		p->failed = 1;
+	else if (set_added(p->h, &t) < 0)
+		fail_at(p, p->at, "out of memory");
+	aa_edit_ctx_release(&cx);
+	aa_text_free(&t);
+	aa_buf_free(&search);
+}
+
 /*
  * Closes the block: an edit with one hunk, or for an empty SEARCH a new
  * file made of the REPLACE lines.
@@ -347,6 +426,7 @@ static void close_block(sparse *p)
 		op->content = aa_buf_detach(&p->replace);
 		return;
 	}
+	resolve_replace_elisions(p, op);
 	p->h->old_count = (long)p->nsearch;
 	p->h->new_count = (long)(p->h->nlines - p->nsearch);
 	if (p->hint > 0) {
@@ -408,6 +488,7 @@ static void in_block(sparse *p, const aa_lspan *l)
 	}
 	if (p->st == S_SEARCH && m == M_DIVIDER) {
 		p->st = S_REPLACE;
+		p->replace_at = l->next;
 		return;
 	}
 	if (p->st == S_REPLACE && m == M_REPLACE) {
