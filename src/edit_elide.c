@@ -168,6 +168,14 @@ static int bare_dots_are_content(const char *path)
 	return 0;
 }
 
+/* The first byte of every placeholder: a comment opener, '.', or '…'. */
+static int may_open(unsigned char c)
+{
+	return c == '/' || c == '#' || c == '<' || c == '-' || c == ';' ||
+	       c == '%' || c == '{' || c == '(' || c == '\'' || c == '.' ||
+	       c == 0xe2;
+}
+
 int aa_is_elision(const char *s, size_t len, const char *path)
 {
 	const char *b;
@@ -177,10 +185,11 @@ int aa_is_elision(const char *s, size_t len, const char *path)
 		s++;
 		len--;
 	}
+	/* most lines are code: out at their first byte */
+	if (!len || !may_open((unsigned char)*s))
+		return 0;
 	while (len && is_blank(s[len - 1]))
 		len--;
-	if (!len)
-		return 0;
 	if (only_ellipsis(s, len))
 		return !bare_dots_are_content(path);
 	if (!comment_body(s, len, &b, &n) || !n)

@@ -78,6 +78,10 @@ static int run_then(const char *s, size_t len, char c, size_t min,
 
 static mark mark_of(const char *s, size_t len)
 {
+	/* most lines are content: out at their first byte */
+	if (!len || (s[0] != '<' && s[0] != '-' && s[0] != '=' &&
+		     s[0] != '>' && s[0] != '+'))
+		return M_NONE;
 	if (run_then(s, len, '<', 5, "SEARCH") || run_then(s, len, '-', 3, "SEARCH"))
 		return M_SEARCH;
 	if (run_then(s, len, '=', 5, NULL))
