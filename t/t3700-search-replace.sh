@@ -72,6 +72,44 @@ test_expect_success 'Aider: path before the fence, several blocks in order' '
 	)
 '
 
+test_expect_success 'blocks in one fence apply in order, each on the result of the previous' '
+	cat >chain.md <<-\EOF &&
+	app/config.py
+	```python
+	<<<<<<< SEARCH
+	def host():
+	=======
+	def hostname():
+	>>>>>>> REPLACE
+	<<<<<<< SEARCH
+	PORT = 80
+	=======
+	PORT = 81
+	>>>>>>> REPLACE
+	<<<<<<< SEARCH
+	def hostname():
+	    return "localhost"
+	=======
+	def hostname():
+	    return "example.org"
+	>>>>>>> REPLACE
+	<<<<<<< SEARCH
+	PORT = 81
+	=======
+	PORT = 82
+	>>>>>>> REPLACE
+	```
+	EOF
+	fresh w-chain &&
+	(
+		cd w-chain &&
+		git ai-apply ../chain.md &&
+		sed -e "s/def host()/def hostname()/" -e "s/localhost/example.org/" \
+			-e "s/PORT = 80/PORT = 82/" ../repo/app/config.py >expect &&
+		staged_as app/config.py expect
+	)
+'
+
 test_expect_success 'Aider diff-fenced: the path inside the fence, a path line switches file' '
 	cat >fenced.md <<-\EOF &&
 	```
@@ -166,6 +204,29 @@ test_expect_success 'a SEARCH that matches twice is refused, listing the places'
 		test_rejected ../twice.md &&
 		test_grep "app/twice.py: ../twice.md:3:" err &&
 		test_grep "2" err
+	)
+'
+
+test_expect_success 'two identical blocks for a text that occurs twice are refused too' '
+	cat >twice2.md <<-\EOF &&
+	app/twice.py
+	```
+	<<<<<<< SEARCH
+	    return 1
+	=======
+	    return 2
+	>>>>>>> REPLACE
+	<<<<<<< SEARCH
+	    return 1
+	=======
+	    return 2
+	>>>>>>> REPLACE
+	```
+	EOF
+	(
+		cd repo &&
+		test_rejected ../twice2.md &&
+		test_grep "twice2.md:3:.*ambiguous" err
 	)
 '
 

@@ -76,13 +76,15 @@ static void strip_emphasis(const char *s, size_t *a, size_t *z)
 		(*z)--;
 }
 
-/* "File:", "Filename:", "Path:" and the like at s[*a]. */
+/*
+ * "File:", "Filename:", "Path:" and the like at s[*a]. Not "In x.py:" or
+ * "Update x.py:": those introduce a snippet as often as a whole file.
+ */
 static void strip_keyword(const char *s, size_t *a, size_t z)
 {
 	static const char *const words[] = {
 		"file:", "filename:", "file name:", "path:", "filepath:",
-		"file path:", "in ", "update ", "create ", "new file:",
-		"updated file:", "modified file:",
+		"file path:", "new file:", "updated file:", "modified file:",
 	};
 	size_t i;
 

@@ -207,6 +207,7 @@ typedef enum state { S_OUT, S_SEARCH, S_REPLACE } state;
 
 typedef struct sparse {
 	const aa_block *b;
+	size_t first;         /* the first op of this block of input */
 	aa_changeset *cs;
 	aa_diags *d;
 	aa_linemap lines;
@@ -405,6 +406,59 @@ static void resolve_replace_elisions(sparse *p, aa_op *op)
 	aa_buf_free(&search);
 }
 
+/* The two hunks remove the same lines. */
+static int same_search(const aa_hunk *a, const aa_hunk *b)
+{
+	size_t i = 0, j = 0;
+
+	for (;;) {
+		while (i < a->nlines && a->lines[i].kind != '-')
+			i++;
+		while (j < b->nlines && b->lines[j].kind != '-')
+			j++;
+		if (i == a->nlines || j == b->nlines)
+			return i == a->nlines && j == b->nlines;
+		if (a->lines[i].len != b->lines[j].len ||
+		    memcmp(a->lines[i].text, b->lines[j].text, a->lines[i].len))
+			return 0;
+		i++;
+		j++;
+	}
+}
+
+/*
+ * Consecutive blocks for one file are one edit with a hunk each: the
+ * hunk engine places each on the text as the ones before left it, which
+ * is what a run of single-hunk edits does, without decoding and
+ * checking the file once per block. Not when a block has a line hint
+ * (hinted and bare hunks do not mix), and not after a block with the
+ * same SEARCH text (the engine would take such a run as "one at each
+ * place", where each block must match once).
+ */
+static void merge_with_previous(sparse *p)
+{
+	aa_op *op = &p->cs->ops[p->cs->n - 1], *prev;
+	aa_hunk *h;
+	size_t i;
+
+	if (p->cs->n < p->first + 2 || op->hunks[0].has_hint)
+		return;
+	prev = op - 1;
+	if (prev->kind != AA_OP_EDIT || prev->edit_kind != AA_EDIT_HUNKS ||
+	    strcmp(prev->path, op->path) ||
+	    same_search(&prev->hunks[prev->nhunks - 1], &op->hunks[0]))
+		return;
+	for (i = 0; i < prev->nhunks; i++)
+		if (prev->hunks[i].has_hint)
+			return;
+	if (!(h = aa_op_add_hunk(prev, op->hunks[0].pos)))
+		return;  /* stays its own edit */
+	*h = op->hunks[0];
+	op->nhunks = 0;  /* the lines are the hunk's now */
+	aa_op_free(op);
+	p->cs->n--;
+}
+
 /*
  * Closes the block: an edit with one hunk, or for an empty SEARCH a new
  * file made of the REPLACE lines.
@@ -438,6 +492,8 @@ static void close_block(sparse *p)
 		p->h->old_start = p->h->new_start = p->hint;
 	}
 	p->h = NULL;
+	if (!p->failed)
+		merge_with_previous(p);
 }
 
 /* The line's bytes with a CR before its LF (content). */
@@ -541,6 +597,7 @@ static int parse(const aa_block *b, const char *path, size_t path_len,
 
 	memset(&p, 0, sizeof(p));
 	p.b = b;
+	p.first = first;
 	p.cs = cs;
 	p.d = d;
 	p.path = path;

@@ -61,6 +61,9 @@ static void labels(void **state)
 	assert_true(label_is("app/x.py:", "app/x.py"));
 	assert_true(label_is("Makefile.am", "Makefile.am"));
 	assert_true(label_is("Here is the updated file:", NULL));
+	/* a snippet is often introduced so: not a whole-file label */
+	assert_true(label_is("In `app/x.py`:", NULL));
+	assert_true(label_is("Update app/x.py:", NULL));
 	assert_true(label_is("Done.", NULL));
 	assert_true(label_is("python", NULL));
 	assert_true(label_is("../etc/passwd", NULL));
