@@ -5,10 +5,35 @@
 #                   plain and under -fsanitize=address,undefined
 #   make demo       apply the example answers in a throw-away repository
 #   make SANITIZE=1 build into build-asan/ with the sanitizers
+#   make doc        the manual, man page and HTML, into $(B)/Documentation/
+#                   (needs asciidoctor: make deps installs it)
+#   make install    the command, its man page, completions (bash, zsh) and
+#                   contrib hooks under $(prefix) (default /usr/local);
+#                   DESTDIR= for a staging root, NO_MAN=1 without the manual,
+#                   NO_BUILD=1 to install what $(B) holds without rebuilding
+#   make uninstall  removes what make install installed
 
 CC ?= cc
 PKGS = libgit2 yaml-0.1 libcjson libxxhash
 PROVE ?= prove
+# Scripts and unit binaries run in parallel; each script has its own
+# trash directory (t/test-lib.sh).
+PROVE_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+ASCIIDOCTOR ?= asciidoctor
+INSTALL ?= install
+
+prefix ?= /usr/local
+exec_prefix ?= $(prefix)
+bindir ?= $(exec_prefix)/bin
+datarootdir ?= $(prefix)/share
+mandir ?= $(datarootdir)/man
+man1dir ?= $(mandir)/man1
+htmldir ?= $(datarootdir)/doc/git-ai-apply
+# bash-completion loads completions/git-ai-apply when git's own
+# completion meets "git ai-apply" (its _completion_loader "git-<cmd>").
+bashcompdir ?= $(datarootdir)/bash-completion/completions
+zshcompdir ?= $(datarootdir)/zsh/site-functions
+hooksdir ?= $(datarootdir)/git-ai-apply/hooks
 
 ifeq ($(SANITIZE),1)
 B ?= build-asan
@@ -20,7 +45,7 @@ SAN_FLAGS =
 endif
 
 OPT ?= -O2 -g
-AA_CFLAGS = -std=c11 -Wall -Wextra -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L \
+AA_CFLAGS = -std=c11 -Wall -Wextra -MMD -MP -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L \
 	    -Iinclude -Isrc $(OPT) $(SAN_FLAGS) \
 	    $(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(CFLAGS)
 AA_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
@@ -29,15 +54,32 @@ TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
 LIB_SRCS := $(filter-out src/cli.c,$(wildcard src/*.c src/format/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+# Linked into the command only, never into the library.
+CMD_OBJS := $(B)/src/cli.o $(B)/src/cmd/no-ca-bundle.o
 UNIT_SRCS := $(wildcard t/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:t/unit/%.c=$(B)/t/unit/%)
-HEADERS := $(wildcard include/*.h include/aiapply/*.h src/*.h src/format/*.h)
+HOOKS := $(wildcard contrib/hooks/*)
+MAN_SRC := Documentation/git-ai-apply.adoc
+MAN_PAGE := $(B)/Documentation/git-ai-apply.1
+MAN_HTML := $(B)/Documentation/git-ai-apply.html
+AA_VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
-.PHONY: all deps test test-build test-run demo bench fuzz clean
+.PHONY: all deps test test-build test-run demo bench fuzz clean \
+	doc man html install install-bin install-man install-html uninstall FORCE
 
 all: $(B)/git-ai-apply $(if $(SANITIZE),,git-ai-apply)
 
-$(B)/%.o: %.c $(HEADERS)
+# -MMD -MP: each object's header dependencies, written beside it.
+# (The unit binaries' go to t/unit/deps/, out of the way of t/unit/test-*.)
+-include $(wildcard $(B)/src/*.d $(B)/src/*/*.d $(B)/t/unit/deps/*.d)
+
+# Objects are rebuilt when the flags change (another SANITIZE, CFLAGS).
+$(B)/build-flags: FORCE
+	@mkdir -p $(B)
+	@echo 'v2 $(CC) $(AA_CFLAGS) | $(AA_LDFLAGS) | $(AA_LIBS)' >$@.new
+	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
+
+$(B)/%.o: %.c $(B)/build-flags
 	@mkdir -p $(dir $@)
 	$(CC) $(AA_CFLAGS) -c -o $@ $<
 
@@ -45,7 +87,7 @@ $(B)/libaiapply.a: $(LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/git-ai-apply: $(B)/src/cli.o $(B)/libaiapply.a
+$(B)/git-ai-apply: $(CMD_OBJS) $(B)/libaiapply.a
 	$(CC) $(AA_LDFLAGS) -o $@ $^ $(AA_LIBS)
 
 libaiapply.a: $(B)/libaiapply.a
@@ -54,9 +96,10 @@ libaiapply.a: $(B)/libaiapply.a
 git-ai-apply: $(B)/git-ai-apply libaiapply.a
 	cp $< $@
 
-$(B)/t/unit/%: t/unit/%.c t/unit/unit.h $(B)/libaiapply.a
-	@mkdir -p $(dir $@)
-	$(CC) $(AA_CFLAGS) -It/unit $(AA_LDFLAGS) -o $@ $< $(B)/libaiapply.a \
+$(B)/t/unit/%: t/unit/%.c $(B)/libaiapply.a $(B)/build-flags
+	@mkdir -p $(dir $@)deps
+	$(CC) $(AA_CFLAGS) -MF $(dir $@)deps/$*.d -It/unit $(AA_LDFLAGS) \
+		-o $@ $< $(B)/libaiapply.a \
 		$(AA_LIBS) $(TEST_LIBS)
 
 deps:
@@ -66,7 +109,8 @@ test-build: all $(UNIT_BINS)
 
 # Runs every unit binary and sharness script of one build through prove.
 test-run: test-build
-	AA_BUILD_DIR=$(abspath $(B)) $(PROVE) --exec "$(abspath t/run-test.sh)" \
+	AA_BUILD_DIR=$(abspath $(B)) $(PROVE) -j$(PROVE_JOBS) \
+		--exec "$(abspath t/run-test.sh)" \
 		$(UNIT_BINS) $(sort $(wildcard t/t[0-9]*.sh))
 
 test: deps
@@ -84,6 +128,61 @@ bench: deps
 # libFuzzer targets (clang) in build-fuzz/; see contrib/fuzz/build.sh.
 fuzz: deps
 	sh contrib/fuzz/build.sh
+
+# The manual: one source, Documentation/git-ai-apply.adoc.
+doc: man html
+man: $(MAN_PAGE)
+html: $(MAN_HTML)
+
+NEED_ASCIIDOCTOR = @command -v $(ASCIIDOCTOR) >/dev/null 2>&1 || { \
+	echo "asciidoctor is needed for the manual: make deps" \
+	     "(or make install NO_MAN=1)" >&2; exit 1; }
+
+$(MAN_PAGE): $(MAN_SRC)
+	@mkdir -p $(dir $@)
+	$(NEED_ASCIIDOCTOR)
+	$(ASCIIDOCTOR) -b manpage -d manpage -a mansource=git-ai-apply \
+		-a manversion=$(AA_VERSION) -a manmanual="Git Manual" -o $@ $<
+
+$(MAN_HTML): $(MAN_SRC)
+	@mkdir -p $(dir $@)
+	$(NEED_ASCIIDOCTOR)
+	$(ASCIIDOCTOR) -b html5 -d manpage -a manversion=$(AA_VERSION) -o $@ $<
+
+# Installs what is built; needs no network (make deps beforehand).
+install: install-bin $(if $(NO_MAN),,install-man)
+
+install-bin: $(if $(NO_BUILD),,all)
+	$(INSTALL) -d -m 755 '$(DESTDIR)$(bindir)' '$(DESTDIR)$(bashcompdir)' \
+		'$(DESTDIR)$(zshcompdir)'
+	$(INSTALL) -m 755 $(B)/git-ai-apply '$(DESTDIR)$(bindir)/git-ai-apply'
+	$(INSTALL) -m 644 contrib/completion/git-ai-apply.bash \
+		'$(DESTDIR)$(bashcompdir)/git-ai-apply'
+	$(INSTALL) -m 644 contrib/completion/_git-ai-apply \
+		'$(DESTDIR)$(zshcompdir)/_git-ai-apply'
+ifneq ($(HOOKS),)
+	$(INSTALL) -d -m 755 '$(DESTDIR)$(hooksdir)'
+	$(INSTALL) -m 755 $(HOOKS) '$(DESTDIR)$(hooksdir)'
+endif
+
+install-man: $(MAN_PAGE)
+	$(INSTALL) -d -m 755 '$(DESTDIR)$(man1dir)'
+	$(INSTALL) -m 644 $(MAN_PAGE) '$(DESTDIR)$(man1dir)/git-ai-apply.1'
+
+install-html: $(MAN_HTML)
+	$(INSTALL) -d -m 755 '$(DESTDIR)$(htmldir)'
+	$(INSTALL) -m 644 $(MAN_HTML) '$(DESTDIR)$(htmldir)/git-ai-apply.html'
+
+uninstall:
+	rm -f '$(DESTDIR)$(bindir)/git-ai-apply' \
+		'$(DESTDIR)$(man1dir)/git-ai-apply.1' \
+		'$(DESTDIR)$(htmldir)/git-ai-apply.html' \
+		'$(DESTDIR)$(bashcompdir)/git-ai-apply' \
+		'$(DESTDIR)$(zshcompdir)/_git-ai-apply' \
+		$(foreach h,$(HOOKS),'$(DESTDIR)$(hooksdir)/$(notdir $(h))')
+	@# the directories of our own, when empty
+	@rmdir '$(DESTDIR)$(htmldir)' '$(DESTDIR)$(hooksdir)' \
+		'$(DESTDIR)$(datarootdir)/git-ai-apply' 2>/dev/null || :
 
 clean:
 	rm -rf build build-asan build-fuzz git-ai-apply libaiapply.a t/trash

@@ -10,6 +10,7 @@
 #   git ai-apply --cached numbered.diff  vs  patch -o FILE, git apply --cached
 #   git ai-apply --check tiny.diff       (one hunk in a 4-line file: the
 #                                        fixed cost, and the memory baseline)
+#                                        vs git apply --check tiny.diff
 #
 # Usage: bench/locate.sh [lines...]   (default: 200000 400000)
 # Environment: RUNS (default 10), AA_BIN_DIR (directory holding the
@@ -91,6 +92,7 @@ for n in $sizes; do
 	hyperfine --style basic --runs "$runs" --warmup 2 \
 		--export-json ../time.json --prepare 'git read-tree HEAD' \
 		-n 'ai-apply --check tiny' 'git ai-apply -q --check ../tiny.diff' \
+		-n 'git apply --check tiny' 'git apply --check ../tiny.diff' \
 		-n 'ai-apply --check numbered' 'git ai-apply -q --check ../numbered.diff' \
 		-n 'ai-apply --check bare' 'git ai-apply -q --check ../bare.diff' \
 		-n 'ai-apply --cached numbered' 'git ai-apply -q --cached ../numbered.diff' \
@@ -132,7 +134,8 @@ for c in res[sizes[0]]:
         row += f"{res[sizes[1]][c] / res[sizes[0]][c]:8.2f}"
     print(row)
 print("\nratios (median times)" + " " * 38 + "".join(f"{n:>8}" for n in sizes))
-pairs = [("ai-apply --check numbered", "patch --dry-run numbered"),
+pairs = [("ai-apply --check tiny", "git apply --check tiny"),
+         ("ai-apply --check numbered", "patch --dry-run numbered"),
          ("ai-apply --check bare", "patch --dry-run numbered"),
          ("ai-apply --cached numbered", "patch -o FILE numbered"),
          ("ai-apply --check numbered", "git apply --check numbered"),

@@ -9,6 +9,7 @@ command -v hyperfine >/dev/null 2>&1 || {
 sh ./land.sh
 sh ./locate.sh
 sh ./formats.sh
+sh ./plan.sh
 for b in */run.sh; do
 	if test -f "$b"; then sh "$b"; fi
 done

@@ -1,6 +1,8 @@
 #!/bin/sh
-# Installs what the build and the tests need when it is missing
-# (Debian packages). Run as root, or with sudo available.
+# Installs what the build, the manual and the tests need when it is
+# missing (Debian packages). Run as root, or with sudo available. This is
+# the only step that uses the network: make, make doc, make install and
+# make test-run do not.
 set -e
 
 missing=
@@ -18,6 +20,13 @@ command -v prove >/dev/null 2>&1 || missing="$missing perl"
 command -v git >/dev/null 2>&1 || missing="$missing git"
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v patch >/dev/null 2>&1 || missing="$missing patch"
+command -v make >/dev/null 2>&1 || missing="$missing make"
+# The manual (make doc, make install) and git help ai-apply.
+command -v asciidoctor >/dev/null 2>&1 || missing="$missing asciidoctor"
+command -v man >/dev/null 2>&1 || missing="$missing man-db"
+# t0200: the installed completion, as bash-completion's loader finds it.
+test -f /usr/share/bash-completion/bash_completion ||
+	missing="$missing bash-completion"
 
 test -z "$missing" && exit 0
 

@@ -10,8 +10,12 @@ int aa_buf_grow(aa_buf *b, size_t extra)
 	size_t need, cap;
 	char *p;
 
-	if (extra > SIZE_MAX - b->len - 1)
+	if (b->oom)
 		return -1;
+	if (extra > SIZE_MAX - b->len - 1) {
+		b->oom = 1;
+		return -1;
+	}
 	need = b->len + extra + 1;
 	if (need <= b->cap)
 		return 0;
@@ -20,8 +24,10 @@ int aa_buf_grow(aa_buf *b, size_t extra)
 	while (cap < need)
 		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
 	p = realloc(b->ptr, cap);
-	if (!p)
+	if (!p) {
+		b->oom = 1;
 		return -1;
+	}
 	b->ptr = p;
 	b->cap = cap;
 	return 0;
@@ -77,6 +83,7 @@ int aa_buf_printf(aa_buf *b, const char *fmt, ...)
 void aa_buf_clear(aa_buf *b)
 {
 	b->len = 0;
+	b->oom = 0;
 	if (b->ptr)
 		b->ptr[0] = '\0';
 }
@@ -86,6 +93,7 @@ void aa_buf_free(aa_buf *b)
 	free(b->ptr);
 	b->ptr = NULL;
 	b->len = b->cap = 0;
+	b->oom = 0;
 }
 
 char *aa_buf_detach(aa_buf *b)

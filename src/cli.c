@@ -22,6 +22,20 @@
 
 #define EXIT_REJECTED 1
 #define EXIT_FATAL 128
+#define EXIT_USAGE 129
+
+/*
+ * What parsing the command line found: go on, print the usage (-h), or
+ * stop -- fatal as git's die() (128: options that cannot go together),
+ * or a usage error as git's usage_with_options() (129: an unknown option
+ * or a bad value, with the usage).
+ */
+enum {
+	ARGS_OK = 0,
+	ARGS_HELP = 1,
+	ARGS_FATAL = -1,
+	ARGS_USAGE = -2
+};
 
 static const char usage_text[] =
 	"usage: git ai-apply [--cached | --branch=<name> | --check] [--format=<name>] [--strict]\n"
@@ -91,28 +105,37 @@ typedef struct cli {
 	int recover;          /* --recover */
 } cli;
 
+/* An unknown option or a bad value: the error, then the usage (129). */
 static int die_usage(const char *fmt, const char *arg)
 {
-	fputs("fatal: ", stderr);
+	fputs("error: ", stderr);
 	fprintf(stderr, fmt, arg);
 	fputs("\n\n", stderr);
 	print_usage(stderr);
-	return -1;
+	return ARGS_USAGE;
 }
 
-/* "unknown format 'x' (auto, companion, ...)": the registry's names. */
+/* Options that cannot go together: git's die() (128). */
+static int die_fatal(const char *msg)
+{
+	fprintf(stderr, "fatal: %s\n", msg);
+	return ARGS_FATAL;
+}
+
+/*
+ * "unknown format 'x' (auto, companion, ...)": a bad value (129), with
+ * the registry's names.
+ */
 static int die_unknown_format(const char *name)
 {
 	aa_buf names = AA_BUF_INIT;
-	int r;
 
 	aa_format_list(&names, ", ");
-	fprintf(stderr, "fatal: unknown format %s (%s)\n\n",
+	fprintf(stderr, "error: unknown format %s (%s)\n\n",
 		aa_qtext(name, strlen(name), 200), names.ptr ? names.ptr : "");
 	print_usage(stderr);
-	r = -1;
 	aa_buf_free(&names);
-	return r;
+	return ARGS_USAGE;
 }
 
 /* Matches "--name=value" or "--name value"; advances *i for the latter. */
@@ -142,7 +165,7 @@ static int set_mode(cli *c, aa_land_mode mode, const char *name)
 	if (c->land.mode != AA_LAND_INDEX && c->land.mode != mode) {
 		fprintf(stderr, "fatal: options '%s' and '%s' cannot be used together\n",
 			mode_names[c->land.mode], name);
-		return -1;
+		return ARGS_FATAL;
 	}
 	c->land.mode = mode;
 	return 0;
@@ -189,6 +212,29 @@ static int parse_value_opt(cli *c, int argc, char **argv, int *i)
 	return die_usage("unknown option '%s'", argv[*i]);
 }
 
+/* --no-<option>, as git's parse-options gives every boolean one. */
+static int parse_negated(cli *c, const char *a)
+{
+	if (!strcmp(a, "--no-strict"))
+		c->parse.strict = 0;
+	else if (!strcmp(a, "--no-force"))
+		c->land.force = 0;
+	else if (!strcmp(a, "--no-allow-delete"))
+		c->plan.allow_delete = 0;
+	else if ((!strcmp(a, "--no-stat") && c->report.kind == AA_REPORT_STAT) ||
+		 (!strcmp(a, "--no-json") && c->report.kind == AA_REPORT_JSON) ||
+		 (!strcmp(a, "--no-diff") && c->report.kind == AA_REPORT_DIFF))
+		c->report.kind = AA_REPORT_SUMMARY;
+	else if (!strcmp(a, "--no-stat") || !strcmp(a, "--no-json") ||
+		 !strcmp(a, "--no-diff"))
+		; /* that report was not asked for: nothing to undo */
+	else if (!strcmp(a, "--no-quiet"))
+		c->report.quiet = 0;
+	else
+		return 1; /* not a flag */
+	return 0;
+}
+
 static int parse_flag(cli *c, const char *a)
 {
 	if (!strcmp(a, "--cached"))
@@ -212,7 +258,7 @@ static int parse_flag(cli *c, const char *a)
 	else if (!strcmp(a, "--recover"))
 		c->recover = 1;
 	else
-		return 1; /* not a flag */
+		return parse_negated(c, a);
 	return 0;
 }
 
@@ -222,7 +268,7 @@ static int parse_args(cli *c, int argc, char **argv)
 
 	c->files = calloc((size_t)argc + 1, sizeof(*c->files));
 	if (!c->files)
-		return -1;
+		return die_fatal("out of memory");
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int r;
@@ -237,23 +283,23 @@ static int parse_args(cli *c, int argc, char **argv)
 		}
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			print_usage(stdout);
-			return 1;
+			return ARGS_HELP;
 		}
 		r = parse_flag(c, a);
 		if (r < 0)
-			return -1;
-		if (r > 0 && parse_value_opt(c, argc, argv, &i) < 0)
-			return -1;
+			return r;
+		if (r > 0 && (r = parse_value_opt(c, argc, argv, &i)) < 0)
+			return r;
 	}
 	if (c->recover && (c->nfiles || c->land.mode != AA_LAND_INDEX))
-		return die_usage("%s", "--recover takes no input and no landing option");
+		return die_fatal("--recover takes no input and no landing option");
 	if (c->land.mode != AA_LAND_BRANCH &&
 	    (c->land.base || c->land.message || c->land.force))
-		return die_usage("%s", "--base, -m and --force need --branch");
+		return die_fatal("--base, -m and --force need --branch");
 	if (c->parse.strict && c->parse.format != AA_FORMAT_AUTO &&
 	    c->parse.format != AA_FORMAT_DIFF)
-		return die_usage("%s", "--strict is the unified diff contract; it takes --format=diff only");
-	return 0;
+		return die_fatal("--strict is the unified diff contract; it takes --format=diff only");
+	return ARGS_OK;
 }
 
 /* ---- inputs ---- */
@@ -528,21 +574,24 @@ static int run(cli *c, git_repository *repo)
 	r = aa_session_open(&s, repo, &c->land, &d);
 	opened = 1;
 	if (r < 0) {
-		outcome = r == -2 ? AA_OUT_FATAL : AA_OUT_REJECTED;
+		outcome = r == AA_FATAL ? AA_OUT_FATAL : AA_OUT_REJECTED;
 		goto done;
 	}
 	if (parse_inputs(c, &in, &cs, &d) < 0)
 		goto done;
 	confirm_deletions(c, &cs);
-	if (aa_plan_build(&plan, &cs, &s.snap, &c->plan, &d) < 0)
+	if (aa_plan_build(&plan, &cs, &s.snap, &c->plan, &d) < 0) {
+		if (plan.fatal) /* the repository, not the answer */
+			outcome = AA_OUT_FATAL;
 		goto done;
+	}
 	if (!plan.nchanges) {
 		outcome = AA_OUT_ALREADY_APPLIED;
 		goto done;
 	}
 	r = aa_land(&s, &plan, &d);
 	if (r < 0)
-		outcome = r == -2 ? AA_OUT_FATAL : AA_OUT_REJECTED;
+		outcome = r == AA_FATAL ? AA_OUT_FATAL : AA_OUT_REJECTED;
 	else
 		outcome = c->land.mode == AA_LAND_CHECK ? AA_OUT_CHECKED : AA_OUT_APPLIED;
 done:
@@ -605,12 +654,14 @@ int main(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	r = parse_args(&c, argc, argv);
-	if (r != 0) {
+	if (r != ARGS_OK) {
 		free(c.files);
-		return r > 0 ? 0 : EXIT_FATAL;
+		/* git: -h and usage errors exit 129, die() 128 */
+		return r == ARGS_FATAL ? EXIT_FATAL : EXIT_USAGE;
 	}
 	c.report.mode = mode_name(c.land.mode);
 	c.report.branch = c.land.branch;
+	/* Loads no CA bundle: see src/cmd/no-ca-bundle.c. */
 	git_libgit2_init();
 	/*
 	 * libgit2 re-hashes every object it reads; git does not (fsck does

@@ -43,6 +43,18 @@ int aa_error(aa_diags *d, aa_pos pos, const char *path, const char *fmt, ...)
 	return -1;
 }
 
+int aa_oom(aa_diags *d, aa_pos pos, const char *path)
+{
+	return aa_error(d, pos, path, "out of memory");
+}
+
+int aa_error_buf(aa_diags *d, aa_pos pos, const char *path, const aa_buf *msg)
+{
+	if (aa_buf_oom(msg) || !msg->ptr)
+		return aa_oom(d, pos, path);
+	return aa_error(d, pos, path, "%s", msg->ptr);
+}
+
 void aa_warn(aa_diags *d, aa_pos pos, const char *path, const char *fmt, ...)
 {
 	va_list ap;

@@ -359,7 +359,7 @@ static int describe_miss(const modrun *r, const needle *nd, size_t from, aa_buf 
 
 static int oom(const modrun *r)
 {
-	return aa_error(r->cx->diags, r->m->pos, r->cx->path, "out of memory");
+	return aa_oom(r->cx->diags, r->m->pos, r->cx->path);
 }
 
 /* "<ACTION>: <what> not found [after the anchor (line N)]; closest ..." */

@@ -130,7 +130,7 @@ typedef struct ishift {
 
 static int oom(hrun *r, aa_pos pos)
 {
-	return aa_error(r->cx->diags, pos, r->cx->path, "out of memory");
+	return aa_oom(r->cx->diags, pos, r->cx->path);
 }
 
 static aa_lview run_view(const hrun *r)
@@ -698,6 +698,22 @@ static int shift_line(const ishift *sh, const char *s, size_t len, aa_buf *b)
  * lines, the added lines (re-indented, the file's dominant ending),
  * and the final newline settled.
  */
+/*
+ * Whether the hunk's last new-side line ends in a CR of its own: with
+ * "\ No newline at end of file" after it, that CR is the file's last
+ * byte (a CRLF file without a final LF), which the text model holds as
+ * a CR terminator.
+ */
+static int last_new_ends_in_cr(const aa_hunk *h)
+{
+	size_t k = h->nlines;
+
+	while (k > 0 && h->lines[k - 1].kind == '-')
+		k--;
+	return k > 0 && h->lines[k - 1].len &&
+	       h->lines[k - 1].text[h->lines[k - 1].len - 1] == '\r';
+}
+
 static int build_new(hrun *r, const aa_lview *v, size_t at, const htry *y,
 		     const ishift *sh, aa_lrec **res, size_t *nres)
 {
@@ -739,7 +755,7 @@ static int build_new(hrun *r, const aa_lview *v, size_t at, const htry *y,
 	if (n && at_end) {
 		/* the final newline: as the hunk says, else as the file had it */
 		if (h->new_no_eol && y->k1 == h->nlines)
-			nv[n - 1].eol = AA_EOL_NONE;
+			nv[n - 1].eol = last_new_ends_in_cr(h) ? AA_EOL_CR : AA_EOL_NONE;
 		else if (h->old_no_eol || !last_none)
 			nv[n - 1].eol = nv[n - 1].eol == AA_EOL_NONE ? dom : nv[n - 1].eol;
 		else
@@ -822,8 +838,7 @@ static int report_ambiguous(hrun *r, const htry *y, aa_ws lv, const size_t *hits
 		aa_buf_printf(&b, " (for the %zu hunks in a row with these lines, this one included: "
 			      "not one place each)", r->run_left);
 	aa_buf_puts(&b, "; refusing to guess (give more context or the right line numbers)");
-	ret = aa_error(r->cx->diags, y->h->pos, r->cx->path, "%s",
-		       b.ptr ? b.ptr : "hunk matches several places");
+	ret = aa_error_buf(r->cx->diags, y->h->pos, r->cx->path, &b);
 	aa_buf_free(&b);
 	return ret;
 }
@@ -1026,8 +1041,7 @@ static int report_not_found(hrun *r, const htry *y, size_t hint)
 		aa_buf_free(&b);
 		return oom(r, y->h->pos);
 	}
-	ret = aa_error(r->cx->diags, y->h->pos, r->cx->path, "%s",
-		       b.ptr ? b.ptr : "hunk does not apply");
+	ret = aa_error_buf(r->cx->diags, y->h->pos, r->cx->path, &b);
 	aa_buf_free(&b);
 	return ret;
 }
@@ -1179,6 +1193,35 @@ static int hunk_anchor(const aa_hunk *h, size_t k1)
 	if (e.lead && !e.trail && e.adds_last)
 		return ANCHOR_END;
 	if (!e.lead && e.trail && e.adds_first && h->old_start <= 1)
+		return ANCHOR_START;
+	return ANCHOR_NONE;
+}
+
+/*
+ * git apply's own anchors (match_beginning, match_end), wider than
+ * hunk_anchor(): a numbered hunk with no context after its changes ends
+ * the file, one at line 1 with none before them starts it, whatever its
+ * changes. Assistants often end a hunk on its changed line, so the
+ * ladder cannot insist on this; but a hunk that is off its header's line
+ * may have been cut at the edge of the file the answer saw, with lines
+ * added upstream since right next to it. In the exact-only tries (the
+ * current content first, then the versions history offers) such a hunk
+ * is taken at its header's line or at the edge only, so a version where
+ * the edge holds is found and the merge decides; when none is, the
+ * ladder places it as before.
+ */
+static int hunk_edge(const aa_hunk *h, size_t k1)
+{
+	edges e;
+
+	if (!h->has_hint || !k1)
+		return ANCHOR_NONE;
+	hunk_edges(h, k1, &e);
+	if (e.lead == k1)
+		return ANCHOR_NONE;
+	if (e.lead && !e.trail)
+		return ANCHOR_END;
+	if (!e.lead && e.trail && h->old_start <= 1)
 		return ANCHOR_START;
 	return ANCHOR_NONE;
 }
@@ -1503,6 +1546,27 @@ static rung_result anchored_ladder(hrun *r, const htry *y)
 	return rr;
 }
 
+/*
+ * Exact-only, for an edge hunk (hunk_edge()) that hunk_anchor() leaves
+ * free: at its header's line, else at the edge, else nowhere.
+ */
+static rung_result exact_at_edge(hrun *r, const htry *y, int edge)
+{
+	aa_lview v = run_view(r);
+	aa_needle nd = AA_NEEDLE_INIT(y->pre, y->npre);
+	size_t hint = hinted_line(r, y->h, 0), at;
+	htry e = *y;
+	int here = aa_locate_at(&v, hint, &nd, AA_WS_EXACT);
+
+	aa_needle_release(&nd);
+	if (here)
+		return land(r, y, hint, AA_HOW_EXACT, AA_WS_EXACT) < 0 ? -1 : 1;
+	e.anchor = edge;
+	if (!at_anchor(r, &e, e.pre, e.npre, AA_WS_EXACT, &at))
+		return 0;
+	return land(r, y, at, AA_HOW_OFFSET, AA_WS_EXACT) < 0 ? -1 : 1;
+}
+
 /* Rungs 1 to 4 and "already applied" for try y: 0 when none gives a place. */
 static rung_result ladder(hrun *r, const htry *y)
 {
@@ -1514,6 +1578,12 @@ static rung_result ladder(hrun *r, const htry *y)
 
 	if (y->anchor != ANCHOR_NONE)
 		return anchored_ladder(r, y);
+	if (r->cx->exact_only && !r->cx->strict) {
+		int edge = hunk_edge(h, y->k1);
+
+		if (edge != ANCHOR_NONE)
+			return exact_at_edge(r, y, edge);
+	}
 	rr = h->has_hint ? exact_rungs(r, y) : bare_exact(r, y);
 	if (r->cx->exact_only)
 		return rr;
@@ -1757,8 +1827,7 @@ int aa_edit_check_deletion(const aa_text *t, const aa_op *op, aa_edit_ctx *cx)
 
 					aa_buf_puts(&b, "the deletion does not match the file; it would lose lines the patch did not show:");
 					describe_line(&b, &f, &p, (long)line + 1);
-					ret = aa_error(cx->diags, h->pos, cx->path, "%s",
-						       b.ptr ? b.ptr : "deletion does not match");
+					ret = aa_error_buf(cx->diags, h->pos, cx->path, &b);
 					aa_buf_free(&b);
 					return ret;
 				}

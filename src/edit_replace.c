@@ -329,6 +329,10 @@ static int refuse_several(const repl_job *j, const char *first)
 		aa_buf_free(&m);
 		return 0;
 	}
+	if (aa_buf_oom(&m)) {
+		aa_buf_free(&m);
+		return aa_oom(j->cx->diags, j->r->pos, j->cx->path);
+	}
 	ret = aa_error(j->cx->diags, j->r->pos, j->cx->path,
 		       "replacement %zu: limit \"once\" but find matches %zu "
 		       "places (lines %s%s); make find name one place, or use "
@@ -525,8 +529,7 @@ static int not_found(repl_job *j)
 	if (nlines > 1)
 		aa_buf_printf(&m, " (first of %zu lines)", nlines);
 	explain_miss(j, &m);
-	aa_error(j->cx->diags, j->r->pos, j->cx->path, "%s",
-		 m.ptr ? m.ptr : "find text not found");
+	aa_error_buf(j->cx->diags, j->r->pos, j->cx->path, &m);
 	aa_buf_free(&m);
 	return -1;
 }

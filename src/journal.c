@@ -29,7 +29,6 @@
 #include "land_internal.h"
 #include "aiapply/plan.h"
 
-#define FATAL (-2)
 #define JOURNAL_MAGIC "git-ai-apply journal 1"
 
 struct aa_guard {
@@ -457,7 +456,7 @@ static int lock_error(aa_guard *g, int err, aa_diags *d)
 	else
 		aa_error(d, (aa_pos){ NULL, 0 }, NULL, "Unable to create '%s': %s",
 			 g->lock_path.ptr, strerror(err));
-	return FATAL;
+	return AA_FATAL;
 }
 
 /*
@@ -570,7 +569,7 @@ static int make_private_index(aa_guard *g, aa_diags *d)
 	if (r < 0)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 				"cannot set up '%s': %s", g->private_path.ptr,
-				strerror(errno)), FATAL;
+				strerror(errno)), AA_FATAL;
 	return 0;
 }
 
@@ -704,7 +703,7 @@ static int recover(aa_guard *g, const journal *j, aa_diags *d)
 		aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 			 "could not recover the landing interrupted in process %ld; "
 			 "fix the cause and run 'git ai-apply --recover' again", j->pid);
-		return FATAL;
+		return AA_FATAL;
 	}
 	aa_note(d, (aa_pos){ NULL, 0 }, NULL,
 		"recovered the landing interrupted in process %ld: %s", j->pid,
@@ -714,7 +713,7 @@ static int recover(aa_guard *g, const journal *j, aa_diags *d)
 		"the index changed since; the work tree was left as it is");
 	if (unlink(g->journal_path.ptr) < 0 && errno != ENOENT)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot remove '%s': %s",
-				g->journal_path.ptr, strerror(errno)), FATAL;
+				g->journal_path.ptr, strerror(errno)), AA_FATAL;
 	fsync_dir_of(g->journal_path.ptr);
 	return 0;
 }
@@ -734,7 +733,7 @@ static int recover_if_any(aa_guard *g, int *recovered, aa_diags *d)
 		if (r < 0)
 			return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 					"cannot read '%s': %s", g->journal_path.ptr,
-					errno ? strerror(errno) : "damaged"), FATAL;
+					errno ? strerror(errno) : "damaged"), AA_FATAL;
 		if (!pid_alive(j.pid))
 			break;
 		journal_free(&j);
@@ -743,7 +742,7 @@ static int recover_if_any(aa_guard *g, int *recovered, aa_diags *d)
 	if (i == 200)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 				"another git ai-apply is finishing a landing ('%s'); try again",
-				g->journal_path.ptr), FATAL;
+				g->journal_path.ptr), AA_FATAL;
 	*recovered = 1;
 	r = recover(g, &j, d);
 	journal_free(&j);
@@ -761,14 +760,14 @@ int aa_guard_open(aa_guard **out, git_repository *repo, int *recovered,
 	*out = g;
 	*recovered = 0;
 	if (!g)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "out of memory"), FATAL;
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "out of memory"), AA_FATAL;
 	g->repo = repo;
 	g->lock_fd = -1;
 	if (set_paths(g, repo) < 0)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "out of memory"), FATAL;
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "out of memory"), AA_FATAL;
 	if (mkdir(g->dir.ptr, 0777) < 0 && errno != EEXIST)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot create '%s': %s",
-				g->dir.ptr, strerror(errno)), FATAL;
+				g->dir.ptr, strerror(errno)), AA_FATAL;
 	r = take_lock(g, d);
 	if (!r)
 		r = recover_if_any(g, recovered, d);
@@ -777,13 +776,13 @@ int aa_guard_open(aa_guard **out, git_repository *repo, int *recovered,
 	r = index_trailer(g->index_path.ptr, &g->old_sum);
 	if (r < 0)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot read '%s': %s",
-				g->index_path.ptr, strerror(errno)), FATAL;
+				g->index_path.ptr, strerror(errno)), AA_FATAL;
 	g->old_absent = r == 1;
 	if ((r = make_private_index(g, d)) < 0)
 		return r;
 	if (write_journal(g, NULL, 0, 0) < 0)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot write '%s': %s",
-				g->journal_path.ptr, strerror(errno)), FATAL;
+				g->journal_path.ptr, strerror(errno)), AA_FATAL;
 	sig_planning = 1;
 	aa_test_hook("lock");
 	return 0;
@@ -801,7 +800,7 @@ int aa_guard_journal(aa_guard *g, const aa_jentry *v, size_t n, aa_diags *d)
 	if (write_journal(g, v, n, 1) < 0) {
 		sig_planning = 1;
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot write '%s': %s",
-				g->journal_path.ptr, strerror(errno)), FATAL;
+				g->journal_path.ptr, strerror(errno)), AA_FATAL;
 	}
 	aa_test_hook("journal");
 	return 0;
@@ -825,7 +824,7 @@ int aa_guard_commit(aa_guard *g, aa_diags *d)
 	block_signals(g);
 	if (fill_lock(g) < 0)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot write '%s': %s",
-				g->lock_path.ptr, strerror(errno)), FATAL;
+				g->lock_path.ptr, strerror(errno)), AA_FATAL;
 	unlink(g->private_path.ptr);
 	aa_test_hook("index");
 	/* the lock is free from the rename on: the handler must not remove it */
@@ -834,7 +833,7 @@ int aa_guard_commit(aa_guard *g, aa_diags *d)
 		sig_held = 1;
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 				"unable to write new index file '%s': %s",
-				g->index_path.ptr, strerror(errno)), FATAL;
+				g->index_path.ptr, strerror(errno)), AA_FATAL;
 	}
 	g->held = 0;
 	g->owner = 0; /* from here on the lock and git dir files are not ours */

@@ -22,7 +22,7 @@ typedef struct aa_jentry {
 /*
  * Takes `<index>.lock` (O_EXCL). A journal left by a killed run is
  * recovered first (its stale lock is recognised and replaced). Returns 0,
- * or -2 (fatal, message in d). *recovered says whether a journal was
+ * or AA_FATAL (message in d). *recovered says whether a journal was
  * found (for --recover).
  */
 int aa_guard_open(aa_guard **out, git_repository *repo, int *recovered,

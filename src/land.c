@@ -16,7 +16,6 @@
 #include "land_internal.h"
 #include "journal.h"
 
-#define FATAL (-2)
 
 static int git_fail(aa_diags *d, const char *what)
 {
@@ -24,7 +23,7 @@ static int git_fail(aa_diags *d, const char *what)
 
 	aa_error(d, (aa_pos){ NULL, 0 }, NULL, "%s: %s", what,
 		 e && e->message ? e->message : "unknown error");
-	return FATAL;
+	return AA_FATAL;
 }
 
 static int remember_object(aa_session *s, const git_oid *oid)
@@ -82,7 +81,7 @@ static int open_index_base(aa_session *s, aa_diags *d)
 
 	if (git_repository_is_bare(s->repo) && s->opts->mode == AA_LAND_INDEX)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-				"this is a bare repository: use --cached or --branch"), FATAL;
+				"this is a bare repository: use --cached or --branch"), AA_FATAL;
 	if (s->opts->mode == AA_LAND_CHECK)
 		r = git_repository_index(&s->index, s->repo) < 0 ?
 			git_fail(d, "cannot read the index") : 0;
@@ -92,7 +91,7 @@ static int open_index_base(aa_session *s, aa_diags *d)
 		return r;
 	if (git_index_has_conflicts(s->index))
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-				"the index has unresolved conflicts; resolve them first"), FATAL;
+				"the index has unresolved conflicts; resolve them first"), AA_FATAL;
 	sum = git_index_checksum(s->index);
 	if (sum)
 		git_oid_cpy(&s->index_checksum, sum);
@@ -120,7 +119,7 @@ static int check_branch_name(const char *name, aa_diags *d)
 	if (valid && name[0] != '-')
 		return 0;
 	aa_error(d, (aa_pos){ NULL, 0 }, NULL, "'%s' is not a valid branch name", name);
-	return FATAL;
+	return AA_FATAL;
 }
 
 /*
@@ -155,12 +154,12 @@ static int open_tree_base(aa_session *s, aa_diags *d)
 		return 0; /* unborn HEAD: a root commit over the empty tree */
 	if (r < 0)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-				"--base: '%s' is not a valid revision", rev), FATAL;
+				"--base: '%s' is not a valid revision", rev), AA_FATAL;
 	r = git_object_peel((git_object **)&s->base_commit, obj, GIT_OBJECT_COMMIT);
 	git_object_free(obj);
 	if (r < 0)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-				"--base: '%s' is not a commit", rev), FATAL;
+				"--base: '%s' is not a commit", rev), AA_FATAL;
 	if (git_commit_tree(&s->base_tree, s->base_commit) < 0)
 		return git_fail(d, "cannot read the base tree");
 	return 0;
@@ -303,7 +302,7 @@ static int tree_updates(aa_session *s, const aa_plan *plan, int removals,
 			u[*n].action = GIT_TREE_UPDATE_UPSERT;
 			u[*n].filemode = (git_filemode_t)c->mode;
 			if (change_blob(s, c, &u[*n].id, d) < 0)
-				return FATAL;
+				return AA_FATAL;
 		}
 		(*n)++;
 	}
@@ -432,7 +431,7 @@ static int make_signature(git_signature **out, git_repository *repo,
 		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 			     "identity unknown: set user.name and user.email (or GIT_%s_NAME and GIT_%s_EMAIL)",
 			     who, who);
-		r = FATAL;
+		r = AA_FATAL;
 	} else if (date && parse_raw_date(date, &t, &off) == 0) {
 		r = git_signature_new(out, name, email, t, off) < 0 ?
 			git_fail(d, "invalid identity") : 0;
@@ -610,7 +609,7 @@ static int update_index(aa_session *s, const aa_plan *plan,
 		e.mode = c->mode;
 		git_oid_cpy(&e.id, &ids[i]);
 		if (backup)
-			aa_worktree_stat(backup, c->path, &e);
+			aa_worktree_stat(backup, i, &e);
 		if (git_index_add(s->index, &e) < 0)
 			return git_fail(d, "cannot update the index");
 	}

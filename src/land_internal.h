@@ -27,9 +27,8 @@ int aa_worktree_write(aa_session *s, const aa_plan *plan, const git_oid *ids,
  * all are back, else -1 with an error listing where each path is left.
  */
 int aa_worktree_restore(aa_session *s, aa_wt_backup *backup, aa_diags *d);
-/* Stat data of a written path for its index entry; 0 if known. */
-int aa_worktree_stat(aa_wt_backup *backup, const char *path,
-		     git_index_entry *entry);
+/* Stat data of change i's written path for its index entry; 0 if known. */
+int aa_worktree_stat(aa_wt_backup *backup, size_t i, git_index_entry *entry);
 void aa_worktree_backup_free(aa_wt_backup *backup);
 
 /*

@@ -3,6 +3,8 @@
  * in-memory overlay of path nodes, enforcing SPEC's shared rules. Pure:
  * all repository access goes through aa_snapshot.
  */
+#define _GNU_SOURCE /* memmem */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
@@ -11,6 +13,8 @@
 #include "aiapply/path.h"
 #include "aiapply/text.h"
 #include "text_priv.h"
+#include "plan_dirs.h"
+#include "history_merge.h"
 
 struct aa_plan_node {
 	char *path;
@@ -37,6 +41,14 @@ struct aa_plan_node {
 	aa_oid from_oid;
 	aa_landing *landings;
 	size_t nlandings;
+
+	int counted;            /* the `exists` the directory index knows */
+	int listed;             /* recorded in its directories' lists */
+
+	int failed;             /* an operation on this path failed ... */
+	aa_pos failed_at;       /* ... here (the first failure) */
+	size_t failed_root;     /* the node of the path that failed first */
+	int cascade_noted;      /* (on a root) its follow-on note was given */
 };
 
 typedef struct planner {
@@ -90,14 +102,29 @@ static aa_plan_node *node_find(aa_plan *pl, const char *path)
 	return NULL;
 }
 
+/*
+ * The base could not be read (an I/O error, a corrupt object): a problem
+ * of the repository, not of the answer, so the run is fatal (exit 128)
+ * and the message gives the snapshot's own reason when it has one.
+ */
+static int base_failed(planner *p, const char *path, const char *what)
+{
+	const char *why = p->base->last_error ?
+			  p->base->last_error(p->base->ctx) : NULL;
+
+	p->plan->fatal = 1;
+	if (why && *why)
+		return aa_error(p->d, (aa_pos){ NULL, 0 }, path, "%s: %s", what, why);
+	return aa_error(p->d, (aa_pos){ NULL, 0 }, path, "%s", what);
+}
+
 static int snapshot_lookup(planner *p, const char *path, uint32_t *mode,
 			   aa_oid *oid)
 {
 	int r = p->base->lookup(p->base->ctx, path, mode, oid);
 
 	if (r < 0)
-		aa_error(p->d, (aa_pos){ NULL, 0 }, path,
-			 "cannot read the base entry");
+		base_failed(p, path, "cannot read the base entry");
 	return r;
 }
 
@@ -134,6 +161,7 @@ static aa_plan_node *node_get(planner *p, const char *path)
 	}
 	n->base_exists = (r == 0);
 	n->exists = n->base_exists;
+	n->counted = n->exists;
 	n->mode = n->base_mode;
 	n->has_oid = n->base_exists;
 	n->oid = n->base_oid;
@@ -146,7 +174,7 @@ static aa_plan_node *node_get(planner *p, const char *path)
 
 static int oom(planner *p, aa_pos pos)
 {
-	return aa_error(p->d, pos, NULL, "out of memory");
+	return aa_oom(p->d, pos, NULL);
 }
 
 /* Reads the node's base bytes once: lent by the snapshot, or a copy. */
@@ -160,16 +188,14 @@ static int read_base(planner *p, aa_plan_node *n)
 	if (sn->lend && sn->release) {
 		if (sn->lend(sn->ctx, &n->base_oid, &n->base_data, &n->base_len,
 			     &n->base_lent) < 0)
-			return aa_error(p->d, (aa_pos){ NULL, 0 }, n->path,
-					"cannot read the object");
+			return base_failed(p, n->path, "cannot read the object");
 		p->plan->lender = sn;
 		n->base_read = 1;
 		return 0;
 	}
 	if (sn->read(sn->ctx, &n->base_oid, &b) < 0) {
 		aa_buf_free(&b);
-		return aa_error(p->d, (aa_pos){ NULL, 0 }, n->path,
-				"cannot read the object");
+		return base_failed(p, n->path, "cannot read the object");
 	}
 	n->base_len = b.len;
 	n->base_data = aa_buf_detach(&b);
@@ -198,8 +224,7 @@ static int node_bytes(planner *p, aa_plan_node *n, const char **data,
 
 		if (p->base->read(p->base->ctx, &n->oid, &b) < 0) {
 			aa_buf_free(&b);
-			return aa_error(p->d, (aa_pos){ NULL, 0 }, n->path,
-					"cannot read the object");
+			return base_failed(p, n->path, "cannot read the object");
 		}
 		/* A moved object: keep its bytes as the node's own data. */
 		n->len = b.len;
@@ -241,22 +266,46 @@ static void node_delete(aa_plan_node *n)
 
 /* ---- directory queries over base + overlay ---- */
 
+/*
+ * Tells the directory index that the node's existence changed since it
+ * last heard (call after every change of n->exists). A node that is not
+ * a base file is listed under its directories the first time it lives.
+ */
+static int node_sync(planner *p, aa_plan_node *n)
+{
+	aa_plan *pl = p->plan;
+	int was_added = n->counted && !n->base_exists;
+	int is_added = n->exists && !n->base_exists;
+	int was_removed = !n->counted && n->base_exists;
+	int is_removed = !n->exists && n->base_exists;
+	int list = is_added && !n->listed;
+
+	if (n->counted == n->exists)
+		return 0;
+	if (!pl->dirs && !(pl->dirs = calloc(1, sizeof(*pl->dirs))))
+		return oom(p, (aa_pos){ NULL, 0 });
+	if (aa_dir_index_update(pl->dirs, n->path, is_added - was_added,
+				is_removed - was_removed, list,
+				(size_t)(n - pl->nodes)) < 0)
+		return oom(p, (aa_pos){ NULL, 0 });
+	n->counted = n->exists;
+	n->listed |= list;
+	return 0;
+}
+
 struct dir_walk {
 	planner *p;
 	char **paths;
 	size_t n, cap;
 	int any_only;     /* stop at the first live file */
+	int count_all;    /* count every base file, live or not */
+	size_t count;
 	int found;
 	int failed;
 };
 
 static int dir_walk_add(struct dir_walk *w, const char *path)
 {
-	size_t i;
-
-	for (i = 0; i < w->n; i++)
-		if (!strcmp(w->paths[i], path))
-			return 0;
 	if (w->n == w->cap) {
 		size_t cap = w->cap ? w->cap * 2 : 16;
 		char **v = realloc(w->paths, cap * sizeof(*v));
@@ -276,10 +325,15 @@ static int dir_walk_base(const char *path, uint32_t mode, const aa_oid *oid,
 			 void *payload)
 {
 	struct dir_walk *w = payload;
-	aa_plan_node *n = node_find(w->p->plan, path);
+	aa_plan_node *n;
 
 	(void)mode;
 	(void)oid;
+	if (w->count_all) {
+		w->count++;
+		return 0;
+	}
+	n = node_find(w->p->plan, path);
 	if (n && !n->exists)
 		return 0;
 	w->found = 1;
@@ -299,28 +353,31 @@ static int under_dir(const char *path, const char *dir)
 	return !strncmp(path, dir, l) && path[l] == '/';
 }
 
-/* Lists (or, with any_only, detects) the live files under dir/. */
-static int dir_walk(planner *p, const char *dir, struct dir_walk *w)
+static int walk_base(planner *p, const char *dir, struct dir_walk *w)
 {
-	aa_plan *pl = p->plan;
-	size_t i;
-
 	w->p = p;
 	if (p->base->each_under(p->base->ctx, dir, dir_walk_base, w) < 0 ||
 	    w->failed)
-		return aa_error(p->d, (aa_pos){ NULL, 0 }, dir,
-				"cannot list the directory");
-	if (w->any_only && w->found)
-		return 0;
-	for (i = 0; i < pl->nnodes; i++) {
-		aa_plan_node *n = &pl->nodes[i];
+		return base_failed(p, dir, "cannot list the directory");
+	return 0;
+}
 
-		if (!n->exists || !under_dir(n->path, dir))
-			continue;
-		w->found = 1;
-		if (w->any_only)
-			return 0;
-		if (dir_walk_add(w, n->path) < 0)
+/*
+ * Lists the live files under dir/: the base's (less those deleted) then
+ * the ones the overlay added, which the directory index holds. The two
+ * sets are disjoint, so no path is listed twice.
+ */
+static int dir_walk(planner *p, const char *dir, struct dir_walk *w)
+{
+	aa_dir_entry *e = p->plan->dirs ? aa_dir_index_find(p->plan->dirs, dir) : NULL;
+	size_t i;
+
+	if (walk_base(p, dir, w) < 0)
+		return -1;
+	for (i = 0; e && i < e->nlisted; i++) {
+		aa_plan_node *n = &p->plan->nodes[e->listed[i]];
+
+		if (n->exists && dir_walk_add(w, n->path) < 0)
 			return oom(p, (aa_pos){ NULL, 0 });
 	}
 	return 0;
@@ -335,15 +392,46 @@ static void dir_walk_free(struct dir_walk *w)
 	free(w->paths);
 }
 
-static int is_directory(planner *p, const char *path, int *yes)
+/* How many base files lie under dir/, counted once per directory. */
+static int base_count(planner *p, aa_dir_entry *e, size_t *count)
 {
 	struct dir_walk w = { 0 };
 
+	if (e->base_count < 0) {
+		w.count_all = 1;
+		if (walk_base(p, e->dir, &w) < 0)
+			return -1;
+		e->base_count = (long)w.count;
+	}
+	*count = (size_t)e->base_count;
+	return 0;
+}
+
+/*
+ * Whether a live file lies under path/. The overlay's counts answer
+ * unless it deleted base files there; then the base's count, taken once,
+ * does; with no deletion, the first base file found does.
+ */
+static int is_directory(planner *p, const char *path, int *yes)
+{
+	aa_dir_entry *e = p->plan->dirs ? aa_dir_index_find(p->plan->dirs, path) : NULL;
+	struct dir_walk w = { 0 };
+	size_t count;
+
+	if (e && e->added) {
+		*yes = 1;
+		return 0;
+	}
+	if (e && e->removed) {
+		if (base_count(p, e, &count) < 0)
+			return -1;
+		*yes = count > e->removed;
+		return 0;
+	}
 	w.any_only = 1;
-	if (dir_walk(p, path, &w) < 0)
+	if (walk_base(p, path, &w) < 0)
 		return -1;
 	*yes = w.found;
-	dir_walk_free(&w);
 	return 0;
 }
 
@@ -356,6 +444,42 @@ static int check_path_syntax(planner *p, aa_pos pos, const char *path)
 	if (aa_path_check(path, strlen(path), &why) < 0)
 		return aa_error(p->d, pos, path, "invalid path: %s", why);
 	return 0;
+}
+
+/*
+ * No leading directory of `probe` may be a symbolic link in the work
+ * tree; the error names `path`.
+ */
+static int check_worktree_link(planner *p, aa_pos pos, const char *path,
+			       const char *probe)
+{
+	const char *slash = strrchr(probe, '/');
+	aa_dir_entry *e = NULL;
+	char *link = NULL;
+	int r = 0, beyond;
+
+	if (!p->base->worktree_beyond_link || !slash)
+		return 0;
+	/*
+	 * Planning writes nothing, so a directory once found free of links
+	 * (with its parents) stays so: one lstat per directory, not per op.
+	 */
+	if (!p->plan->dirs && !(p->plan->dirs = calloc(1, sizeof(*p->plan->dirs))))
+		return oom(p, pos);
+	e = aa_dir_index_get(p->plan->dirs, probe, (size_t)(slash - probe));
+	if (!e)
+		return oom(p, pos);
+	if (e->wt_clear)
+		return 0;
+	beyond = p->base->worktree_beyond_link(p->base->ctx, probe, &link);
+	if (beyond == 1)
+		r = aa_error(p->d, pos, path,
+			     "beyond a symbolic link in the work tree (%s)",
+			     link ? aa_qpath(link) : "?");
+	else if (beyond == 0)
+		e->wt_clear = 1;
+	free(link);
+	return r;
 }
 
 /*
@@ -389,14 +513,51 @@ static int check_leading_dirs(planner *p, aa_pos pos, const char *path)
 		*slash = '/';
 	}
 	free(buf);
-	if (!r && p->base->worktree_beyond_link) {
-		char *link = NULL;
+	if (!r)
+		r = check_worktree_link(p, pos, path, path);
+	return r;
+}
 
-		if (p->base->worktree_beyond_link(p->base->ctx, path, &link) == 1)
-			r = aa_error(p->d, pos, path,
-				     "beyond a symbolic link in the work tree (%s)",
-				     link ? aa_qpath(link) : "?");
-		free(link);
+/* Length of the directory part of a path ("a/b" for "a/b/c"; 0 for "c"). */
+static size_t dir_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? (size_t)(slash - path) : 0;
+}
+
+/*
+ * A directory operation reaches every file under `dir`: neither the
+ * directory itself nor any directory on the way to one of its files may
+ * be a symbolic link in the work tree (SPEC: nothing beyond a link).
+ * Stops at the first one found, so a link holding many files gives one
+ * error. Files come in walk order, so each directory is checked once.
+ */
+static int check_dir_worktree(planner *p, aa_pos pos, const char *dir,
+			      const struct dir_walk *w)
+{
+	char *inside;
+	const char *last = NULL;
+	size_t i, lastlen = 0;
+	int r;
+
+	if (!p->base->worktree_beyond_link)
+		return 0;
+	if (!(inside = malloc(strlen(dir) + 2)))
+		return oom(p, pos);
+	strcpy(inside, dir);
+	strcat(inside, "/");
+	/* "dir/": its own lstat, as for any leading directory */
+	r = check_worktree_link(p, pos, dir, inside);
+	free(inside);
+	for (i = 0; i < w->n && !r; i++) {
+		size_t l = dir_len(w->paths[i]);
+
+		if (last && l == lastlen && !strncmp(last, w->paths[i], l))
+			continue;
+		r = check_worktree_link(p, pos, w->paths[i], w->paths[i]);
+		last = w->paths[i];
+		lastlen = l;
 	}
 	return r;
 }
@@ -447,6 +608,197 @@ static int is_binary(planner *p, const char *path, const char *data,
 	return aa_bytes_look_binary(data, len);
 }
 
+/* ---- gitlinks (submodule entries) ---- */
+
+#define SUBPROJECT "Subproject commit "
+
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * "Subproject commit <40 hex>", as git diff writes a gitlink, with an
+ * optional final newline: 0 and the commit id, or -1.
+ */
+static int parse_subproject(const char *s, size_t len, aa_oid *oid)
+{
+	size_t pl = strlen(SUBPROJECT), i;
+
+	if (len && s[len - 1] == '\n')
+		len--;
+	if (len != pl + 40 || memcmp(s, SUBPROJECT, pl))
+		return -1;
+	for (i = 0; i < 20; i++) {
+		int hi = hex_value(s[pl + 2 * i]), lo = hex_value(s[pl + 2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -1;
+		oid->id[i] = (unsigned char)(hi * 16 + lo);
+	}
+	return 0;
+}
+
+static int is_gitlink_mode(uint32_t mode)
+{
+	return (mode & 0170000) == AA_MODE_GITLINK;
+}
+
+/*
+ * The commit ids a gitlink diff names: its hunks hold exactly one
+ * "-Subproject commit A" line and/or one "+Subproject commit B" line and
+ * nothing else. Returns 1 when the hunks have that shape (has_old/has_new
+ * say which sides are there), 0 when not.
+ */
+static int gitlink_hunks(const aa_op *op, aa_oid *old, int *has_old,
+			 aa_oid *new, int *has_new)
+{
+	size_t i, j;
+
+	*has_old = *has_new = 0;
+	if (op->edit_kind != AA_EDIT_HUNKS || !op->nhunks)
+		return 0;
+	for (i = 0; i < op->nhunks; i++)
+		for (j = 0; j < op->hunks[i].nlines; j++) {
+			const aa_hline *l = &op->hunks[i].lines[j];
+			int *seen = l->kind == '-' ? has_old : has_new;
+
+			if ((l->kind != '-' && l->kind != '+') || *seen ||
+			    parse_subproject(l->text, l->len,
+					     l->kind == '-' ? old : new) < 0)
+				return 0;
+			*seen = 1;
+		}
+	return 1;
+}
+
+static void hex_of(const aa_oid *oid, char out[41])
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < 20; i++) {
+		out[2 * i] = digits[oid->id[i] >> 4];
+		out[2 * i + 1] = digits[oid->id[i] & 15];
+	}
+	out[40] = '\0';
+}
+
+/* Points an existing or new node at a commit, as a gitlink. */
+static int node_set_gitlink(planner *p, aa_plan_node *n, const aa_oid *commit)
+{
+	node_drop_data(n);
+	n->len = 0;
+	n->exists = 1;
+	n->mode = AA_MODE_GITLINK;
+	n->has_oid = 1;
+	n->oid = *commit;
+	n->touched = 1;
+	p->plan->ops_applied++;
+	return node_sync(p, n);
+}
+
+/*
+ * A git diff adding a submodule ("new file mode 160000", "+Subproject
+ * commit <id>"): a gitlink entry, no object needed (the commit lives in
+ * the submodule's repository).
+ */
+static int plan_gitlink_add(planner *p, const aa_op *op, aa_plan_node *n)
+{
+	aa_oid commit;
+
+	if (parse_subproject(op->content ? op->content : "", op->content_len,
+			     &commit) < 0)
+		return aa_error(p->d, op->pos, op->path,
+				"a submodule (mode 160000) needs one line 'Subproject commit <40-hex id>'");
+	if (n->exists && n->mode == AA_MODE_GITLINK &&
+	    !memcmp(&n->oid, &commit, sizeof(commit))) {
+		aa_note(p->d, op->pos, op->path,
+			"already is this submodule commit; skipped");
+		p->plan->ops_skipped++;
+		return 0;
+	}
+	if (n->exists)
+		return aa_error(p->d, op->pos, op->path,
+				"already exists; refusing to add a submodule there");
+	if (check_no_directory(p, op->pos, op->path) < 0)
+		return -1;
+	return node_set_gitlink(p, n, &commit);
+}
+
+/* "-Subproject commit A" / "+Subproject commit B" on a gitlink. */
+static int plan_gitlink_update(planner *p, const aa_op *op, aa_plan_node *n)
+{
+	aa_oid old, new;
+	int has_old, has_new;
+	char cur[41], want[41];
+
+	if (op->mode && op->mode != AA_MODE_GITLINK)
+		return aa_error(p->d, op->pos, op->path,
+				"is a submodule; a mode line cannot make it a file");
+	if (!gitlink_hunks(op, &old, &has_old, &new, &has_new) ||
+	    !has_old || !has_new)
+		return aa_error(p->d, op->pos, op->path,
+				"is a submodule; text edits are refused (only '-Subproject commit <id>' / '+Subproject commit <id>')");
+	if (!memcmp(&n->oid, &old, sizeof(old))) {
+		if (!memcmp(&old, &new, sizeof(old)))
+			p->plan->ops_skipped++;
+		else
+			node_set_gitlink(p, n, &new);
+		return 0;
+	}
+	if (!memcmp(&n->oid, &new, sizeof(new))) {
+		aa_note(p->d, op->pos, op->path,
+			"already is this submodule commit; skipped");
+		p->plan->ops_skipped++;
+		return 0;
+	}
+	hex_of(&n->oid, cur);
+	hex_of(&old, want);
+	return aa_error(p->d, op->pos, op->path,
+			"submodule is at commit %s, the patch expects %s", cur, want);
+}
+
+/* A git diff deleting a submodule ("deleted file mode 160000"). */
+static int plan_gitlink_delete(planner *p, const aa_op *op, aa_plan_node *n)
+{
+	aa_oid old, new;
+	int has_old, has_new;
+	char cur[41], want[41];
+
+	if (op->nhunks &&
+	    (!gitlink_hunks(op, &old, &has_old, &new, &has_new) || has_new))
+		return aa_error(p->d, op->pos, op->path,
+				"is a submodule; its deletion may only remove 'Subproject commit <id>'");
+	if (op->nhunks && has_old && memcmp(&n->oid, &old, sizeof(old))) {
+		hex_of(&n->oid, cur);
+		hex_of(&old, want);
+		return aa_error(p->d, op->pos, op->path,
+				"submodule is at commit %s, the patch deletes %s",
+				cur, want);
+	}
+	node_delete(n);
+	p->plan->ops_applied++;
+	return node_sync(p, n);
+}
+
+/* Whether a delete names a gitlink as one: its mode line or its hunk. */
+static int deletes_as_gitlink(const aa_op *op)
+{
+	aa_oid old, new;
+	int has_old, has_new;
+
+	return op->old_mode == AA_MODE_GITLINK ||
+	       (gitlink_hunks(op, &old, &has_old, &new, &has_new) && has_old &&
+		!has_new);
+}
+
 /* ---- operations ---- */
 
 static int same_bytes(const char *a, size_t alen, const char *b, size_t blen)
@@ -460,8 +812,11 @@ static int plan_write(planner *p, const aa_op *op)
 	uint32_t mode = AA_MODE_FILE;
 
 	if (check_leading_dirs(p, op->pos, op->path) < 0 ||
-	    !(n = node_get(p, op->path)) ||
-	    check_not_submodule(p, op->pos, n) < 0)
+	    !(n = node_get(p, op->path)))
+		return -1;
+	if (is_gitlink_mode(op->mode) && op->exist == AA_EXIST_NEW)
+		return plan_gitlink_add(p, op, n);
+	if (check_not_submodule(p, op->pos, n) < 0)
 		return -1;
 	if (n->exists) {
 		const char *cur;
@@ -498,7 +853,7 @@ static int plan_write(planner *p, const aa_op *op)
 	n->data_lent = 1;
 	n->mode = mode;
 	p->plan->ops_applied++;
-	return 0;
+	return node_sync(p, n);
 }
 
 static int append_landings(planner *p, aa_plan_node *n, const aa_edit_ctx *cx)
@@ -559,13 +914,33 @@ static int run_edit_engine(aa_text *t, const aa_op *op, aa_edit_ctx *cx)
 	return 0;
 }
 
-static int plan_text_edit(planner *p, const aa_op *op, aa_plan_node *n)
+/* Keeps an edit's result as the node's content (or counts it skipped). */
+static int commit_result(planner *p, aa_plan_node *n, aa_buf *out,
+			 const aa_edit_ctx *cx)
+{
+	const char *cur;
+	size_t curlen;
+
+	if (append_landings(p, n, cx) < 0 || node_bytes(p, n, &cur, &curlen) < 0)
+		return -1;
+	if (!same_bytes(cur, curlen, out->ptr, out->len)) {
+		size_t len = out->len;
+
+		node_set_data(n, aa_buf_detach(out), len);
+		p->plan->ops_applied++;
+	} else {
+		p->plan->ops_skipped++;
+	}
+	return 0;
+}
+
+/* The whole ladder of the op's engine on the current content. */
+static int edit_on_ladder(planner *p, const aa_op *op, aa_plan_node *n)
 {
 	aa_text t = AA_TEXT_INIT;
 	aa_edit_ctx cx = { 0 };
 	aa_buf out = AA_BUF_INIT;
-	const char *cur, *why = NULL;
-	size_t curlen;
+	const char *why = NULL;
 	int r;
 
 	if (load_text(p, op, n, &t) < 0) {
@@ -580,20 +955,394 @@ static int plan_text_edit(planner *p, const aa_op *op, aa_plan_node *n)
 		r = aa_error(p->d, op->pos, n->path, "cannot encode the result: %s", why);
 	aa_text_free(&t);
 	if (!r)
-		r = append_landings(p, n, &cx);
-	if (!r)
-		r = node_bytes(p, n, &cur, &curlen);
-	if (!r && !same_bytes(cur, curlen, out.ptr, out.len)) {
-		size_t len = out.len;
-
-		node_set_data(n, aa_buf_detach(&out), len);
-		p->plan->ops_applied++;
-	} else if (!r) {
-		p->plan->ops_skipped++;
-	}
+		r = commit_result(p, n, &out, &cx);
 	aa_buf_free(&out);
 	aa_edit_ctx_release(&cx);
 	return r;
+}
+
+/* ---- hunks and the revision the answer was written against ---- */
+
+/*
+ * A numbered hunk fits an earlier version only this close to the line
+ * its header names: an exact match farther off is more likely chance.
+ */
+#define HISTORY_NEAR 50
+
+/* Moves every diagnostic of `from` to the end of `to`. */
+static void diags_take(aa_diags *to, aa_diags *from)
+{
+	size_t i;
+
+	if (from->n && to->n + from->n > to->cap) {
+		size_t cap = to->n + from->n;
+		aa_diag *v = realloc(to->v, cap * sizeof(*v));
+
+		if (!v) {
+			aa_diags_free(from);
+			return;
+		}
+		to->v = v;
+		to->cap = cap;
+	}
+	for (i = 0; i < from->n; i++)
+		to->v[to->n++] = from->v[i];
+	to->nerrors += from->nerrors;
+	free(from->v);
+	memset(from, 0, sizeof(*from));
+}
+
+/*
+ * Rungs 1 and 2 on the current content: 1 landed, 0 not (the reasons
+ * are dropped: history or the ladder will say), -1 error reported.
+ * *enc receives the file's encoding.
+ */
+static int exact_here(planner *p, const aa_op *op, aa_plan_node *n,
+		      aa_enc *enc)
+{
+	aa_text t = AA_TEXT_INIT;
+	aa_edit_ctx cx = { 0 };
+	aa_diags scratch = AA_DIAGS_INIT;
+	aa_buf out = AA_BUF_INIT;
+	const char *why = NULL;
+	int r;
+
+	if (load_text(p, op, n, &t) < 0) {
+		aa_text_free(&t);
+		return -1;
+	}
+	*enc = t.enc;
+	cx.path = n->path;
+	cx.diags = &scratch;
+	cx.exact_only = 1;
+	r = aa_edit_hunks(&t, op, &cx);
+	if (!r && aa_text_encode_why(&t, &out, &why) < 0)
+		r = aa_error(p->d, op->pos, n->path, "cannot encode the result: %s", why);
+	aa_text_free(&t);
+	if (!r) {
+		diags_take(p->d, &scratch);
+		r = commit_result(p, n, &out, &cx) < 0 ? -1 : 1;
+	} else {
+		r = scratch.nerrors ? 0 : -1;
+	}
+	aa_diags_free(&scratch);
+	aa_buf_free(&out);
+	aa_edit_ctx_release(&cx);
+	return r;
+}
+
+/* The search for the version the answer was written against. */
+typedef struct hsearch {
+	planner *p;
+	const aa_op *op;
+	const char *path;
+	const char *cur;         /* the current content */
+	size_t curlen;
+	int found;               /* a version took every hunk */
+	char *label;             /* ... which */
+	int merge;               /* merge3's result */
+	aa_buf result;           /* the merge, or its conflict */
+	aa_edit_ctx cx;          /* the landings on that version */
+	aa_buf *blocks;          /* each hunk's old lines, for the filter */
+	size_t last_failed;      /* the hunk the filter stopped at last */
+} hsearch;
+
+/* Where a hunk's trailing run of "loose" lines (which may be cut) starts. */
+static size_t firm_lines(const aa_hunk *h)
+{
+	size_t k = h->nlines;
+
+	while (k > 0 && h->lines[k - 1].loose)
+		k--;
+	return k;
+}
+
+/* Each hunk's old side as one block of LF-joined lines (the filter's needles). */
+static int build_blocks(hsearch *hs)
+{
+	const aa_op *op = hs->op;
+	size_t i, k;
+
+	hs->blocks = calloc(op->nhunks ? op->nhunks : 1, sizeof(*hs->blocks));
+	if (!hs->blocks)
+		return -1;
+	for (i = 0; i < op->nhunks; i++) {
+		const aa_hunk *h = &op->hunks[i];
+		size_t firm = firm_lines(h);
+		aa_buf *b = &hs->blocks[i];
+
+		for (k = 0; k < firm; k++) {
+			if (h->lines[k].kind == '+')
+				continue;
+			if ((b->len && aa_buf_putc(b, '\n') < 0) ||
+			    aa_buf_put(b, h->lines[k].text, h->lines[k].len) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static void free_blocks(hsearch *hs)
+{
+	size_t i;
+
+	for (i = 0; hs->blocks && i < hs->op->nhunks; i++)
+		aa_buf_free(&hs->blocks[i]);
+	free(hs->blocks);
+}
+
+/* The longest line of a block (a needle for files with CRs). */
+static void longest_line(const aa_buf *b, const char **s, size_t *len)
+{
+	const char *p = b->ptr, *end = b->ptr + b->len;
+
+	*s = p;
+	*len = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = (size_t)((nl ? nl : end) - p);
+
+		if (l > *len) {
+			*s = p;
+			*len = l;
+		}
+		p = nl ? nl + 1 : end;
+	}
+}
+
+/*
+ * A cheap necessary condition before decoding a version: each hunk's
+ * old lines are in its bytes, one after the other (in a file without
+ * CRs; else each hunk's longest line). The hunk that failed last is
+ * tried first: versions next to each other fail alike.
+ */
+static int old_lines_present(hsearch *hs, const char *data, size_t len)
+{
+	int has_cr = memchr(data, '\r', len) != NULL;
+	size_t n = hs->op->nhunks, j;
+
+	for (j = 0; j < n; j++) {
+		size_t i = (hs->last_failed + j) % n;
+		const aa_buf *b = &hs->blocks[i];
+		const char *s = b->ptr;
+		size_t l = b->len;
+
+		if (has_cr)
+			longest_line(b, &s, &l);
+		if (l && !memmem(data, len, s, l)) {
+			hs->last_failed = i;
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* Every numbered hunk landed near its header's line. */
+static int landed_near(const aa_edit_ctx *cx)
+{
+	size_t i;
+
+	for (i = 0; i < cx->nlandings; i++)
+		if (cx->landings[i].offset > HISTORY_NEAR ||
+		    cx->landings[i].offset < -HISTORY_NEAR)
+			return 0;
+	return 1;
+}
+
+/* The op's hunks applied exactly to one version: 0, or -1 if they do not fit. */
+static int apply_to_version(hsearch *hs, const char *data, size_t len,
+			    aa_buf *theirs)
+{
+	aa_text t = AA_TEXT_INIT;
+	aa_diags scratch = AA_DIAGS_INIT;
+	const char *why = NULL;
+	int r;
+
+	memset(&hs->cx, 0, sizeof(hs->cx));
+	if (aa_text_decode_borrowed(&t, data, len, &why) < 0) {
+		aa_text_free(&t);
+		return -1;
+	}
+	hs->cx.path = hs->path;
+	hs->cx.diags = &scratch;
+	hs->cx.exact_only = 1;
+	r = aa_edit_hunks(&t, hs->op, &hs->cx);
+	if (!r && !landed_near(&hs->cx))
+		r = -1;
+	if (!r && aa_text_encode_why(&t, theirs, &why) < 0)
+		r = -1;
+	aa_text_free(&t);
+	aa_diags_free(&scratch);
+	if (r < 0)
+		aa_edit_ctx_release(&hs->cx);
+	return r;
+}
+
+/*
+ * Merges from the version the hunks took: only around the places they
+ * landed when the file is large (see history_merge.c).
+ */
+static int merge_from_version(hsearch *hs, const char *label,
+			      const char *data, size_t len, const aa_buf *theirs)
+{
+	const aa_op *op = hs->op;
+	aa_merge_region *rg = NULL;
+	size_t i, k, n = 0;
+	int r;
+
+	if (hs->cx.nlandings == op->nhunks)
+		rg = calloc(op->nhunks ? op->nhunks : 1, sizeof(*rg));
+	for (i = 0; rg && i < op->nhunks; i++, n++) {
+		rg[i].start = (size_t)(hs->cx.landings[i].line > 0 ?
+				       hs->cx.landings[i].line - 1 : 0);
+		for (k = 0; k < op->hunks[i].nlines; k++) {
+			rg[i].nold += op->hunks[i].lines[k].kind != '+';
+			rg[i].nnew += op->hunks[i].lines[k].kind != '-';
+		}
+	}
+	r = aa_merge_windowed(hs->p->base, hs->path, label, data, len, hs->cur, hs->curlen,
+			      theirs->ptr ? theirs->ptr : "", theirs->len, rg, n,
+			      &hs->result);
+	free(rg);
+	return r;
+}
+
+/* aa_version_fn: tries one version; 1 (stop) once one takes every hunk. */
+static int try_version(const char *label, const char *data, size_t len,
+		       void *payload)
+{
+	hsearch *hs = payload;
+	aa_buf theirs = AA_BUF_INIT;
+
+	if (same_bytes(data, len, hs->cur, hs->curlen) || len > AA_MAX_TEXT_SIZE ||
+	    aa_bytes_look_binary(data, len) || !old_lines_present(hs, data, len))
+		return 0;
+	if (apply_to_version(hs, data, len, &theirs) < 0) {
+		aa_buf_free(&theirs);
+		return 0;
+	}
+	hs->found = 1;
+	hs->label = aa_strdup(label);
+	hs->merge = merge_from_version(hs, label, data, len, &theirs);
+	aa_buf_free(&theirs);
+	return 1;
+}
+
+/* A clean merge: the result lands, every hunk counted as merged. */
+static int land_merged(planner *p, const aa_op *op, aa_plan_node *n,
+		       hsearch *hs)
+{
+	size_t i;
+
+	for (i = 0; i < hs->cx.nlandings; i++) {
+		hs->cx.landings[i].how = AA_HOW_MERGED;
+		hs->cx.landings[i].line = 0;
+		hs->cx.landings[i].offset = 0;
+	}
+	if (same_bytes(hs->cur, hs->curlen, hs->result.ptr, hs->result.len))
+		aa_note(p->d, op->pos, n->path,
+			"the change is already in the current content "
+			"(merged from %s, the version the answer was written against); skipped",
+			hs->label);
+	else
+		aa_note(p->d, op->pos, n->path,
+			"hunks applied to %s, the version the answer was written against, "
+			"and merged into the current content", hs->label);
+	return commit_result(p, n, &hs->result, &hs->cx);
+}
+
+/*
+ * Where to report a conflict: the hunk that landed (on the old version)
+ * nearest the conflict's line in the current content, a good guess when
+ * the lines between did not move much.
+ */
+static aa_pos conflict_pos(const aa_op *op, const hsearch *hs)
+{
+	long at = 0, best = -1;
+	size_t i, pick = 0;
+
+	if (!hs->result.ptr || sscanf(hs->result.ptr, "conflict at line %ld", &at) != 1)
+		return op->pos;
+	for (i = 0; i < hs->cx.nlandings; i++) {
+		long d = hs->cx.landings[i].line - at;
+
+		d = d < 0 ? -d : d;
+		if (best < 0 || d < best) {
+			best = d;
+			pick = i;
+		}
+	}
+	return best < 0 ? op->pos : hs->cx.landings[pick].pos;
+}
+
+/*
+ * Finds the version the hunks apply to exactly and merges the change
+ * into the current content: 1 done, 0 no version fits (use the ladder),
+ * -1 error reported (a conflict).
+ */
+static int from_history(planner *p, const aa_op *op, aa_plan_node *n)
+{
+	const aa_snapshot *sn = p->base;
+	hsearch hs;
+	char *bound = NULL;
+	int r;
+
+	if (!sn->history || !sn->merge3)
+		return 0;
+	memset(&hs, 0, sizeof(hs));
+	hs.p = p;
+	hs.op = op;
+	hs.path = n->path;
+	if (node_bytes(p, n, &hs.cur, &hs.curlen) < 0)
+		return -1;
+	if (build_blocks(&hs) < 0) {
+		free_blocks(&hs);
+		return oom(p, op->pos);
+	}
+	r = sn->history(sn->ctx, n->path, op->old_blob[0] ? op->old_blob : NULL,
+			n->has_oid ? &n->oid : NULL, try_version, &hs, &bound);
+	if (r < 0)
+		aa_warn(p->d, op->pos, n->path,
+			"cannot search the file's history; trying the current content only");
+	else if (!hs.found && bound)
+		aa_note(p->d, op->pos, n->path,
+			"%s: no earlier version found that takes every hunk exactly", bound);
+	r = 0;
+	if (hs.found && hs.merge < 0)
+		aa_warn(p->d, op->pos, n->path, "cannot merge from %s", hs.label);
+	else if (hs.found && hs.merge == 1)
+		r = aa_error(p->d, conflict_pos(op, &hs), n->path,
+			     "the hunks apply exactly to %s, the version the answer was written against, "
+			     "but its change conflicts with the current content: %s; nothing written",
+			     hs.label, hs.result.ptr ? hs.result.ptr : "");
+	else if (hs.found)
+		r = land_merged(p, op, n, &hs) < 0 ? -1 : 1;
+	free(bound);
+	free(hs.label);
+	free_blocks(&hs);
+	aa_buf_free(&hs.result);
+	aa_edit_ctx_release(&hs.cx);
+	return r;
+}
+
+/*
+ * Hunks outside --strict: exactly on the current content (rungs 1-2);
+ * else exactly on the version the answer was written against, merged
+ * in; else the whole ladder. Other edits: the ladder.
+ */
+static int plan_text_edit(planner *p, const aa_op *op, aa_plan_node *n)
+{
+	aa_enc enc = AA_ENC_UTF8;
+	int r;
+
+	if (op->edit_kind == AA_EDIT_HUNKS && !op->strict && n->exists) {
+		r = exact_here(p, op, n, &enc);
+		if (!r && (enc == AA_ENC_UTF8 || enc == AA_ENC_UTF8_BOM))
+			r = from_history(p, op, n);
+		if (r)
+			return r < 0 ? -1 : 0;
+	}
+	return edit_on_ladder(p, op, n);
 }
 
 /*
@@ -620,17 +1369,23 @@ static int plan_edit_creates(planner *p, const aa_op *op, aa_plan_node *n)
 	if (plan_text_edit(p, op, n) < 0)
 		return -1;
 	n->mode = mode;
-	return 0;
+	return node_sync(p, n);
 }
+
+static int plan_edit_existing(planner *p, const aa_op *op, aa_plan_node *n);
 
 static int plan_edit(planner *p, const aa_op *op)
 {
 	aa_plan_node *n;
 
 	if (check_leading_dirs(p, op->pos, op->path) < 0 ||
-	    !(n = node_get(p, op->path)) ||
-	    check_not_submodule(p, op->pos, n) < 0)
+	    !(n = node_get(p, op->path)))
 		return -1;
+	if (n->exists && n->mode == AA_MODE_GITLINK)
+		return plan_gitlink_update(p, op, n);
+	if (is_gitlink_mode(op->mode))
+		return aa_error(p->d, op->pos, op->path,
+				"cannot turn a file into a submodule with a mode line");
 	if (!n->exists && hunk_creates_file(op))
 		return plan_edit_creates(p, op, n);
 	if (!n->exists)
@@ -641,6 +1396,19 @@ static int plan_edit(planner *p, const aa_op *op)
 		aa_warn(p->d, op->pos, op->path,
 			"patch expects mode %06o, file has %06o",
 			op->old_mode, n->mode);
+	return plan_edit_existing(p, op, n);
+}
+
+/*
+ * A mode line and/or text edits on an existing file. A failing text edit
+ * takes the mode change back: a failed operation leaves its path as it
+ * was, so the later ones see what they would have seen without it.
+ */
+static int plan_edit_existing(planner *p, const aa_op *op, aa_plan_node *n)
+{
+	uint32_t was_mode = n->mode;
+	int was_touched = n->touched, r;
+
 	if (op->mode) {
 		uint32_t mode = n->mode;
 
@@ -660,7 +1428,12 @@ static int plan_edit(planner *p, const aa_op *op)
 	}
 	if (op->edit_kind == AA_EDIT_NONE)
 		return 0;
-	return plan_text_edit(p, op, n);
+	r = plan_text_edit(p, op, n);
+	if (r < 0) {
+		n->mode = was_mode;
+		n->touched = was_touched;
+	}
+	return r;
 }
 
 static int check_deletion_content(planner *p, const aa_op *op,
@@ -697,6 +1470,8 @@ static int delete_directory(planner *p, const aa_op *op)
 
 	if (dir_walk(p, op->path, &w) < 0)
 		return -1;
+	r = check_dir_worktree(p, op->pos, op->path, &w);
+	/* every check first, so a refusal leaves the directory as it was */
 	for (i = 0; i < w.n && !r; i++) {
 		aa_plan_node *n = node_get(p, w.paths[i]);
 
@@ -705,8 +1480,12 @@ static int delete_directory(planner *p, const aa_op *op)
 		else if (n->mode == AA_MODE_GITLINK)
 			r = aa_error(p->d, op->pos, n->path,
 				     "is a submodule; not deleting it");
-		else
-			node_delete(n);
+	}
+	for (i = 0; i < w.n && !r; i++) {
+		aa_plan_node *n = node_find(p->plan, w.paths[i]);
+
+		node_delete(n);
+		r = node_sync(p, n);
 	}
 	dir_walk_free(&w);
 	if (!r)
@@ -720,8 +1499,12 @@ static int plan_delete(planner *p, const aa_op *op)
 	int dir = 0;
 
 	if (check_leading_dirs(p, op->pos, op->path) < 0 ||
-	    !(n = node_get(p, op->path)) ||
-	    check_not_submodule(p, op->pos, n) < 0)
+	    !(n = node_get(p, op->path)))
+		return -1;
+	if (n->exists && n->mode == AA_MODE_GITLINK && deletes_as_gitlink(op) &&
+	    (!op->strict || p->opts->allow_delete))
+		return plan_gitlink_delete(p, op, n);
+	if (check_not_submodule(p, op->pos, n) < 0)
 		return -1;
 	if (op->strict && !p->opts->allow_delete)
 		return aa_error(p->d, op->pos, op->path,
@@ -742,12 +1525,12 @@ static int plan_delete(planner *p, const aa_op *op)
 		return -1;
 	node_delete(n);
 	p->plan->ops_applied++;
-	return 0;
+	return node_sync(p, n);
 }
 
 /* Moves or copies one file node's content and mode to a new path. */
 static int transfer_file(planner *p, const aa_op *op, aa_plan_node *from,
-			 const char *to, int move)
+			 const char *to, int move, int check_only)
 {
 	aa_plan_node *dst;
 	size_t fi = (size_t)(from - p->plan->nodes);
@@ -761,8 +1544,13 @@ static int transfer_file(planner *p, const aa_op *op, aa_plan_node *from,
 		return aa_error(p->d, op->pos, to,
 				"already exists; refusing to %s onto it",
 				move ? "rename" : "copy");
+	if (check_only)
+		return 0;
 	dst->exists = 1;
 	dst->touched = 1;
+	if (node_sync(p, dst) < 0)
+		return -1;
+	from = &p->plan->nodes[fi];
 	dst->mode = from->mode;
 	node_drop_data(dst);
 	dst->len = 0;
@@ -781,8 +1569,10 @@ static int transfer_file(planner *p, const aa_op *op, aa_plan_node *from,
 	dst->copied = !move;
 	dst->from_exists = from->base_exists;
 	dst->from_oid = from->base_oid;
-	if (move)
+	if (move) {
 		node_delete(from);
+		return node_sync(p, from);
+	}
 	return 0;
 }
 
@@ -790,26 +1580,29 @@ static int plan_move_directory(planner *p, const aa_op *op, int move)
 {
 	struct dir_walk w = { 0 };
 	size_t i, dl = strlen(op->path);
-	int r = 0;
+	int r = 0, pass;
 
 	if (under_dir(op->to, op->path))
 		return aa_error(p->d, op->pos, op->path,
 				"cannot move a directory into itself (%s)", aa_qpath(op->to));
 	if (dir_walk(p, op->path, &w) < 0)
 		return -1;
-	for (i = 0; i < w.n && !r; i++) {
-		char *to = aa_path_join(op->to, w.paths[i] + dl + 1);
-		aa_plan_node *n = to ? node_get(p, w.paths[i]) : NULL;
+	r = check_dir_worktree(p, op->pos, op->path, &w);
+	/* pass 0 checks every file, pass 1 moves: a refusal moves nothing */
+	for (pass = 0; pass < 2 && !r; pass++)
+		for (i = 0; i < w.n && !r; i++) {
+			char *to = aa_path_join(op->to, w.paths[i] + dl + 1);
+			aa_plan_node *n = to ? node_get(p, w.paths[i]) : NULL;
 
-		if (!to || !n)
-			r = to ? -1 : oom(p, op->pos);
-		else if (n->mode == AA_MODE_GITLINK)
-			r = aa_error(p->d, op->pos, n->path,
-				     "is a submodule; not moving it");
-		else
-			r = transfer_file(p, op, n, to, move);
-		free(to);
-	}
+			if (!to || !n)
+				r = to ? -1 : oom(p, op->pos);
+			else if (n->mode == AA_MODE_GITLINK)
+				r = aa_error(p->d, op->pos, n->path,
+					     "is a submodule; not moving it");
+			else
+				r = transfer_file(p, op, n, to, move, !pass);
+			free(to);
+		}
 	dir_walk_free(&w);
 	return r;
 }
@@ -828,7 +1621,7 @@ static int plan_move(planner *p, const aa_op *op, int move)
 		return aa_error(p->d, op->pos, op->path,
 				"source and destination are the same path");
 	if (n->exists) {
-		if (transfer_file(p, op, n, op->to, move) < 0)
+		if (transfer_file(p, op, n, op->to, move, 0) < 0)
 			return -1;
 	} else {
 		if (is_directory(p, op->path, &dir) < 0)
@@ -925,6 +1718,10 @@ static int collect_changes(planner *p)
 			return -1;
 		if (!changed)
 			continue;
+		if (n->base_exists && n->exists &&
+		    (n->base_mode == AA_MODE_GITLINK) != (n->mode == AA_MODE_GITLINK))
+			return aa_error(p->d, (aa_pos){ NULL, 0 }, n->path,
+					"a submodule cannot become a file (or a file a submodule) in one change set");
 		c = &pl->changes[pl->nchanges++];
 		c->path = n->path;
 		c->base_exists = n->base_exists;
@@ -962,6 +1759,109 @@ static int check_all_paths(planner *p, const aa_changeset *cs)
 	return r;
 }
 
+/* ---- one run, every error: failures and what follows from them ---- */
+
+/*
+ * The failed path an operation depends on: one of its paths, or a
+ * directory holding one, that an earlier failed operation should have
+ * changed. NULL when there is none.
+ */
+static aa_plan_node *failed_dependency(planner *p, const char *path)
+{
+	char *buf;
+	char *slash;
+	aa_plan_node *n = NULL;
+
+	if (!path || !p->plan->nnodes || !(buf = aa_strdup(path)))
+		return NULL;
+	for (slash = strchr(buf, '/'); slash && !n; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		n = node_find(p->plan, buf);
+		if (n && !n->failed)
+			n = NULL;
+		*slash = '/';
+	}
+	if (!n && (n = node_find(p->plan, buf)) && !n->failed)
+		n = NULL;
+	free(buf);
+	return n;
+}
+
+/* Forgets the diagnostics from index `from` on (a follow-on failure's). */
+static void drop_diags(aa_diags *d, size_t from)
+{
+	while (d->n > from) {
+		aa_diag *dg = &d->v[--d->n];
+
+		if (dg->level == AA_DIAG_ERROR && d->nerrors)
+			d->nerrors--;
+		free(dg->path);
+		free(dg->input);
+		free(dg->msg);
+	}
+}
+
+/* Marks a path failed; returns the root failure's node (NO_NODE: none). */
+static size_t mark_failed(planner *p, const char *path, aa_pos at, size_t root)
+{
+	aa_plan_node *n;
+
+	if (!path)
+		return root;
+	/* paths were validated before any operation ran */
+	n = node_find(p->plan, path);
+	if (!n) {
+		size_t errs = p->d->n;
+
+		n = node_get(p, path);
+		drop_diags(p->d, errs); /* its failure was reported already */
+	}
+	if (n && !n->failed) {
+		n->failed = 1;
+		n->failed_at = at;
+		n->failed_root = root == NO_NODE ? (size_t)(n - p->plan->nodes) : root;
+	}
+	return n ? n->failed_root : root;
+}
+
+/*
+ * Runs one operation. When it fails because an earlier failed operation
+ * did not make the path what it expected (a file it should have created,
+ * a directory it should have moved), its own errors are follow-ons: they
+ * are replaced by one note per failed path, and its paths count as
+ * failed too, so that a chain of operations on a path that was never
+ * created gives one error and one note, not one error each.
+ */
+static void run_op(planner *p, const aa_op *op)
+{
+	size_t before = p->d->n, errors = p->d->nerrors;
+	aa_plan_node *cause = failed_dependency(p, op->path);
+	aa_pos at = op->pos;
+	size_t root_index = NO_NODE;
+
+	if (!cause)
+		cause = failed_dependency(p, op->to);
+	plan_op(p, op);
+	if (p->d->nerrors == errors)
+		return;
+	if (cause) {
+		aa_plan_node *root = &p->plan->nodes[cause->failed_root];
+
+		at = cause->failed_at;
+		root_index = cause->failed_root;
+		/* the cause's own error stays: the set still fails */
+		drop_diags(p->d, before);
+		if (!root->cascade_noted) {
+			root->cascade_noted = 1;
+			aa_note(p->d, op->pos, op->path,
+				"not checked: it depends on %s, which the failed operation at %s:%ld should have changed (later operations that follow from it are not checked either)",
+				aa_qpath(root->path), at.input ? aa_qpath(at.input) : "<input>", at.line);
+		}
+	}
+	root_index = mark_failed(p, op->path, at, root_index);
+	mark_failed(p, op->to, at, root_index);
+}
+
 int aa_plan_build(aa_plan *plan, const aa_changeset *cs,
 		  const aa_snapshot *base, const aa_plan_opts *o, aa_diags *d)
 {
@@ -977,7 +1877,7 @@ int aa_plan_build(aa_plan *plan, const aa_changeset *cs,
 	 * operations still run and report their own errors.
 	 */
 	for (i = 0; i < cs->n; i++)
-		plan_op(&p, &cs->ops[i]);
+		run_op(&p, &cs->ops[i]);
 	if (d->nerrors > errors)
 		return -1;
 	return collect_changes(&p);
@@ -1002,5 +1902,8 @@ void aa_plan_free(aa_plan *plan)
 	free(plan->nodes);
 	free(plan->table);
 	free(plan->changes);
+	if (plan->dirs)
+		aa_dir_index_free(plan->dirs);
+	free(plan->dirs);
 	memset(plan, 0, sizeof(*plan));
 }

@@ -5,33 +5,78 @@
 
 #include "aiapply/report.h"
 
+/*
+ * Prints the diagnostics, at most AA_REPORT_MAX_DIAGS of each level (in
+ * input order), then how many of each were left out: 160,000 errors are
+ * not 160,000 lines. --json keeps them all.
+ */
 void aa_report_diags(FILE *err, const aa_diags *d)
 {
+	static const char *names[] = { "error", "warning", "note" };
 	aa_buf line = AA_BUF_INIT;
-	size_t i;
+	size_t shown[3] = { 0, 0, 0 }, left[3] = { 0, 0, 0 }, i;
 
 	for (i = 0; i < d->n; i++) {
+		unsigned level = (unsigned)d->v[i].level;
+
+		if (level > 2)
+			continue;
+		if (shown[level] == AA_REPORT_MAX_DIAGS) {
+			left[level]++;
+			continue;
+		}
+		shown[level]++;
 		aa_buf_clear(&line);
 		if (aa_diag_format(&d->v[i], &line) == 0)
 			fprintf(err, "%s\n", line.ptr);
 	}
+	/* errors that could not be stored (out of memory) still count */
+	if (d->nerrors > shown[0] + left[0])
+		left[0] = d->nerrors - shown[0];
+	for (i = 0; i < 3; i++)
+		if (left[i])
+			fprintf(err, "%s: ... and %zu more %s%s (--json lists them all)\n",
+				names[i], left[i], names[i], left[i] == 1 ? "" : "s");
 	aa_buf_free(&line);
 }
 
 /* Base and new bytes of a change (borrowed; blobs to free). */
 typedef struct sides {
 	aa_buf old;
+	aa_buf new_buf;
 	git_blob *new_blob;
 	const char *new_data;
 	size_t new_len;
 } sides;
 
+/* A gitlink's side as git diff shows it: "Subproject commit <id>\n". */
+static int subproject_text(const aa_oid *oid, aa_buf *out)
+{
+	git_oid id;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	memcpy(id.id, oid->id, sizeof(oid->id));
+	git_oid_tostr(hex, sizeof(hex), &id);
+	return aa_buf_printf(out, "Subproject commit %s\n", hex);
+}
+
 static int load_sides(aa_session *s, const aa_change *c, sides *sd)
 {
 	memset(sd, 0, sizeof(*sd));
+	if (c->base_exists && c->base_mode == AA_MODE_GITLINK &&
+	    subproject_text(&c->base_oid, &sd->old) < 0)
+		return -1;
 	if (c->base_exists && c->base_mode != AA_MODE_GITLINK &&
 	    s->snap.read(s->snap.ctx, &c->base_oid, &sd->old) < 0)
 		return -1;
+	if (c->exists && c->mode == AA_MODE_GITLINK) {
+		/* the new side lives in new_buf; new_data points into it */
+		if (subproject_text(&c->oid, &sd->new_buf) < 0)
+			return -1;
+		sd->new_data = sd->new_buf.ptr;
+		sd->new_len = sd->new_buf.len;
+		return 0;
+	}
 	if (!c->base_exists && c->renamed_from) {
 		/* A moved file: its old side is the source's base content. */
 		if (c->from_exists &&
@@ -48,24 +93,63 @@ static int load_sides(aa_session *s, const aa_change *c, sides *sd)
 static void free_sides(sides *sd)
 {
 	aa_buf_free(&sd->old);
+	aa_buf_free(&sd->new_buf);
 	git_blob_free(sd->new_blob);
 }
 
-/* A deletion that is the other half of a reported rename. */
-static int is_rename_source(const aa_plan *plan, const aa_change *c)
+static int cmp_change_path(const void *a, const void *b)
 {
+	const aa_change *const *x = a, *const *y = b;
+
+	return strcmp((*x)->path, (*y)->path);
+}
+
+/*
+ * Marks the deletions that are the other half of a reported rename (the
+ * report shows them as "R from -> to" only): one flag per change, found
+ * through a sorted index so that N renames cost O(N log N). NULL when
+ * memory runs out (then every deletion is shown).
+ */
+static unsigned char *rename_sources(const aa_plan *plan)
+{
+	const aa_change **by_path;
+	unsigned char *flag;
 	size_t i;
 
-	if (c->exists)
-		return 0;
-	for (i = 0; i < plan->nchanges; i++) {
-		const aa_change *o = &plan->changes[i];
-
-		if (o->renamed_from && !o->base_exists &&
-		    !strcmp(o->renamed_from, c->path))
-			return 1;
+	if (!plan || !plan->nchanges)
+		return NULL;
+	by_path = malloc(plan->nchanges * sizeof(*by_path));
+	flag = calloc(plan->nchanges, 1);
+	if (!by_path || !flag) {
+		free(by_path);
+		free(flag);
+		return NULL;
 	}
-	return 0;
+	for (i = 0; i < plan->nchanges; i++)
+		by_path[i] = &plan->changes[i];
+	qsort(by_path, plan->nchanges, sizeof(*by_path), cmp_change_path);
+	for (i = 0; i < plan->nchanges; i++) {
+		const aa_change *o = &plan->changes[i], **src;
+		aa_change key;
+		const aa_change *kp = &key;
+
+		if (!o->renamed_from || o->base_exists)
+			continue;
+		key.path = o->renamed_from;
+		src = bsearch(&kp, by_path, plan->nchanges, sizeof(*by_path),
+			      cmp_change_path);
+		if (src && !(*src)->exists)
+			flag[*src - plan->changes] = 1;
+	}
+	free(by_path);
+	return flag;
+}
+
+/* A deletion that is the other half of a reported rename. */
+static int is_rename_source(const unsigned char *sources, const aa_plan *plan,
+			    const aa_change *c)
+{
+	return sources && sources[c - plan->changes];
 }
 
 static char status_letter(const aa_change *c)
@@ -107,7 +191,19 @@ static int line_stats(aa_session *s, const aa_change *c, size_t *add,
 	return r;
 }
 
-static void print_summary(FILE *out, aa_session *s, const aa_plan *plan)
+/* ", merged" when an edit of c landed by a merge from an earlier version. */
+static const char *merged_mark(const aa_change *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nlandings; i++)
+		if (c->landings[i].how == AA_HOW_MERGED)
+			return ", merged";
+	return "";
+}
+
+static void print_summary(FILE *out, aa_session *s, const aa_plan *plan,
+			  const unsigned char *src)
 {
 	size_t i, add, del;
 	int binary;
@@ -116,7 +212,7 @@ static void print_summary(FILE *out, aa_session *s, const aa_plan *plan)
 		const aa_change *c = &plan->changes[i];
 		char st = status_letter(c);
 
-		if (is_rename_source(plan, c))
+		if (is_rename_source(src, plan, c))
 			continue;
 		if (st == 'R' || st == 'C')
 			fprintf(out, "%c %s -> %s", st, aa_qpath(c->renamed_from),
@@ -126,7 +222,7 @@ static void print_summary(FILE *out, aa_session *s, const aa_plan *plan)
 		if (line_stats(s, c, &add, &del, &binary) < 0 || binary)
 			fprintf(out, " (binary)\n");
 		else
-			fprintf(out, " (+%zu -%zu)\n", add, del);
+			fprintf(out, " (+%zu -%zu%s)\n", add, del, merged_mark(c));
 	}
 }
 
@@ -140,14 +236,15 @@ static int stat_name(const aa_change *c, aa_buf *name)
 	return aa_buf_puts(name, aa_qpath(c->path));
 }
 
-static void print_stat(FILE *out, aa_session *s, const aa_plan *plan)
+static void print_stat(FILE *out, aa_session *s, const aa_plan *plan,
+		       const unsigned char *src)
 {
 	size_t i, add, del, tadd = 0, tdel = 0, width = 0, most = 0, files = 0;
 	aa_buf name = AA_BUF_INIT;
 	int binary;
 
 	for (i = 0; i < plan->nchanges; i++) {
-		if (is_rename_source(plan, &plan->changes[i]) ||
+		if (is_rename_source(src, plan, &plan->changes[i]) ||
 		    stat_name(&plan->changes[i], &name) < 0)
 			continue;
 		width = name.len > width ? name.len : width;
@@ -159,7 +256,7 @@ static void print_stat(FILE *out, aa_session *s, const aa_plan *plan)
 		const aa_change *c = &plan->changes[i];
 		size_t n, plus, minus, k;
 
-		if (is_rename_source(plan, c) || stat_name(c, &name) < 0)
+		if (is_rename_source(src, plan, c) || stat_name(c, &name) < 0)
 			continue;
 		files++;
 		if (line_stats(s, c, &add, &del, &binary) < 0 || binary) {
@@ -260,7 +357,8 @@ static void print_binary(FILE *out, const aa_change *c, const sides *sd,
 	git_patch_print(patch, print_line_cb, out);
 }
 
-static void print_diff(FILE *out, aa_session *s, const aa_plan *plan)
+static void print_diff(FILE *out, aa_session *s, const aa_plan *plan,
+		       const unsigned char *src)
 {
 	git_diff_options o;
 	size_t i;
@@ -272,7 +370,7 @@ static void print_diff(FILE *out, aa_session *s, const aa_plan *plan)
 		git_patch *patch = NULL;
 		sides sd;
 
-		if (is_rename_source(plan, c) || load_sides(s, c, &sd) < 0)
+		if (is_rename_source(src, plan, c) || load_sides(s, c, &sd) < 0)
 			continue;
 		print_git_header(out, c);
 		if (git_patch_from_buffers(&patch, sd.old.ptr ? sd.old.ptr : "",
@@ -333,6 +431,7 @@ static cJSON *json_landings(const aa_change *c)
 
 static cJSON *json_files(aa_session *s, const aa_plan *plan)
 {
+	unsigned char *src = rename_sources(plan);
 	cJSON *arr = cJSON_CreateArray();
 	size_t i, add, del;
 	int binary;
@@ -342,7 +441,7 @@ static cJSON *json_files(aa_session *s, const aa_plan *plan)
 		cJSON *o;
 		char st[2] = { status_letter(c), 0 };
 
-		if (is_rename_source(plan, c))
+		if (is_rename_source(src, plan, c))
 			continue;
 		if (!(o = cJSON_CreateObject()))
 			break;
@@ -364,6 +463,7 @@ static cJSON *json_files(aa_session *s, const aa_plan *plan)
 		cJSON_AddItemToObject(o, "edits", json_landings(c));
 		cJSON_AddItemToArray(arr, o);
 	}
+	free(src);
 	return arr;
 }
 
@@ -426,6 +526,8 @@ static int print_json(FILE *out, aa_session *s, const aa_plan *plan,
 int aa_report(FILE *out, aa_session *s, const aa_plan *plan,
 	      const aa_diags *d, aa_outcome outcome, const aa_report_opts *o)
 {
+	unsigned char *src;
+
 	if (o->kind == AA_REPORT_JSON)
 		return print_json(out, s, plan, d, outcome, o);
 	if (!s || !plan || o->quiet)
@@ -436,17 +538,19 @@ int aa_report(FILE *out, aa_session *s, const aa_plan *plan,
 	}
 	if (outcome != AA_OUT_APPLIED && outcome != AA_OUT_CHECKED)
 		return 0;
+	src = rename_sources(plan);
 	switch (o->kind) {
 	case AA_REPORT_STAT:
-		print_stat(out, s, plan);
+		print_stat(out, s, plan, src);
 		break;
 	case AA_REPORT_DIFF:
-		print_diff(out, s, plan);
+		print_diff(out, s, plan, src);
 		break;
 	default:
-		print_summary(out, s, plan);
+		print_summary(out, s, plan, src);
 		break;
 	}
+	free(src);
 	if (o->branch && outcome == AA_OUT_APPLIED) {
 		char hex[GIT_OID_HEXSZ + 1];
 

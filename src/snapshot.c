@@ -10,6 +10,7 @@
 
 #include "aiapply/land.h"
 #include "land_internal.h"
+#include "history.h"
 
 static void to_aa_oid(aa_oid *out, const git_oid *in)
 {
@@ -249,6 +250,15 @@ static int worktree_beyond_link(void *ctx, const char *path, char **link)
 	return r;
 }
 
+/* libgit2's reason for the last failure (the planner's messages give it). */
+static const char *last_error(void *ctx)
+{
+	const git_error *e = git_error_last();
+
+	(void)ctx;
+	return e ? e->message : NULL;
+}
+
 void aa_snapshot_bind(aa_session *s)
 {
 	aa_snapshot *sn = &s->snap;
@@ -258,6 +268,7 @@ void aa_snapshot_bind(aa_session *s)
 	sn->read = read_blob;
 	sn->lend = lend_blob;
 	sn->release = release_blob;
+	sn->last_error = last_error;
 	if (s->index) {
 		sn->lookup = index_lookup;
 		sn->each_under = index_each_under;
@@ -266,6 +277,8 @@ void aa_snapshot_bind(aa_session *s)
 		sn->each_under = tree_each_under;
 	}
 	sn->attr_binary = attr_binary;
+	sn->history = aa_history_versions;
+	sn->merge3 = aa_history_merge3;
 	if (s->opts->check_worktree)
 		sn->worktree_beyond_link = worktree_beyond_link;
 }

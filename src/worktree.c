@@ -27,6 +27,7 @@ typedef struct wt_entry {
 	int restore_errno; /* why putting it back failed, 0 if it did not */
 	int has_stat;
 	struct stat st;
+	int gitlink;      /* a submodule entry on either side (see gitlink_*) */
 } wt_entry;
 
 struct aa_wt_backup {
@@ -53,6 +54,13 @@ static void remember_made_dir(aa_wt_backup *b, const char *path, size_t len)
 	v[b->nmade] = aa_strndup(path, len);
 	if (v[b->nmade])
 		b->nmade++;
+}
+
+/* A submodule entry on either side of the change. */
+static int is_gitlink_change(const aa_change *c)
+{
+	return (c->base_exists && c->base_mode == AA_MODE_GITLINK) ||
+	       (c->exists && c->mode == AA_MODE_GITLINK);
 }
 
 /*
@@ -264,6 +272,22 @@ static int matches_index(aa_session *s, const char *path,
 	return r;
 }
 
+/*
+ * A submodule's directory is its own business, except that a new one
+ * needs a directory (or nothing) where it goes: never a file of ours.
+ */
+static int gitlink_check_clean(aa_session *s, const aa_change *c,
+			       aa_buf *full, aa_diags *d)
+{
+	struct stat st;
+
+	if (c->base_exists || !c->exists || full_path(s, c->path, full) < 0 ||
+	    lstat(full->ptr, &st) < 0 || S_ISDIR(st.st_mode))
+		return 0;
+	return aa_error(d, (aa_pos){ NULL, 0 }, c->path,
+			"already exists in the work tree (untracked); not overwriting it");
+}
+
 int aa_worktree_check_clean(aa_session *s, const aa_plan *plan, aa_diags *d)
 {
 	aa_buf full = AA_BUF_INIT;
@@ -276,6 +300,12 @@ int aa_worktree_check_clean(aa_session *s, const aa_plan *plan, aa_diags *d)
 		struct stat st;
 		int same;
 
+		if (is_gitlink_change(c)) {
+			/* git leaves a submodule's checkout alone */
+			if (gitlink_check_clean(s, c, &full, d) < 0)
+				r = -1;
+			continue;
+		}
 		if (e) {
 			if (matches_index(s, c->path, e, &same) < 0)
 				r = aa_error(d, (aa_pos){ NULL, 0 }, c->path,
@@ -293,12 +323,75 @@ int aa_worktree_check_clean(aa_session *s, const aa_plan *plan, aa_diags *d)
 	return r;
 }
 
-/* ---- writing and restoring ---- */
+/* ---- gitlinks: a submodule is a directory git does not look into ---- */
 
-static int remove_path(aa_wt_backup *b, wt_entry *e, aa_diags *d)
+/*
+ * A gitlink's work tree, as git apply --index leaves it: an added one is
+ * an empty directory (kept if a directory is there already); a changed
+ * one is left alone (the submodule's checkout is not ours); a deleted
+ * one is removed when it is an empty directory, else left with a warning.
+ */
+static int gitlink_write(aa_wt_backup *b, wt_entry *e, const aa_change *c,
+			 aa_diags *d)
 {
 	const char *base;
-	int dir = open_parent(b, e->path, 0, &base), r = 0;
+	int dir, r = 0;
+
+	if (c->base_exists == c->exists)
+		return 0;
+	dir = open_parent(b, e->path, c->exists, &base);
+	if (dir < 0)
+		return c->exists ? wt_fail(d, e->path, "cannot create its directory") : 0;
+	if (c->exists) {
+		struct stat st;
+
+		if (mkdirat(dir, base, 0777) == 0)
+			e->changed = 1;
+		else if (errno != EEXIST)
+			r = wt_fail(d, e->path, "cannot create the submodule directory");
+		else if (fstatat(dir, base, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+			 !S_ISDIR(st.st_mode))
+			r = aa_error(d, (aa_pos){ NULL, 0 }, e->path,
+				     "already exists in the work tree and is not a directory; not overwriting it");
+	} else if (unlinkat(dir, base, AT_REMOVEDIR) == 0) {
+		e->changed = 1;
+	} else if (errno != ENOENT) {
+		aa_warn(d, (aa_pos){ NULL, 0 }, e->path,
+			"submodule directory left in the work tree: %s",
+			strerror(errno));
+	}
+	close(dir);
+	return r;
+}
+
+/* Undoes gitlink_write: the directory it made or removed (empty both). */
+/* Puts a gitlink's directory back as it was; 0 done, -1 with errno. */
+static int gitlink_restore(aa_wt_backup *b, wt_entry *e)
+{
+	const char *base;
+	int dir = open_parent(b, e->path, 1, &base), r;
+
+	if (dir < 0)
+		return -1;
+	if (e->gitlink == 2)
+		r = unlinkat(dir, base, AT_REMOVEDIR) < 0 && errno != ENOENT ? -1 : 0;
+	else
+		r = mkdirat(dir, base, 0777) < 0 && errno != EEXIST ? -1 : 0;
+	close(dir);
+	return r;
+}
+
+/* ---- writing and restoring ---- */
+
+static int remove_path(aa_wt_backup *b, wt_entry *e, const aa_change *c,
+		       aa_diags *d)
+{
+	const char *base;
+	int dir, r = 0;
+
+	if (e->gitlink)
+		return gitlink_write(b, e, c, d);
+	dir = open_parent(b, e->path, 0, &base);
 
 	if (dir < 0)
 		return errno == ENOENT ? 0 : wt_fail(d, e->path, "cannot open its directory");
@@ -355,7 +448,11 @@ static int write_path(aa_session *s, aa_wt_backup *b, wt_entry *e,
 {
 	git_buf content = GIT_BUF_INIT;
 	const char *base;
-	int dir = open_parent(b, e->path, 1, &base), r = 0;
+	int dir, r = 0;
+
+	if (e->gitlink)
+		return gitlink_write(b, e, c, d);
+	dir = open_parent(b, e->path, 1, &base);
 
 	if (dir < 0)
 		return wt_fail(d, e->path, errno == ELOOP || errno == ENOTDIR ?
@@ -397,6 +494,8 @@ static int restore_one(aa_wt_backup *b, wt_entry *e)
 
 	if (!e->changed)
 		return 0;
+	if (e->gitlink)
+		return gitlink_restore(b, e);
 	dir = open_parent(b, e->path, e->had != 0, &base);
 	if (dir < 0)
 		return e->had || errno != ENOENT ? -1 : 0;
@@ -443,7 +542,7 @@ int aa_worktree_restore(aa_session *s, aa_wt_backup *b, aa_diags *d)
 	for (i = 0; i < b->n; i++) {
 		const wt_entry *e = &b->v[i];
 
-		aa_buf_printf(&list, "\n    %s: %s", e->path,
+		aa_buf_printf(&list, "\n    %s: %s", aa_qpath(e->path),
 			      e->restore_errno ? left_state(b, e) : "old");
 		if (e->restore_errno)
 			aa_buf_printf(&list, " (%s)", strerror(e->restore_errno));
@@ -451,7 +550,8 @@ int aa_worktree_restore(aa_session *s, aa_wt_backup *b, aa_diags *d)
 	aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 		 "the work tree could not be put back; it is left so:%s\n"
 		 "the index is unchanged. Once the cause is fixed, run 'git ai-apply --recover'",
-		 list.ptr ? list.ptr : "");
+		 aa_buf_oom(&list) || !list.ptr ?
+		 " (out of memory while listing the paths)" : list.ptr);
 	aa_buf_free(&list);
 	return -1;
 }
@@ -486,12 +586,15 @@ int aa_worktree_write(aa_session *s, const aa_plan *plan, const git_oid *ids,
 	for (i = 0; i < plan->nchanges && !r; i++) {
 		b->v[i].path = plan->changes[i].path;
 		b->n++;
-		r = backup_one(b, &b->v[i], d);
+		/* 2: a gitlink the change set adds (its restore removes it) */
+		b->v[i].gitlink = is_gitlink_change(&plan->changes[i]) ?
+				  1 + !plan->changes[i].base_exists : 0;
+		r = b->v[i].gitlink ? 0 : backup_one(b, &b->v[i], d);
 	}
 	*out = b;
 	for (i = 0; i < plan->nchanges && !r; i++)
 		if (!plan->changes[i].exists) {
-			r = remove_path(b, &b->v[i], d);
+			r = remove_path(b, &b->v[i], &plan->changes[i], d);
 			prune_empty_dirs(b, b->v[i].path);
 			aa_test_hook("path");
 		}
@@ -500,30 +603,27 @@ int aa_worktree_write(aa_session *s, const aa_plan *plan, const git_oid *ids,
 			r = write_path(s, b, &b->v[i], &plan->changes[i], &ids[i], d);
 			aa_test_hook("path");
 		}
-	return r ? -2 : 0;
+	return r ? AA_FATAL : AA_OK;
 }
 
-int aa_worktree_stat(aa_wt_backup *b, const char *path, git_index_entry *e)
+int aa_worktree_stat(aa_wt_backup *b, size_t i, git_index_entry *e)
 {
-	size_t i;
+	const struct stat *st;
 
-	for (i = 0; i < b->n; i++) {
-		const struct stat *st = &b->v[i].st;
-
-		if (strcmp(b->v[i].path, path) || !b->v[i].has_stat)
-			continue;
-		e->ctime.seconds = (int32_t)st->st_ctim.tv_sec;
-		e->ctime.nanoseconds = (uint32_t)st->st_ctim.tv_nsec;
-		e->mtime.seconds = (int32_t)st->st_mtim.tv_sec;
-		e->mtime.nanoseconds = (uint32_t)st->st_mtim.tv_nsec;
-		e->dev = (uint32_t)st->st_dev;
-		e->ino = (uint32_t)st->st_ino;
-		e->uid = (uint32_t)st->st_uid;
-		e->gid = (uint32_t)st->st_gid;
-		e->file_size = (uint32_t)st->st_size;
-		return 0;
-	}
-	return -1;
+	/* entry i is change i of the plan (aa_worktree_write): no search */
+	if (i >= b->n || !b->v[i].has_stat)
+		return -1;
+	st = &b->v[i].st;
+	e->ctime.seconds = (int32_t)st->st_ctim.tv_sec;
+	e->ctime.nanoseconds = (uint32_t)st->st_ctim.tv_nsec;
+	e->mtime.seconds = (int32_t)st->st_mtim.tv_sec;
+	e->mtime.nanoseconds = (uint32_t)st->st_mtim.tv_nsec;
+	e->dev = (uint32_t)st->st_dev;
+	e->ino = (uint32_t)st->st_ino;
+	e->uid = (uint32_t)st->st_uid;
+	e->gid = (uint32_t)st->st_gid;
+	e->file_size = (uint32_t)st->st_size;
+	return 0;
 }
 
 void aa_worktree_backup_free(aa_wt_backup *b)

@@ -8,20 +8,43 @@ test_expect_success 'setup' '
 	make_repo repo
 '
 
-test_expect_success '-h prints usage and exits 0' '
-	git ai-apply -h >out &&
-	test_grep "usage: git ai-apply" out
+test_expect_success '-h prints usage to stdout and exits 129, as git' '
+	test_expect_code 129 git ai-apply -h >out 2>err &&
+	test_grep "usage: git ai-apply" out &&
+	test_must_be_empty err
 '
 
-test_expect_success 'unknown option is fatal (128) with usage' '
-	test_expect_code 128 git -C repo ai-apply --no-such-option 2>err &&
-	test_grep "unknown option" err &&
+test_expect_success 'an unknown option is a usage error (129): the error, then the usage' '
+	test_expect_code 129 git -C repo ai-apply --no-such-option 2>err &&
+	test_grep "^error: unknown option" err &&
 	test_grep "usage:" err
 '
 
-test_expect_success 'unknown format is fatal' '
-	test_expect_code 128 git -C repo ai-apply --format=nope x 2>err &&
-	test_grep "unknown format" err
+test_expect_success 'a bad value is a usage error (129)' '
+	test_expect_code 129 git -C repo ai-apply --format=nope x 2>err &&
+	test_grep "^error: unknown format" err &&
+	test_grep "usage:" err &&
+	test_expect_code 129 git -C repo ai-apply --branch 2>err &&
+	test_grep "^error: option .--branch. needs a branch name" err
+'
+
+test_expect_success '--no-<option> undoes the option, as in git' '
+	cat >noop.diff <<-\EOF &&
+	--- a/a.txt
+	+++ b/a.txt
+	@@ -1,3 +1,3 @@
+	 one
+	-two
+	+TWO
+	 three
+	EOF
+	git -C repo ai-apply --check --json --no-json ../noop.diff >out &&
+	test_grep "^M a.txt" out &&
+	git -C repo ai-apply --check --stat --no-json ../noop.diff >out &&
+	test_grep "a.txt | *2 +-" out &&
+	git -C repo ai-apply --check -q --no-quiet ../noop.diff >out &&
+	test_grep "^M a.txt" out &&
+	test_expect_code 129 git -C repo ai-apply --no-such ../noop.diff 2>err
 '
 
 test_expect_success 'landing modes are exclusive' '

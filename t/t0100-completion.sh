@@ -43,8 +43,8 @@ test_expect_success COMPLETION 'format names' '
 # The format names, one a line: from the registry (through the usage
 # error), from the completion script and from the manual.
 registry_formats () {
-	test_expect_code 128 git ai-apply --format=/ 2>err &&
-	sed -n "s/^fatal: unknown format .* (\(.*\))\$/\1/p" err |
+	test_expect_code 129 git ai-apply --format=/ 2>err &&
+	sed -n "s/^error: unknown format .* (\(.*\))\$/\1/p" err |
 	sed "s/, /\n/g"
 }
 
@@ -56,10 +56,18 @@ test_expect_success 'the completion offers the registry'"'"'s formats' '
 	test_cmp expect actual
 '
 
+test_expect_success 'the zsh completion offers the registry'"'"'s formats' '
+	registry_formats >expect &&
+	sed -n "s/.*--format=.*:format:(\([^)]*\)).*/\1/p" \
+		"$AA_TEST_DIR/../contrib/completion/_git-ai-apply" |
+	tr " " "\n" >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success 'the manual lists the registry'"'"'s formats' '
 	registry_formats >expect &&
-	manual="$AA_TEST_DIR/../Documentation/git-ai-apply.md" &&
-	sed -n "/^\`--format=<name>\`/,/^\$/p" "$manual" |
+	manual="$AA_TEST_DIR/../Documentation/git-ai-apply.adoc" &&
+	sed -n "/^--format=<name>::/,/\.\$/p" "$manual" |
 	sed 1d | grep -o "\`[a-z0-9-]*\`" | tr -d "\`" >actual &&
 	test_cmp expect actual
 '

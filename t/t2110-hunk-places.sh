@@ -42,6 +42,11 @@ test_expect_success 'after upstream appended: refused, not put before the new co
 	(
 		cd end &&
 		test_rejected ../append.diff &&
+		test_grep "mod.py: .*conflicts with the current content" err &&
+		# without history the anchor alone refuses it
+		AIAPPLY_HISTORY_MAX_VERSIONS=0 &&
+		export AIAPPLY_HISTORY_MAX_VERSIONS &&
+		test_rejected ../append.diff &&
 		test_grep "anchored to the end of the file" err &&
 		test_grep "mod.py" err
 	) &&
@@ -67,6 +72,8 @@ test_expect_success 'a hunk cut at the start of the file: refused after upstream
 		mv new.py mod.py &&
 		git commit -q -a -m header &&
 		test_rejected ../start.diff &&
+		test_grep "mod.py: .*conflicts with the current content" err &&
+		AIAPPLY_HISTORY_MAX_VERSIONS=0 test_rejected ../start.diff &&
 		test_grep "anchored to the start of the file" err &&
 		git reset -q --hard seen &&
 		git ai-apply ../start.diff &&
@@ -100,6 +107,28 @@ test_expect_success 'every hunk that does not apply is reported in one run; noth
 	test $(grep -c "^error: mod.py: ../two.diff:" two/err) = 2 &&
 	test_grep "^error: mod.py: ../two.diff:3: " two/err &&
 	test_grep "^error: mod.py: ../two.diff:12: " two/err
+'
+
+# Assistants often end a hunk on its changed line and get the numbers
+# wrong: such a hunk, with no history that puts it at an edge, is placed
+# by its lines as before (the edge rule only steers the history search).
+test_expect_success 'a hunk ending on its changed line, numbers off, still lands' '
+	fresh loose &&
+	cat >loose.diff <<-\EOF &&
+	--- a/mod.py
+	+++ b/mod.py
+	@@ -1,2 +1,2 @@
+	 def a():
+	-    return 1
+	+    return 10
+	EOF
+	(
+		cd loose &&
+		git ai-apply ../loose.diff 2>../loose.err &&
+		test "$(sed -n 5p mod.py)" = "    return 10" &&
+		test $(wc -l <../loose.err) = 1 &&
+		test_grep "rung 2" ../loose.err
+	)
 '
 
 test_done

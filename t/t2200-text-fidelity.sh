@@ -439,4 +439,28 @@ test_expect_success 'an answer that is CRLF throughout: CRLF is only its line br
 	)
 '
 
+# A CRLF file whose last line has no LF ends in a bare CR: with
+# "\ No newline at end of file" after a line ending in CR, that CR is the
+# file's last byte and must stay (context or added line alike).
+test_expect_success 'a CR before "\ No newline at end of file" is the last byte of the file' '
+	rm -rf eofcr && git init -q eofcr &&
+	(
+		cd eofcr &&
+		git config core.autocrlf false &&
+		printf "a\r\nb\r\nc\r" >f.txt &&
+		git add f.txt && git commit -q -m base &&
+		printf "a\r\nB\r\nc\r" >f.txt && git diff >../ctx.diff &&
+		printf "a\r\nb\r\nc\r\nd\r" >f.txt && git diff >../add.diff &&
+		git reset -q --hard &&
+		for d in ctx add
+		do
+			git apply "../$d.diff" && cp f.txt "../$d.expect" &&
+			git reset -q --hard &&
+			git ai-apply "../$d.diff" &&
+			same_bytes "../$d.expect" f.txt &&
+			git reset -q --hard || return 1
+		done
+	)
+'
+
 test_done

@@ -367,11 +367,11 @@ test_expect_success 'a forced format that finds nothing is an error' '
 	)
 '
 
-test_expect_success 'an unknown format name is fatal' '
+test_expect_success 'an unknown format name is a usage error (129)' '
 	(
 		cd repo &&
 		repo_snapshot fatal &&
-		test_expect_code 128 git ai-apply --format=xml ../mixed.md 2>../err &&
+		test_expect_code 129 git ai-apply --format=xml ../mixed.md 2>../err &&
 		repo_unchanged fatal
 	) &&
 	test_grep "xml" err

@@ -136,6 +136,11 @@ typedef struct aa_op {
 	int strict;
 	/* Which format produced it, for reports ("diff", "ap", ...). */
 	const char *format;
+	/*
+	 * AA_OP_EDIT from a git diff: the old blob id of its "index
+	 * <old>..<new>" line (hex, maybe abbreviated; "" when none).
+	 */
+	char old_blob[41];
 } aa_op;
 
 typedef struct aa_changeset {

@@ -17,14 +17,37 @@
 #define AA_MAX_PATH_LENGTH  4096
 #define AA_MAX_OPS          1000000
 
-/* A growable byte buffer; ptr is always NUL-terminated once allocated. */
+/*
+ * What every fallible function returns: 0, -1 when the input is refused
+ * (the change set is rejected, exit 1), -2 when the environment failed
+ * (an I/O error, a held lock: git's die(), exit 128). Messages are in the
+ * diagnostics list either way.
+ */
+enum {
+	AA_OK = 0,
+	AA_REJECTED = -1,
+	AA_FATAL = -2
+};
+
+/*
+ * A growable byte buffer; ptr is always NUL-terminated once allocated.
+ * It remembers running out of memory (as libgit2's git_str does): after
+ * a failed append every later one fails too, so a caller that builds a
+ * message from many appends checks aa_buf_oom() once, at the end.
+ */
 typedef struct aa_buf {
 	char *ptr;
 	size_t len;
 	size_t cap;
+	int oom;
 } aa_buf;
 
-#define AA_BUF_INIT { NULL, 0, 0 }
+#define AA_BUF_INIT { NULL, 0, 0, 0 }
+
+static inline int aa_buf_oom(const aa_buf *b)
+{
+	return b->oom;
+}
 
 int aa_buf_grow(aa_buf *b, size_t extra);
 int aa_buf_put(aa_buf *b, const void *data, size_t len);
@@ -114,6 +137,13 @@ void aa_warn(aa_diags *d, aa_pos pos, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void aa_note(aa_diags *d, aa_pos pos, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* "out of memory" at pos: the one message for it. Returns -1. */
+int aa_oom(aa_diags *d, aa_pos pos, const char *path);
+/*
+ * An error whose message was built in `msg`: "out of memory" instead
+ * when building it ran out (aa_buf_oom). Returns -1.
+ */
+int aa_error_buf(aa_diags *d, aa_pos pos, const char *path, const aa_buf *msg);
 void aa_diag_addv(aa_diags *d, aa_diag_level level, aa_pos pos,
 		  const char *path, const char *fmt, va_list ap);
 /* "error: <path>: <input>:<line>: <msg>" */

@@ -45,8 +45,8 @@ typedef struct aa_session {
 } aa_session;
 
 /*
- * Opens the base for opts->mode. Returns 0, -1 (rejected, message in d)
- * or -2 (fatal: environment problem, message in d).
+ * Opens the base for opts->mode. Returns AA_OK, AA_REJECTED (message in d)
+ * or AA_FATAL (environment problem, message in d).
  */
 int aa_session_open(aa_session *s, git_repository *repo,
 		    const aa_land_opts *opts, aa_diags *d);
@@ -57,7 +57,7 @@ void aa_session_close(aa_session *s);
 /*
  * --recover: takes the index lock and finishes or undoes a landing that a
  * killed run left (notes in d say what was done). Returns 0 when there was
- * one, 1 when there was nothing to recover, -2 on failure.
+ * one, 1 when there was nothing to recover, AA_FATAL on failure.
  */
 int aa_recover(git_repository *repo, aa_diags *d);
 

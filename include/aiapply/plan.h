@@ -25,6 +25,14 @@ typedef int (*aa_each_fn)(const char *path, uint32_t mode,
 			  const aa_oid *oid, void *payload);
 
 /*
+ * One earlier version of a file, offered by aa_snapshot.history: its
+ * bytes (valid during the call only) and a label naming it for messages
+ * ("commit 1a2b3c4"). Non-zero stops the search.
+ */
+typedef int (*aa_version_fn)(const char *label, const char *data,
+			     size_t len, void *payload);
+
+/*
  * Read access to the base (a tree or the index). Functions return 0 on
  * success, 1 for "not found" (lookup), -1 on error (with a message in
  * *err when they can).
@@ -51,6 +59,35 @@ typedef struct aa_snapshot {
 	int (*lend)(void *ctx, const aa_oid *oid, const char **data,
 		    size_t *len, void **handle);
 	void (*release)(void *ctx, void *handle);
+	/*
+	 * Optional: why the last call failed ("failed to read descriptor:
+	 * Input/output error"), or NULL; valid until the next call.
+	 */
+	const char *(*last_error)(void *ctx);
+	/*
+	 * Optional: the earlier versions of `path`, newest first, distinct
+	 * contents only: first the blob `hint` names (a hex object id, maybe
+	 * abbreviated, from a diff's "index" line; NULL when none) when it
+	 * exists, then the path's history from the base commit backwards.
+	 * `current` (NULL if unknown) is the current content's object id:
+	 * never offered. Returns 0 (done, or fn stopped it) or -1 on error.
+	 * When a bound
+	 * (commits, versions, time) ended the search early, *bound receives
+	 * an allocated text saying which.
+	 */
+	int (*history)(void *ctx, const char *path, const char *hint,
+		       const aa_oid *current, aa_version_fn fn, void *payload,
+		       char **bound);
+	/*
+	 * Optional: the 3-way merge of three contents of `path` (ancestor
+	 * `base`, named `base_label`). 0: clean, *out holds the result;
+	 * 1: conflict, *out describes the first conflicting region, starting
+	 * "conflict at line N" (N in `ours`); -1: error.
+	 */
+	int (*merge3)(void *ctx, const char *path, const char *base_label,
+		      const char *base, size_t base_len,
+		      const char *ours, size_t ours_len,
+		      const char *theirs, size_t theirs_len, aa_buf *out);
 } aa_snapshot;
 
 typedef struct aa_plan_opts {
@@ -90,9 +127,11 @@ typedef struct aa_plan {
 	size_t *table;
 	size_t tablecap;
 	const aa_snapshot *lender;  /* releases the base bytes it lent */
+	struct aa_dir_index *dirs;  /* directory prefixes (src/plan_dirs.h) */
+	int fatal;            /* the base could not be read: exit 128, not 1 */
 } aa_plan;
 
-#define AA_PLAN_INIT { NULL, 0, 0, 0, NULL, 0, 0, NULL, 0, NULL }
+#define AA_PLAN_INIT { NULL, 0, 0, 0, NULL, 0, 0, NULL, 0, NULL, NULL, 0 }
 
 /*
  * Plans the whole change set. The plan may point into the change set's

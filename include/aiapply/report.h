@@ -28,7 +28,13 @@ typedef enum aa_outcome {
 	AA_OUT_FATAL
 } aa_outcome;
 
-/* Prints diagnostics to `err`, one "level: path: input:line: msg" each. */
+/* Human output shows this many diagnostics of each level, then a count. */
+#define AA_REPORT_MAX_DIAGS 50
+
+/*
+ * Prints diagnostics to `err`, one "level: path: input:line: msg" each,
+ * at most AA_REPORT_MAX_DIAGS per level, then "... and N more errors".
+ */
 void aa_report_diags(FILE *err, const aa_diags *d);
 /*
  * Prints the report of a plan (plan and session may be NULL when the run

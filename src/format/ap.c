@@ -113,7 +113,7 @@ static int err_at(yreader *y, yaml_mark_t m, const char *fmt, ...)
 	if (aa_buf_vprintf(&msg, fmt, ap) < 0) {
 		va_end(ap);
 		aa_buf_free(&msg);
-		return aa_error(y->d, pos_at(y, line), NULL, "out of memory");
+		return aa_oom(y->d, pos_at(y, line), NULL);
 	}
 	va_end(ap);
 	aa_error(y->d, pos_at(y, line), NULL, "%s (line %ld, column %ld)",

@@ -33,6 +33,7 @@ typedef struct fdiff {
 	dname from, to;           /* rename/copy from/to */
 	int rename, copy, new_file, deleted;
 	uint32_t old_mode, new_mode, file_mode;
+	char old_blob[41];        /* "index <old>..<new>": <old>, or "" */
 	/* resolved */
 	fkind kind;
 	dname path, dest;
@@ -202,7 +203,8 @@ static int path_error(aa_dparser *P, aa_pos pos, const char *s, size_t len,
 	aa_buf m = AA_BUF_INIT;
 
 	aa_buf_printf(&m, fmt, why);
-	name_diag(P, AA_DIAG_ERROR, pos, s, len, m.ptr ? m.ptr : "invalid path");
+	name_diag(P, AA_DIAG_ERROR, pos, s, len,
+		  !aa_buf_oom(&m) && m.ptr ? m.ptr : "invalid path");
 	aa_buf_free(&m);
 	return -1;
 }
@@ -474,11 +476,29 @@ static int is_binary_marker(const aa_dline *l)
 	       aa_diff_starts(l, "Binary files ");
 }
 
-/* Ignored: "index" (AI answers invent hashes and modes) and similarity. */
+/*
+ * "index <old>..<new>[ <mode>]": keeps <old> (4 to 40 hex digits, not
+ * all zeros) for the planner, which looks it up as the version the diff
+ * was made against; answers invent ids, so a bad one is just ignored.
+ */
+static void parse_index_line(const aa_dline *l, fdiff *f)
+{
+	size_t i = 6, n = 0, zeros = 0;
+
+	while (i + n < l->len && n < 41 && strchr("0123456789abcdef", l->s[i + n]) &&
+	       l->s[i + n])
+		zeros += l->s[i + n++] == '0';
+	if (n < 4 || n > 40 || zeros == n || i + n + 1 >= l->len ||
+	    l->s[i + n] != '.' || l->s[i + n + 1] != '.')
+		return;
+	memcpy(f->old_blob, l->s + i, n);
+	f->old_blob[n] = '\0';
+}
+
+/* Ignored: similarity (and "index", kept only as a hint: see above). */
 static int is_ignored_header(const aa_dline *l)
 {
-	return aa_diff_starts(l, "index ") ||
-	       aa_diff_starts(l, "similarity index ") ||
+	return aa_diff_starts(l, "similarity index ") ||
 	       aa_diff_starts(l, "dissimilarity index ");
 }
 
@@ -506,6 +526,10 @@ static int ext_header(aa_dparser *P, const aa_dline *l, fdiff *f)
 		f->rename |= l->s[0] == 'r';
 		f->copy |= l->s[0] == 'c';
 		return parse_ext_name(P, l, l->s[0] == 'r' ? 10 : 8, &f->to) < 0 ? -1 : 1;
+	}
+	if (aa_diff_starts(l, "index ")) {
+		parse_index_line(l, f);
+		return 1;
 	}
 	if (is_ignored_header(l))
 		return 1;
@@ -585,7 +609,8 @@ static void warn_names_differ(aa_dparser *P, const fdiff *f,
 	aa_buf_printf(&m, "the old name %s differs from the new name; using "
 		      "the new name", aa_qpathn(o->s, o->len));
 	name_diag(P, AA_DIAG_WARNING, f->pos, n->s, n->len,
-		  m.ptr ? m.ptr : "the old name differs from the new name");
+		  !aa_buf_oom(&m) && m.ptr ? m.ptr :
+		  "the old name differs from the new name");
 	aa_buf_free(&m);
 }
 
@@ -741,6 +766,7 @@ static int emit_edit(aa_dparser *P, fdiff *f, const dname *path)
 		return -1;
 	op->mode = f->new_mode;
 	op->old_mode = f->old_mode;
+	memcpy(op->old_blob, f->old_blob, sizeof(op->old_blob));
 	move_hunks(op, f);
 	return 0;
 }

@@ -1,4 +1,5 @@
 /* Unit tests of the shared buffers (src/buf.c). */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "unit.h"
@@ -92,6 +93,46 @@ static void test_quote_path(void **state)
 	assert_string_equal(aa_qtext("abc\x1b", 4, 2), "\"ab...\"");
 }
 
+/* Running out once is remembered: later appends fail until cleared. */
+static void test_oom_is_sticky(void **state)
+{
+	aa_buf b = AA_BUF_INIT;
+
+	(void)state;
+	assert_int_equal(aa_buf_puts(&b, "abc"), 0);
+	assert_false(aa_buf_oom(&b));
+	/* a size no allocator gives: the same path as a failed realloc */
+	assert_int_equal(aa_buf_grow(&b, SIZE_MAX), -1);
+	assert_true(aa_buf_oom(&b));
+	assert_int_equal(aa_buf_puts(&b, "def"), -1);
+	assert_int_equal(aa_buf_putc(&b, 'x'), -1);
+	assert_int_equal(aa_buf_printf(&b, "%d", 42), -1);
+	assert_string_equal(b.ptr, "abc");
+	aa_buf_clear(&b);
+	assert_false(aa_buf_oom(&b));
+	assert_int_equal(aa_buf_puts(&b, "ok"), 0);
+	assert_string_equal(b.ptr, "ok");
+	aa_buf_free(&b);
+}
+
+/* A message built in a failed buffer is reported as out of memory. */
+static void test_error_buf(void **state)
+{
+	aa_diags d = AA_DIAGS_INIT;
+	aa_buf m = AA_BUF_INIT;
+
+	(void)state;
+	assert_int_equal(aa_buf_puts(&m, "the reason"), 0);
+	assert_int_equal(aa_error_buf(&d, (aa_pos){ "in", 3 }, "p", &m), -1);
+	assert_string_equal(d.v[0].msg, "the reason");
+	aa_buf_grow(&m, SIZE_MAX);
+	assert_int_equal(aa_error_buf(&d, (aa_pos){ "in", 4 }, "p", &m), -1);
+	assert_string_equal(d.v[1].msg, "out of memory");
+	assert_int_equal(d.nerrors, 2);
+	aa_buf_free(&m);
+	aa_diags_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -99,6 +140,8 @@ int main(void)
 		cmocka_unit_test(test_first_grow_is_exact),
 		cmocka_unit_test(test_put_quoted),
 		cmocka_unit_test(test_quote_path),
+		cmocka_unit_test(test_oom_is_sticky),
+		cmocka_unit_test(test_error_buf),
 	};
 
 	return AA_RUN_TESTS(tests);

@@ -71,7 +71,8 @@ static int fake_each_under(void *ctx, const char *dir, aa_each_fn fn, void *p)
 }
 
 static const aa_snapshot fake = { NULL, fake_lookup, fake_read,
-				  fake_each_under, NULL, NULL, NULL, NULL };
+				  fake_each_under, NULL, NULL, NULL, NULL, NULL,
+				  NULL, NULL };
 
 static const aa_pos pos = { "answer", 1 };
 
@@ -155,7 +156,7 @@ static void fake_release(void *ctx, void *handle)
 
 static const aa_snapshot lending = { NULL, fake_lookup, fake_read,
 				     fake_each_under, NULL, NULL,
-				     fake_lend, fake_release };
+				     fake_lend, fake_release, NULL, NULL, NULL };
 
 /* Lent base bytes serve the edits and go back when the plan is freed. */
 static void test_lent_base_bytes(void **state)
@@ -425,6 +426,180 @@ static void test_mode_change(void **state)
 	done(&t);
 }
 
+/*
+ * Directory questions answered by the planner's directory index: files
+ * the set added and base files it deleted both count.
+ */
+static void test_directory_index(void **state)
+{
+	run emptied = { 0 }, added = { 0 }, moved = { 0 }, gone = { 0 };
+
+	(void)state;
+	/* every base file under dir/ deleted: "dir" may become a file */
+	add(&emptied.cs, AA_OP_DELETE, "dir/b.txt", NULL, NULL);
+	add(&emptied.cs, AA_OP_DELETE, "dir/sub/c.txt", NULL, NULL);
+	add(&emptied.cs, AA_OP_WRITE, "dir", NULL, "now a file\n");
+	add(&emptied.cs, AA_OP_WRITE, "dir/sub", NULL, "x\n");
+	plan(&emptied);
+	assert_int_equal(emptied.r, -1);
+	assert_true(has_error(&emptied, "is a file, not a directory"));
+	assert_int_equal(emptied.d.nerrors, 1);
+	done(&emptied);
+
+	/* a directory the set created is a directory, and can be deleted */
+	add(&added.cs, AA_OP_WRITE, "new/x/y.txt", NULL, "y\n");
+	add(&added.cs, AA_OP_WRITE, "new/x", NULL, "x\n");
+	add(&added.cs, AA_OP_DELETE, "new", NULL, NULL)->dir_ok = 1;
+	add(&added.cs, AA_OP_WRITE, "new", NULL, "file\n");
+	plan(&added);
+	assert_int_equal(added.r, -1);
+	assert_int_equal(added.d.nerrors, 1);
+	/* the one error: "new" became a file once its directory was gone */
+	assert_true(has_error(&added, "is a directory"));
+	done(&added);
+
+	/* a renamed directory takes what the set added, not what it deleted */
+	add(&moved.cs, AA_OP_WRITE, "dir/new.txt", NULL, "n\n");
+	add(&moved.cs, AA_OP_DELETE, "dir/b.txt", NULL, NULL);
+	add(&moved.cs, AA_OP_RENAME, "dir", "lib", NULL)->dir_ok = 1;
+	plan(&moved);
+	assert_int_equal(moved.r, 0);
+	assert_non_null(change(&moved, "lib/new.txt"));
+	assert_non_null(change(&moved, "lib/sub/c.txt"));
+	assert_null(change(&moved, "lib/b.txt"));
+	assert_false(change(&moved, "dir/sub/c.txt")->exists);
+	assert_int_equal(moved.plan.nchanges, 4);
+	done(&moved);
+
+	/* once moved away, the old directory is gone: deleting it fails */
+	add(&gone.cs, AA_OP_RENAME, "dir", "lib", NULL)->dir_ok = 1;
+	add(&gone.cs, AA_OP_DELETE, "dir", NULL, NULL)->dir_ok = 1;
+	add(&gone.cs, AA_OP_WRITE, "dir", NULL, "file\n");
+	plan(&gone);
+	assert_int_equal(gone.r, -1);
+	assert_int_equal(gone.d.nerrors, 1);
+	assert_true(has_error(&gone, "does not exist"));
+	done(&gone);
+}
+
+static size_t count_level(const run *t, aa_diag_level level)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->d.n; i++)
+		n += t->d.v[i].level == level;
+	return n;
+}
+
+/* Every failing operation is reported in one run, not only the first. */
+static void test_every_error_in_one_run(void **state)
+{
+	run t = { 0 };
+
+	(void)state;
+	add(&t.cs, AA_OP_WRITE, "gone.txt", NULL, "x\n")->exist = AA_EXIST_MUST;
+	add(&t.cs, AA_OP_DELETE, "nope.txt", NULL, NULL);
+	add(&t.cs, AA_OP_WRITE, "new.txt", NULL, "fine\n");
+	add(&t.cs, AA_OP_RENAME, "run.sh", "a.txt", NULL);
+	plan(&t);
+	assert_int_equal(t.r, -1);
+	assert_int_equal(t.d.nerrors, 3);
+	assert_true(has_error(&t, "nothing to replace"));
+	assert_true(has_error(&t, "cannot delete it"));
+	assert_true(has_error(&t, "refusing to rename onto it"));
+	done(&t);
+}
+
+/*
+ * Operations on a path that a failed operation should have created get
+ * one note, not an error each.
+ */
+static void test_follow_on_failures_noted_once(void **state)
+{
+	run t = { 0 };
+	size_t i;
+
+	(void)state;
+	add(&t.cs, AA_OP_WRITE, "a.txt/x", NULL, "x\n");
+	for (i = 0; i < 3; i++)
+		add(&t.cs, AA_OP_WRITE, "a.txt/x", NULL, "y\n")->exist = AA_EXIST_MUST;
+	add(&t.cs, AA_OP_RENAME, "a.txt/x", "b.txt", NULL);
+	add(&t.cs, AA_OP_DELETE, "b.txt", NULL, NULL);
+	add(&t.cs, AA_OP_DELETE, "nope.txt", NULL, NULL);
+	plan(&t);
+	assert_int_equal(t.r, -1);
+	assert_int_equal(t.d.nerrors, 2);
+	assert_true(has_error(&t, "is a file, not a directory"));
+	assert_true(has_error(&t, "cannot delete it"));
+	assert_int_equal(count_level(&t, AA_DIAG_NOTE), 1);
+	assert_non_null(strstr(t.d.v[1].msg, "depends on a.txt/x"));
+	done(&t);
+}
+
+/* A refused directory rename moves nothing: later operations see it all. */
+static void test_failed_directory_move_moves_nothing(void **state)
+{
+	run t = { 0 };
+	aa_op *op;
+
+	(void)state;
+	/* a submodule in the directory is found after its files */
+	op = add(&t.cs, AA_OP_WRITE, "dir/zz", NULL,
+		 "Subproject commit 0123456789012345678901234567890123456789\n");
+	op->mode = AA_MODE_GITLINK;
+	op->exist = AA_EXIST_NEW;
+	add(&t.cs, AA_OP_RENAME, "dir", "lib", NULL)->dir_ok = 1;
+	add(&t.cs, AA_OP_WRITE, "dir/b.txt", NULL, "b2\n")->exist = AA_EXIST_MUST;
+	add(&t.cs, AA_OP_DELETE, "dir/sub/c.txt", NULL, NULL);
+	plan(&t);
+	assert_int_equal(t.r, -1);
+	assert_int_equal(t.d.nerrors, 1);
+	assert_true(has_error(&t, "is a submodule; not moving it"));
+	done(&t);
+}
+
+/* A snapshot whose objects cannot be read (an I/O error underneath). */
+static int failing_read(void *ctx, const aa_oid *oid, aa_buf *out)
+{
+	(void)ctx;
+	(void)oid;
+	(void)out;
+	return -1;
+}
+
+static const char *failing_why(void *ctx)
+{
+	(void)ctx;
+	return "failed to read descriptor: Input/output error";
+}
+
+static const aa_snapshot failing = {
+	.lookup = fake_lookup, .read = failing_read,
+	.each_under = fake_each_under, .last_error = failing_why
+};
+
+/* A base that cannot be read is fatal and says why, not "not found". */
+static void test_read_error_gives_the_reason(void **state)
+{
+	run t = { 0 };
+	aa_op *op;
+	aa_repl *rp;
+
+	(void)state;
+	op = add(&t.cs, AA_OP_EDIT, "a.txt", NULL, NULL);
+	op->edit_kind = AA_EDIT_REPLACEMENTS;
+	rp = aa_op_add_repl(op, pos);
+	rp->find = aa_strdup("two");
+	rp->find_len = 3;
+	rp->replace = aa_strdup("TWO");
+	rp->replace_len = 3;
+	t.r = aa_plan_build(&t.plan, &t.cs, &failing, NULL, &t.d);
+	assert_int_equal(t.r, -1);
+	assert_true(t.plan.fatal);
+	assert_true(has_error(&t, "cannot read the object: failed to read descriptor: Input/output error"));
+	done(&t);
+}
+
 static void test_write_then_delete_is_no_change(void **state)
 {
 	run t = { 0 };
@@ -456,6 +631,11 @@ int main(void)
 		cmocka_unit_test(test_binary_refuses_text_edit),
 		cmocka_unit_test(test_mode_change),
 		cmocka_unit_test(test_write_then_delete_is_no_change),
+		cmocka_unit_test(test_directory_index),
+		cmocka_unit_test(test_every_error_in_one_run),
+		cmocka_unit_test(test_follow_on_failures_noted_once),
+		cmocka_unit_test(test_failed_directory_move_moves_nothing),
+		cmocka_unit_test(test_read_error_gives_the_reason),
 	};
 
 	return AA_RUN_TESTS(tests);
