@@ -10,14 +10,14 @@
 # exactly the expected tree (the same for every format).
 #
 # Usage: bench/formats.sh
-# Environment: RUNS (default 10), FORMATS (default all five),
+# Environment: RUNS (default 10), FORMATS (default all eight),
 # AA_BIN_DIR (directory holding the git-ai-apply to measure; default the
 # top of the source tree).
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 PATH="${AA_BIN_DIR:-$top}:$PATH"
 runs=${RUNS:-10}
-formats=${FORMATS:-companion file-changes aptix ap diff}
+formats=${FORMATS:-companion file-changes aptix ap diff v4a search-replace whole-file}
 w=$top/bench/work/formats
 gen=$top/bench/gen_formats.py
 
@@ -74,7 +74,7 @@ for f in $formats; do
 	else
 		res="FAILS --check (exit $?): $(head -n 1 "../$f.err")"
 	fi
-	printf '%-13s %8d bytes: %s\n' "$f" "$(wc -c <"$a")" "$res"
+	printf '%-15s %8d bytes: %s\n' "$f" "$(wc -c <"$a")" "$res"
 done
 if git apply --check ../answers/diff.raw && patch -p1 -s --dry-run <../answers/diff.raw >/dev/null
 then
@@ -101,7 +101,8 @@ w = sys.argv[1]
 t = {r["command"]: r["median"] for r in json.load(open(f"{w}/time.json"))["results"]}
 rss = {l.split()[0]: (int(l.split()[1]), int(l.split()[2])) for l in open(f"{w}/rss.txt")}
 base = rss["baseline"][1]
-target = {"companion": 50, "file-changes": 50, "aptix": 50, "ap": 10}
+target = {"companion": 50, "file-changes": 50, "aptix": 50, "ap": 10,
+          "v4a": 50, "search-replace": 50, "whole-file": 50}
 print(f"\nbaseline (--check on a one-file answer): {t['ai-apply --check tiny'] * 1000:.1f} ms, "
       f"peak RSS {base / 1024:.1f} MiB")
 print("(limit = 4 x input + baseline, in MiB)")

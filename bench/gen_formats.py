@@ -17,6 +17,13 @@ answer in each format, exactly per its seed:
                                INSERT_AFTER (fenced yaml)
   DIR/answers/diff.md          git diffs in fenced diff blocks
   DIR/answers/diff.raw         the same diffs, bare (for git apply, patch)
+  DIR/answers/v4a.md           one Codex apply_patch: Add File / Update
+                               File with bare @@ chunks
+  DIR/answers/search-replace.md  Aider blocks, a fence per file (an
+                               empty SEARCH creates)
+  DIR/answers/whole-file.md    labelled fences: new files whole, edited
+                               files with "// ... existing code ..."
+                               elisions between the edits
   DIR/answers/tiny.md          a one-file diff (the memory baseline)
 
 Each patched file gets EDITS edits, alternately "change a line and add
@@ -149,6 +156,35 @@ def text(lines):
     return "\n".join(lines) + "\n"
 
 
+ELISION = "    // ... existing code ..."
+
+
+def elided(lines, edits):
+    """The edited file with the stretches between edits elided where
+    the lines around each elision are unique in the original (so that
+    git ai-apply can resolve it), else written out."""
+    count = {}
+    for l in lines:
+        count[l] = count.get(l, 0) + 1
+    segs = [(j - 1, j + 2, j, new) for j, kind, new in edits]
+    out, pos = [], 0
+    for k, (lo, hi, j, new) in enumerate(segs):
+        # the gap [pos, lo): elide when its neighbours are unique
+        left_ok = pos == 0 or count[lines[pos - 1]] == 1
+        if lo > pos and left_ok and count[lines[lo]] == 1:
+            out.append(ELISION)
+        else:
+            out += lines[pos:lo]
+        out += lines[lo:j] + new + lines[j + 1:hi]
+        pos = hi
+    if pos < len(lines):
+        if count[lines[pos - 1]] == 1:
+            out.append(ELISION)
+        else:
+            out += lines[pos:]
+    return out
+
+
 def main():
     d = sys.argv[1]
     n_create = int(sys.argv[2]) if len(sys.argv) > 2 else 500
@@ -268,6 +304,38 @@ def main():
         out.append(prose(i) + "```diff\n" + "".join(diffs[i:i + 100]) + "```\n")
     out.append("\nApply it with `git ai-apply answer.md`.\n")
     write(f"{a}/diff.md", "".join(out))
+
+    # v4a (Codex apply_patch): one patch, bare @@ chunks with 3 lines of
+    # context (the hunks of file-changes are valid chunks).
+    out = ["Here is the patch:\n\n```\n*** Begin Patch\n"]
+    for p, lines in creates:
+        out.append(f"*** Add File: {p}\n" + "".join("+" + l + "\n" for l in lines))
+    for p, lines, edits in patches:
+        out.append(f"*** Update File: {p}\n" + text(hunks(lines, edits, bare=True)))
+    out.append("*** End Patch\n```\n")
+    write(f"{a}/v4a.md", "".join(out))
+
+    # search-replace (Aider): the path before each fence, one block per
+    # edit (SEARCH: the unique site line); an empty SEARCH creates.
+    out = ["Here are the edits as SEARCH/REPLACE blocks.\n"]
+    for p, lines in creates:
+        out.append(f"\n{p}\n```c\n<<<<<<< SEARCH\n=======\n{text(lines)}"
+                   ">>>>>>> REPLACE\n```\n")
+    for p, lines, edits in patches:
+        out.append(f"\n{p}\n```c\n")
+        for j, kind, new in edits:
+            out.append(f"<<<<<<< SEARCH\n{lines[j]}\n=======\n{text(new)}"
+                       ">>>>>>> REPLACE\n")
+        out.append("```\n")
+    write(f"{a}/search-replace.md", "".join(out))
+
+    # whole-file: labelled fences; edited files with elisions.
+    out = ["Here are the files.\n"]
+    for p, lines in creates:
+        out.append(f"\n**{p}**\n```c\n{text(lines)}```\n")
+    for p, lines, edits in patches:
+        out.append(f"\n**{p}**\n```c\n{text(elided(lines, edits))}```\n")
+    write(f"{a}/whole-file.md", "".join(out))
 
     write(f"{a}/tiny.md", "A new file:\n\n```diff\ndiff --git a/tiny.txt b/tiny.txt\n"
           "new file mode 100644\n--- /dev/null\n+++ b/tiny.txt\n@@ -0,0 +1 @@\n+tiny\n```\n")

@@ -47,7 +47,7 @@ static const char usage_text[] =
 	"    --branch=<name>    commit the change on a new branch; index, work tree\n"
 	"                       and HEAD stay untouched\n"
 	"    --check            validate only; write nothing\n"
-	"    --format=<name>    auto, companion, file-changes, aptix, ap, diff\n"
+	"    --format=<name>    %s\n"
 	"    --strict           enforce the unified diff contract exactly\n"
 	"    --base=<rev>       base commit for --branch (default HEAD)\n"
 	"    -m <msg>           commit message for --branch\n"
@@ -58,6 +58,43 @@ static const char usage_text[] =
 	"    --stat, --diff, --json   report as diffstat, git diff or JSON\n"
 	"    -q, --quiet        no summary\n"
 	"    --recover          finish or undo a landing that was interrupted\n";
+
+/*
+ * The usage text with the format names of the registry, wrapped under
+ * the option's description column.
+ */
+static void print_usage(FILE *f)
+{
+	aa_buf names = AA_BUF_INIT, wrapped = AA_BUF_INIT;
+	const char *p, *sp;
+	size_t col = 23;
+
+	if (aa_format_list(&names, ", ") < 0 || !names.ptr) {
+		fprintf(f, usage_text, "(out of memory)");
+		aa_buf_free(&names);
+		return;
+	}
+	for (p = names.ptr; *p; p = *sp ? sp + 1 : sp) {
+		size_t w;
+
+		sp = strchr(p, ' ');
+		if (!sp)
+			sp = p + strlen(p);
+		w = (size_t)(sp - p);
+		if (col + w > 78 && col > 23) {
+			aa_buf_puts(&wrapped, "\n                       ");
+			col = 23;
+		} else if (col > 23) {
+			aa_buf_putc(&wrapped, ' ');
+			col++;
+		}
+		aa_buf_put(&wrapped, p, w);
+		col += w;
+	}
+	fprintf(f, usage_text, wrapped.ptr ? wrapped.ptr : "");
+	aa_buf_free(&wrapped);
+	aa_buf_free(&names);
+}
 
 typedef struct cli {
 	aa_land_opts land;
@@ -76,7 +113,7 @@ static int die_usage(const char *fmt, const char *arg)
 	fputs("error: ", stderr);
 	fprintf(stderr, fmt, arg);
 	fputs("\n\n", stderr);
-	fputs(usage_text, stderr);
+	print_usage(stderr);
 	return ARGS_USAGE;
 }
 
@@ -85,6 +122,22 @@ static int die_fatal(const char *msg)
 {
 	fprintf(stderr, "fatal: %s\n", msg);
 	return ARGS_FATAL;
+}
+
+/*
+ * "unknown format 'x' (auto, companion, ...)": a bad value (129), with
+ * the registry's names.
+ */
+static int die_unknown_format(const char *name)
+{
+	aa_buf names = AA_BUF_INIT;
+
+	aa_format_list(&names, ", ");
+	fprintf(stderr, "error: unknown format %s (%s)\n\n",
+		aa_qtext(name, strlen(name), 200), names.ptr ? names.ptr : "");
+	print_usage(stderr);
+	aa_buf_free(&names);
+	return ARGS_USAGE;
 }
 
 /* Matches "--name=value" or "--name value"; advances *i for the latter. */
@@ -135,8 +188,7 @@ static int parse_value_opt(cli *c, int argc, char **argv, int *i)
 		int f = r < 0 ? -1 : aa_format_from_name(v);
 
 		if (f < 0)
-			return die_usage("unknown format '%s' (auto, companion, file-changes, aptix, ap, diff)",
-					 r < 0 ? "" : v);
+			return die_unknown_format(r < 0 ? "" : v);
 		c->parse.format = (aa_format)f;
 		return 0;
 	}
@@ -236,7 +288,7 @@ static int parse_args(cli *c, int argc, char **argv)
 			continue;
 		}
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage_text, stdout);
+			print_usage(stdout);
 			return ARGS_HELP;
 		}
 		r = parse_flag(c, a);

@@ -3,46 +3,27 @@
  * surrounds it, detects each block's format and hands it to its parser,
  * in input order, so that one change set holds them all.
  *
- * One pass over the lines, top level first:
- *   - a companion command line starts a companion run (its bodies are
- *     not scanned: a START-PATCH body holds `--- a/x` lines);
- *   - a file-changes tag starts a file-changes region (likewise);
+ * It knows no format by name: it walks the registry
+ * (src/format/registry.c). One pass over the lines, top level first:
+ *   - a line where a row's `starts` holds begins an unfenced block of
+ *     that format (a companion run, a file-changes region, a diff, ...),
+ *     which runs to the row's region_end (its body is not scanned: a
+ *     START-PATCH body holds `--- a/x` lines), or, with none, to the
+ *     next line where another format's block starts;
  *   - a code fence (``` or ~~~, possibly indented) is one candidate
- *     block, told apart by its language tag and its content: diff,
- *     aptix JSON, ap YAML, or prose. A fence around a companion or
- *     file-changes region is only a wrapper: its lines are prose;
- *   - an unfenced diff (`diff --git`, or `---` + `+++` + `@@`) runs to
- *     the next block; the diff parser skips prose itself.
- * A whole input that is a bare aptix JSON object or an ap YAML document
- * is one block. With no block at all, a refusal sentence ("A patch
+ *     block, given to the first row whose fits_fence takes its content,
+ *     language tag, info string and the line before it; no row: prose.
+ *     A fence around a `wrapped` row's region is only a wrapper: its
+ *     lines are prose.
+ * A whole input that a row's `whole` takes (a bare aptix JSON object,
+ * an ap YAML document) is one block. With no block at all, a refusal sentence ("A patch
  * cannot be safely generated...") is quoted in an error.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "aiapply/format.h"
-#include "extract.h"
-
-static const char *const format_names[] = {
-	"auto", "companion", "file-changes", "aptix", "ap", "diff"
-};
-
-const char *aa_format_name(aa_format f)
-{
-	if ((unsigned)f < sizeof(format_names) / sizeof(*format_names))
-		return format_names[f];
-	return "?";
-}
-
-int aa_format_from_name(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(format_names) / sizeof(*format_names); i++)
-		if (!strcmp(name, format_names[i]))
-			return (int)i;
-	return -1;
-}
+#include "aiapply/edit.h"
+#include "format/registry.h"
 
 /* ---------- small text helpers ---------- */
 
@@ -103,7 +84,7 @@ static int ci_equal(const char *s, size_t len, const char *word)
 	return 1;
 }
 
-/* ---------- content sniffing ---------- */
+/* ---------- JSON (for the messages about a bare document) ---------- */
 
 /* Skips JSON white space from i. */
 static size_t json_ws(const char *s, size_t n, size_t i)
@@ -125,156 +106,38 @@ static size_t json_string_end(const char *s, size_t n, size_t i)
 	return n;
 }
 
-/*
- * A JSON object with a top-level "files" or "patches" key whose value is
- * an array of objects: the shape of an aptix document (a package.json
- * has "files" too, but an array of strings). The parser validates.
- */
-static int looks_aptix(const char *s, size_t n)
-{
-	size_t i = json_ws(s, n, 0), k0, k1;
-	int depth = 0;
-
-	if (i >= n || s[i] != '{')
-		return 0;
-	for (; i < n; i++) {
-		char c = s[i];
-
-		if (c == '{' || c == '[')
-			depth++;
-		else if (c == '}' || c == ']') {
-			if (--depth <= 0)
-				return 0;
-		} else if (c == '"') {
-			k0 = i + 1;
-			i = json_string_end(s, n, i);
-			if (i >= n)
-				return 0;
-			k1 = i - 1;
-			if (depth == 1 && ((k1 - k0 == 5 && !memcmp(s + k0, "files", 5)) ||
-					   (k1 - k0 == 7 && !memcmp(s + k0, "patches", 7)))) {
-				size_t j = json_ws(s, n, i);
-
-				if (j < n && s[j] == ':') {
-					j = json_ws(s, n, j + 1);
-					if (j < n && s[j] == '[') {
-						j = json_ws(s, n, j + 1);
-						if (j < n && s[j] == '{')
-							return 1;
-					}
-				}
-			}
-			i--;  /* the loop's i++ */
-		}
-	}
-	return 0;
-}
-
-/* Top-level `version:` and `changes:` keys: the shape of an ap document. */
-static int looks_ap(const char *s, size_t n)
-{
-	int version = 0, changes = 0;
-	size_t off;
-	aa_lspan l;
-
-	for (off = 0; off < n && !(version && changes); off = l.next) {
-		aa_lspan_at(s, n, off, &l);
-		if (starts_with(s + l.start, l.len, "version:"))
-			version = 1;
-		else if (starts_with(s + l.start, l.len, "changes:"))
-			changes = 1;
-	}
-	return version && changes;
-}
-
-/* A whole input that is an ap document: YAML from its first line on. */
-static int looks_ap_document(const char *s, size_t n)
-{
-	size_t off;
-	aa_lspan l;
-
-	for (off = 0; off < n; off = l.next) {
-		aa_lspan_at(s, n, off, &l);
-		if (indent_of(s + l.start, l.len) == l.len || s[l.start] == '#')
-			continue;
-		if (!starts_with(s + l.start, l.len, "version:") &&
-		    !starts_with(s + l.start, l.len, "changes:") &&
-		    !(l.len >= 3 && !memcmp(s + l.start, "---", 3) &&
-		      indent_of(s + l.start + 3, l.len - 3) == l.len - 3))
-			return 0;
-		return looks_ap(s, n);
-	}
-	return 0;
-}
-
-/* The line at off starts a diff: `diff --git`, or `---` `+++` `@@`. */
-static int diff_starts(const char *s, size_t n, size_t off)
-{
-	aa_lspan a, b, c;
-
-	aa_lspan_at(s, n, off, &a);
-	if (starts_with(s + a.start, a.len, "diff --git "))
-		return 1;
-	if (!starts_with(s + a.start, a.len, "--- ") || a.next >= n)
-		return 0;
-	aa_lspan_at(s, n, a.next, &b);
-	if (!starts_with(s + b.start, b.len, "+++ ") || b.next >= n)
-		return 0;
-	aa_lspan_at(s, n, b.next, &c);
-	return starts_with(s + c.start, c.len, "@@");
-}
-
-static int has_diff(const char *s, size_t n)
-{
-	size_t off;
-	aa_lspan l;
-
-	for (off = 0; off < n; off = l.next) {
-		aa_lspan_at(s, n, off, &l);
-		if (diff_starts(s, n, off))
-			return 1;
-	}
-	return 0;
-}
-
 /* ---------- code fences ---------- */
-
-typedef enum lang {
-	L_NONE,   /* no language tag */
-	L_DIFF,
-	L_JSON,
-	L_YAML,
-	L_OTHER
-} lang;
 
 typedef struct fence {
 	char ch;             /* '`' or '~' */
 	size_t count;        /* length of the fence run */
 	size_t indent;
-	lang lang;
+	aa_fence_lang lang;
+	const char *info;    /* the info string, trimmed */
+	size_t info_len;
 	size_t open;         /* offset of the opening line */
 	size_t from, to;     /* content: [from, to) */
 	size_t next;         /* after the closing line (or the end) */
 	int closed;
 } fence;
 
-static lang lang_of(const char *s, size_t len)
+static aa_fence_lang lang_of(const char *s, size_t len)
 {
 	size_t n = 0;
 
 	while (n < len && !is_blank(s[n]) && s[n] != '{' && s[n] != ',')
 		n++;
 	if (!n)
-		return L_NONE;
+		return AA_LANG_NONE;
 	if (ci_equal(s, n, "diff") || ci_equal(s, n, "patch") ||
 	    ci_equal(s, n, "udiff"))
-		return L_DIFF;
+		return AA_LANG_DIFF;
 	if (ci_equal(s, n, "json") || ci_equal(s, n, "jsonc") ||
 	    ci_equal(s, n, "json5"))
-		return L_JSON;
+		return AA_LANG_JSON;
 	if (ci_equal(s, n, "yaml") || ci_equal(s, n, "yml") || ci_equal(s, n, "ap"))
-		return L_YAML;
-	return L_OTHER;
+		return AA_LANG_YAML;
+	return AA_LANG_OTHER;
 }
 
 /* An opening fence line: indentation, 3+ ` or ~, an optional tag. */
@@ -297,6 +160,10 @@ static int fence_opens(const char *s, size_t len, fence *f)
 	f->indent = i;
 	k += indent_of(s + k, len - k);
 	f->lang = lang_of(s + k, len - k);
+	f->info = s + k;
+	f->info_len = len - k;
+	while (f->info_len && is_blank(f->info[f->info_len - 1]))
+		f->info_len--;
 	return 1;
 }
 
@@ -316,19 +183,31 @@ static int fence_closes(const char *s, size_t len, const fence *f)
 	return k - i >= f->count && indent_of(s + k, len - k) == len - k;
 }
 
-/* The line starts a companion run or a file-changes region. */
-static int region_starts(const char *s, size_t len)
+/*
+ * The line at off starts a region that a fence of language `lang` only
+ * wraps (companion, file-changes, ...: rows marked `wrapped`). A ```diff
+ * fence is taken for its own content unless the row says otherwise.
+ */
+static int region_starts(const char *s, size_t n, size_t off,
+			 aa_fence_lang lang)
 {
-	size_t i = indent_of(s, len);
+	size_t i;
 
-	return aa_companion_is_command(s, len) ||
-	       aa_file_changes_starts(s + i, len - i);
+	for (i = 0; i < aa_format_nrows; i++) {
+		const aa_format_row *r = &aa_format_rows[i];
+
+		if (r->wrapped && r->starts &&
+		    (lang != AA_LANG_DIFF || r->wrapped > 1) &&
+		    r->starts(s, n, off))
+			return 1;
+	}
+	return 0;
 }
 
 /*
  * Fills f's content and end for the opening line l. With `regions`, the
- * search also stops at a line that starts a companion or file-changes
- * region: *region is then its offset (else n).
+ * search also stops at a line that starts a wrapped region: *region is
+ * then its offset (else n).
  */
 static void fence_extent(const char *s, size_t n, const aa_lspan *l, fence *f,
 			 int regions, size_t *region)
@@ -348,7 +227,7 @@ static void fence_extent(const char *s, size_t n, const aa_lspan *l, fence *f,
 			f->closed = 1;
 			return;
 		}
-		if (regions && region_starts(s + c.start, c.len)) {
+		if (regions && region_starts(s, n, off, f->lang)) {
 			*region = off;
 			break;
 		}
@@ -368,22 +247,17 @@ typedef struct scan {
 	size_t n;
 	int nblocks;        /* blocks in which a parser found a change */
 	int failed;
-	size_t seen_off;    /* line numbers are counted incrementally */
-	long seen_line;
-	/* a fence that only wraps a companion / file-changes region */
+	aa_linemap lines;
+	/* --format=NAME scanning for one format's blocks only, else NULL */
+	const aa_format_row *only;
+	/* a fence that only wraps a region */
 	int wrapper;
 	fence wrap;
 } scan;
 
 static long line_of(scan *sc, size_t off)
 {
-	/* counted from the last position asked for, in either direction */
-	if (off < sc->seen_off)
-		sc->seen_line -= aa_count_lines(sc->s + off, sc->seen_off - off);
-	else
-		sc->seen_line += aa_count_lines(sc->s + sc->seen_off, off - sc->seen_off);
-	sc->seen_off = off;
-	return sc->seen_line;
+	return aa_linemap_line(&sc->lines, off);
 }
 
 static aa_pos pos_at(scan *sc, size_t off)
@@ -393,39 +267,44 @@ static aa_pos pos_at(scan *sc, size_t off)
 	return p;
 }
 
-/* Runs the parser of format f over data[0..len) starting at input line `line`. */
-static void parse_block(scan *sc, aa_format f, const char *data, size_t len,
-			long line)
+/*
+ * Runs row's parser over the block b (data, len and line set); fv is
+ * the fence it came from, or NULL.
+ */
+static void parse_block(scan *sc, const aa_format_row *row, aa_block *b,
+			const aa_fence_view *fv)
 {
-	aa_block b = { sc->in, data, len, line };
 	int r;
 
-	switch (f) {
-	case AA_FORMAT_COMPANION:
-		r = aa_parse_companion(&b, sc->o, sc->cs, sc->d);
-		break;
-	case AA_FORMAT_FILE_CHANGES:
-		r = aa_parse_file_changes(&b, sc->o, sc->cs, sc->d);
-		break;
-	case AA_FORMAT_APTIX:
-		r = aa_parse_aptix(&b, sc->o, sc->cs, sc->d);
-		break;
-	case AA_FORMAT_AP:
-		r = aa_parse_ap(&b, sc->o, sc->cs, sc->d);
-		break;
-	default:
-		r = aa_parse_diff(&b, sc->o, NULL, sc->cs, sc->d);
-		break;
-	}
+	if (sc->only && sc->only != row)
+		return;
+	b->in = sc->in;
+	if (fv && row->parse_fenced)
+		r = row->parse_fenced(b, fv, sc->o, sc->cs, sc->d);
+	else
+		r = row->parse(b, sc->o, sc->cs, sc->d);
 	if (r < 0)
 		sc->failed = 1;
 	else if (r > 0)
 		sc->nblocks++;
 }
 
-static void parse_region(scan *sc, aa_format f, size_t from, size_t to)
+static void parse_span(scan *sc, const aa_format_row *row, const char *data,
+		       size_t len, long line)
 {
-	parse_block(sc, f, sc->s + from, to - from, line_of(sc, from));
+	aa_block b;
+
+	memset(&b, 0, sizeof(b));
+	b.data = data;
+	b.len = len;
+	b.line = line;
+	parse_block(sc, row, &b, NULL);
+}
+
+static void parse_region(scan *sc, const aa_format_row *row, size_t from,
+			 size_t to)
+{
+	parse_span(sc, row, sc->s + from, to - from, line_of(sc, from));
 }
 
 /*
@@ -457,91 +336,79 @@ static int fence_content(const scan *sc, const fence *fc, aa_buf *buf,
 }
 
 /*
- * The format of a companion or file-changes region in a fence's content
- * (an indented fence, in a list item, is only seen as one once its
- * content lost the indentation), else AA_FORMAT_AUTO.
+ * The last non-blank line before the fence opening at `open`, when it
+ * is at most one blank line away: where an answer names the file a
+ * fence holds. Returns its offset or (size_t)-1.
  */
-static aa_format region_format(const char *c, size_t n)
+static size_t label_before(const scan *sc, size_t open, aa_lspan *out)
 {
-	size_t off;
-	aa_lspan l;
+	size_t end = open, start, blanks = 0;
 
-	for (off = 0; off < n; off = l.next) {
-		aa_lspan_at(c, n, off, &l);
-		if (aa_companion_is_command(c + l.start, l.len))
-			return AA_FORMAT_COMPANION;
-		if (aa_file_changes_starts(c + l.start, l.len))
-			return AA_FORMAT_FILE_CHANGES;
+	while (end > 0 && blanks < 2) {
+		start = end - 1;
+		while (start > 0 && sc->s[start - 1] != '\n')
+			start--;
+		aa_lspan_at(sc->s, sc->n, start, out);
+		if (indent_of(sc->s + out->start, out->len) < out->len)
+			return start;
+		blanks++;
+		end = start;
 	}
-	return AA_FORMAT_AUTO;
+	return (size_t)-1;
 }
 
-/* Which parser a fence's content goes to; AA_FORMAT_AUTO = prose. */
-static aa_format fence_format(lang lg, const char *c, size_t n)
+/* The row whose fence this is (auto: detected; forced: fitting), or NULL. */
+static const aa_format_row *fence_row(const scan *sc, const aa_fence_view *fv)
 {
-	aa_format region;
+	size_t i;
 
-	switch (lg) {
-	case L_DIFF:
-		return AA_FORMAT_DIFF;
-	case L_JSON:
-		return looks_aptix(c, n) ? AA_FORMAT_APTIX : AA_FORMAT_AUTO;
-	case L_YAML:
-		return looks_ap(c, n) ? AA_FORMAT_AP : AA_FORMAT_AUTO;
-	default:
-		/* untagged or mis-tagged: by content */
-		if (looks_aptix(c, n))
-			return AA_FORMAT_APTIX;
-		if (looks_ap(c, n))
-			return AA_FORMAT_AP;
-		if ((region = region_format(c, n)) != AA_FORMAT_AUTO)
-			return region;
-		if (has_diff(c, n))
-			return AA_FORMAT_DIFF;
-		return AA_FORMAT_AUTO;
-	}
+	if (sc->only && sc->only->forced == AA_FORCED_FENCES)
+		return sc->only->forced_fence(fv) ? sc->only : NULL;
+	for (i = 0; i < aa_format_nrows; i++)
+		if (aa_format_rows[i].fits_fence &&
+		    aa_format_rows[i].fits_fence(fv))
+			return &aa_format_rows[i];
+	return NULL;
 }
 
 /*
- * --format=aptix / ap: which fences go to the parser (a forced format
- * skips the key checks, not the fence's own language tag).
+ * Parses a fence's content when it is a change block. Returns 1 when it
+ * went to a parser.
  */
-static aa_format fence_fits(aa_format fmt, lang lg, const char *c, size_t n)
-{
-	size_t i = json_ws(c, n, 0);
-
-	if (fmt == AA_FORMAT_APTIX)
-		return lg == L_JSON ||
-		       (lg != L_DIFF && lg != L_YAML && i < n && c[i] == '{') ?
-		       fmt : AA_FORMAT_AUTO;
-	return lg == L_YAML || ((lg == L_NONE || lg == L_OTHER) && looks_ap(c, n)) ?
-	       fmt : AA_FORMAT_AUTO;
-}
-
-/*
- * Parses a fence's content when it is a change block: in auto mode as
- * detected, else (`forced`) when it fits the forced format. Returns 1
- * when it went to a parser.
- */
-static int parse_fence(scan *sc, const fence *fc, aa_format forced)
+static int parse_fence(scan *sc, const fence *fc)
 {
 	aa_buf buf = AA_BUF_INIT;
-	const char *data;
-	size_t len;
-	aa_format fmt;
+	aa_fence_view fv;
+	const aa_format_row *row;
+	aa_lspan lab;
+	size_t at;
+	aa_block b;
 
-	if (fence_content(sc, fc, &buf, &data, &len) < 0) {
+	memset(&fv, 0, sizeof(fv));
+	if (fence_content(sc, fc, &buf, &fv.data, &fv.len) < 0) {
 		aa_buf_free(&buf);
 		sc->failed = 1;
 		aa_error(sc->d, pos_at(sc, fc->from), NULL, "out of memory");
 		return 0;
 	}
-	fmt = forced == AA_FORMAT_AUTO ? fence_format(fc->lang, data, len) :
-	      fence_fits(forced, fc->lang, data, len);
-	if (fmt != AA_FORMAT_AUTO)
-		parse_block(sc, fmt, data, len, line_of(sc, fc->from));
+	fv.lang = fc->lang;
+	fv.info = fc->info;
+	fv.info_len = fc->info_len;
+	memset(&b, 0, sizeof(b));
+	if ((at = label_before(sc, fc->open, &lab)) != (size_t)-1) {
+		fv.label = sc->s + lab.start;
+		fv.label_len = lab.len;
+		fv.label_line = line_of(sc, at);
+	}
+	row = fence_row(sc, &fv);
+	if (row) {
+		b.data = fv.data;
+		b.len = fv.len;
+		b.line = line_of(sc, fc->from);
+		parse_block(sc, row, &b, &fv);
+	}
 	aa_buf_free(&buf);
-	return fmt != AA_FORMAT_AUTO;
+	return row != NULL;
 }
 
 /* Handles the fence opening at line l; returns where the scan goes on. */
@@ -549,7 +416,7 @@ static size_t scan_fence(scan *sc, fence *f, const aa_lspan *l)
 {
 	size_t region;
 
-	fence_extent(sc->s, sc->n, l, f, f->lang != L_DIFF, &region);
+	fence_extent(sc->s, sc->n, l, f, 1, &region);
 	if (region < sc->n) {
 		/*
 		 * A wrapper: the scan goes on at the region inside (what is
@@ -559,12 +426,29 @@ static size_t scan_fence(scan *sc, fence *f, const aa_lspan *l)
 		sc->wrap = *f;
 		return region;
 	}
-	parse_fence(sc, f, AA_FORMAT_AUTO);
+	parse_fence(sc, f);
 	return f->next;
 }
 
-/* End of an unfenced diff: the next line where another block starts. */
-static size_t diff_region_end(scan *sc, size_t off)
+/* The row of an unfenced block starting at off (other than `not`), or NULL. */
+static const aa_format_row *row_starting(const scan *sc, size_t off,
+					 const aa_format_row *not)
+{
+	size_t i;
+
+	for (i = 0; i < aa_format_nrows; i++)
+		if (aa_format_rows[i].starts && &aa_format_rows[i] != not &&
+		    aa_format_rows[i].starts(sc->s, sc->n, off))
+			return &aa_format_rows[i];
+	return NULL;
+}
+
+/*
+ * End of an open-ended block of `row` (an unfenced diff): the next line
+ * where a block of another format starts (the parser of an open-ended
+ * block takes every block of its own format in it).
+ */
+static size_t next_block_start(scan *sc, size_t off, const aa_format_row *row)
 {
 	aa_lspan l;
 	fence f;
@@ -572,9 +456,8 @@ static size_t diff_region_end(scan *sc, size_t off)
 	aa_lspan_at(sc->s, sc->n, off, &l);
 	for (off = l.next; off < sc->n; off = l.next) {
 		aa_lspan_at(sc->s, sc->n, off, &l);
-		if (aa_companion_is_command(sc->s + l.start, l.len) ||
-		    aa_file_changes_starts(sc->s + l.start, l.len) ||
-		    (fence_opens(sc->s + l.start, l.len, &f) && !f.indent))
+		if ((fence_opens(sc->s + l.start, l.len, &f) && !f.indent) ||
+		    row_starting(sc, off, row))
 			return off;
 	}
 	return sc->n;
@@ -583,65 +466,76 @@ static size_t diff_region_end(scan *sc, size_t off)
 /* One step of the top-level scan at the line starting at off. */
 static size_t scan_line(scan *sc, size_t off)
 {
-	const char *s = sc->s;
-	size_t end, i;
+	const aa_format_row *row;
+	size_t end;
 	aa_lspan l;
 	fence f;
 
-	aa_lspan_at(s, sc->n, off, &l);
-	i = indent_of(s + l.start, l.len);
-	if (sc->wrapper && fence_closes(s + l.start, l.len, &sc->wrap)) {
+	aa_lspan_at(sc->s, sc->n, off, &l);
+	if (sc->wrapper && fence_closes(sc->s + l.start, l.len, &sc->wrap)) {
 		sc->wrapper = 0;
 		return l.next;
 	}
-	if (aa_companion_is_command(s + l.start, l.len)) {
-		end = aa_companion_run_end(s, sc->n, off);
-		parse_region(sc, AA_FORMAT_COMPANION, off, end);
+	if ((row = row_starting(sc, off, NULL)) != NULL) {
+		end = row->region_end ? row->region_end(sc->s, sc->n, off) :
+		      next_block_start(sc, off, row);
+		if (end <= off)  /* a region is never empty */
+			end = l.next;
+		parse_region(sc, row, off, end);
 		return end;
 	}
-	if (aa_file_changes_starts(s + l.start + i, l.len - i)) {
-		end = aa_file_changes_region_end(s, sc->n, off);
-		parse_region(sc, AA_FORMAT_FILE_CHANGES, off, end);
-		return end;
-	}
-	if (fence_opens(s + l.start, l.len, &f))
+	if (fence_opens(sc->s + l.start, l.len, &f))
 		return scan_fence(sc, &f, &l);
-	if (diff_starts(s, sc->n, off)) {
-		end = diff_region_end(sc, off);
-		parse_region(sc, AA_FORMAT_DIFF, off, end);
-		return end;
-	}
 	return l.next;
 }
 
 /* ---------- forced format ---------- */
 
-/*
- * --format=NAME: no detection. companion, file-changes and diff parsers
- * find their blocks among prose themselves, so they get the whole input;
- * aptix and ap get each fitting fence, or the whole input when none.
- */
-static void parse_forced(scan *sc, aa_format fmt)
+/* Each fence of the input to the forced row; returns how many fitted. */
+static int parse_fences(scan *sc)
 {
 	size_t off = 0, region;
 	int fences = 0;
 	aa_lspan l;
 	fence f;
 
-	if (fmt == AA_FORMAT_APTIX || fmt == AA_FORMAT_AP) {
-		while (off < sc->n) {
-			aa_lspan_at(sc->s, sc->n, off, &l);
-			if (!fence_opens(sc->s + l.start, l.len, &f)) {
-				off = l.next;
-				continue;
-			}
-			fence_extent(sc->s, sc->n, &l, &f, 0, &region);
-			fences += parse_fence(sc, &f, fmt);
-			off = f.next;
+	while (off < sc->n) {
+		aa_lspan_at(sc->s, sc->n, off, &l);
+		if (!fence_opens(sc->s + l.start, l.len, &f)) {
+			off = l.next;
+			continue;
 		}
+		fence_extent(sc->s, sc->n, &l, &f, 0, &region);
+		fences += parse_fence(sc, &f);
+		off = f.next;
 	}
-	if (!fences)
-		parse_block(sc, fmt, sc->s, sc->n, 1);
+	return fences;
+}
+
+/*
+ * --format=NAME: no detection of other formats. What the parser gets
+ * is the row's choice: the whole input (its parser finds its blocks
+ * among prose), each fitting fence (or the whole input when none), or
+ * the blocks the auto scan finds for it.
+ */
+static void parse_forced(scan *sc, const aa_format_row *row)
+{
+	size_t off = 0;
+
+	sc->only = row;
+	switch (row->forced) {
+	case AA_FORCED_FENCES:
+		if (parse_fences(sc))
+			return;
+		/* fall through */
+	case AA_FORCED_WHOLE:
+		parse_span(sc, row, sc->s, sc->n, 1);
+		return;
+	case AA_FORCED_SCAN:
+		while (off < sc->n)
+			off = scan_line(sc, off);
+		return;
+	}
 }
 
 /* ---------- refusals ---------- */
@@ -739,7 +633,7 @@ static int report_loose_ap(scan *sc)
 	size_t off;
 	aa_lspan l;
 
-	if (!looks_ap(sc->s, sc->n))
+	if (!aa_looks_ap(sc->s, sc->n))
 		return 0;
 	for (off = 0; off < sc->n; off = l.next) {
 		aa_lspan_at(sc->s, sc->n, off, &l);
@@ -850,23 +744,75 @@ static char *crlf_to_lf(const char *s, size_t *n)
 	return out;
 }
 
-/* A bare aptix JSON object or ap YAML document: the whole input. */
-static aa_format whole_input_format(const scan *sc)
+/* A bare document (aptix JSON, ap YAML) as the whole input: its row. */
+static const aa_format_row *whole_input_row(const scan *sc)
 {
-	size_t i = json_ws(sc->s, sc->n, 0);
+	size_t i;
 
-	if (i < sc->n && sc->s[i] == '{' && looks_aptix(sc->s, sc->n))
-		return AA_FORMAT_APTIX;
-	if (looks_ap_document(sc->s, sc->n))
-		return AA_FORMAT_AP;
-	return AA_FORMAT_AUTO;
+	for (i = 0; i < aa_format_nrows; i++)
+		if (aa_format_rows[i].whole &&
+		    aa_format_rows[i].whole(sc->s, sc->n))
+			return &aa_format_rows[i];
+	return NULL;
+}
+
+/* The text to scan: without a UTF-8 BOM, CRLF read as LF. 0 or -1. */
+static int prepare_text(scan *sc, char **lf)
+{
+	if (check_limits(sc) < 0)
+		return -1;
+	if (sc->n >= 2 && ((sc->s[0] == '\xff' && sc->s[1] == '\xfe') ||
+			   (sc->s[0] == '\xfe' && sc->s[1] == '\xff')))
+		return aa_error(sc->d, pos_at(sc, 0), NULL,
+				"the input is UTF-16 text; convert it to UTF-8");
+	if (sc->n >= 3 && !memcmp(sc->s, "\xef\xbb\xbf", 3)) {
+		/* a UTF-8 BOM is not part of the first line */
+		sc->s += 3;
+		sc->n -= 3;
+	}
+	if (crlf_throughout(sc->s, sc->n)) {
+		if (!(*lf = crlf_to_lf(sc->s, &sc->n)))
+			return aa_error(sc->d, pos_at(sc, 0), NULL, "out of memory");
+		sc->s = *lf;
+	}
+	aa_linemap_free(&sc->lines);
+	aa_linemap_init(&sc->lines, sc->s, sc->n, 1);
+	return 0;
+}
+
+/*
+ * A seed format's replacement of an existing file (companion
+ * START-REPLACE-FILE, an aptix bundle "replace") whose content holds an
+ * elision ("// ... existing code ...") becomes an edit that resolves the
+ * elisions against the original (src/edit_elide.c). The seeds' own
+ * examples use placeholder lines as content ("# ... completely new
+ * structure"), so for these formats an elision that cannot be resolved
+ * is written as it stands, with a warning; whole-file and search-replace
+ * answers refuse instead. Writes that may create (FILE_NEW, bundles
+ * without "replace") keep their content: a new file has no original.
+ */
+static void writes_with_elisions(aa_changeset *cs, size_t first)
+{
+	size_t i;
+
+	for (i = first; i < cs->n; i++) {
+		aa_op *op = &cs->ops[i];
+
+		if (op->kind != AA_OP_WRITE || op->exist != AA_EXIST_MUST ||
+		    !op->content ||
+		    !aa_has_elision(op->content, op->content_len, op->path))
+			continue;
+		op->kind = AA_OP_EDIT;
+		op->edit_kind = AA_EDIT_ELIDE;
+	}
 }
 
 int aa_parse_input(const aa_input *in, const aa_parse_opts *o,
 		   aa_changeset *cs, aa_diags *d)
 {
+	size_t first = cs->n;
+	const aa_format_row *row;
 	scan sc;
-	aa_format whole;
 	size_t off = 0;
 	char *lf = NULL;
 
@@ -877,36 +823,26 @@ int aa_parse_input(const aa_input *in, const aa_parse_opts *o,
 	sc.d = d;
 	sc.s = in->data ? in->data : "";
 	sc.n = in->data ? in->len : 0;
-	sc.seen_line = 1;
-	if (check_limits(&sc) < 0)
-		return -1;
-	if (sc.n >= 2 && ((sc.s[0] == '\xff' && sc.s[1] == '\xfe') ||
-			  (sc.s[0] == '\xfe' && sc.s[1] == '\xff')))
-		return aa_error(d, pos_at(&sc, 0), NULL,
-				"the input is UTF-16 text; convert it to UTF-8");
-	if (sc.n >= 3 && !memcmp(sc.s, "\xef\xbb\xbf", 3)) {
-		/* a UTF-8 BOM is not part of the first line */
-		sc.s += 3;
-		sc.n -= 3;
-	}
-	if (crlf_throughout(sc.s, sc.n)) {
-		if (!(lf = crlf_to_lf(sc.s, &sc.n)))
-			return aa_error(d, pos_at(&sc, 0), NULL, "out of memory");
-		sc.s = lf;
-	}
-	if (o->strict) {
+	aa_linemap_init(&sc.lines, sc.s, sc.n, 1);
+	if (prepare_text(&sc, &lf) < 0) {
+		sc.failed = 1;
+	} else if (o->strict) {
 		/* seed 004: the whole input is one unified diff, nothing else */
-		parse_block(&sc, AA_FORMAT_DIFF, sc.s, sc.n, 1);
-	} else if (o->format != AA_FORMAT_AUTO) {
-		parse_forced(&sc, o->format);
-	} else if ((whole = whole_input_format(&sc)) != AA_FORMAT_AUTO) {
-		parse_block(&sc, whole, sc.s, sc.n, 1);
+		parse_span(&sc, aa_format_row_of(AA_FORMAT_DIFF), sc.s, sc.n, 1);
+	} else if (o->format != AA_FORMAT_AUTO &&
+		   (row = aa_format_row_of(o->format)) != NULL) {
+		parse_forced(&sc, row);
+	} else if ((row = whole_input_row(&sc)) != NULL) {
+		parse_span(&sc, row, sc.s, sc.n, 1);
 	} else {
 		while (off < sc.n)
 			off = scan_line(&sc, off);
 	}
 	if (!sc.failed && !sc.nblocks && report_nothing(&sc) < 0)
 		sc.failed = 1;
+	if (!sc.failed && !o->strict)
+		writes_with_elisions(cs, first);
+	aa_linemap_free(&sc.lines);
 	free(lf);
 	return sc.failed ? -1 : sc.nblocks;
 }

@@ -926,6 +926,10 @@ static int run_edit_engine(aa_text *t, const aa_op *op, aa_edit_ctx *cx)
 		return aa_edit_replacements(t, op, cx);
 	case AA_EDIT_AP:
 		return aa_edit_ap(t, op, cx);
+	case AA_EDIT_V4A:
+		return aa_edit_v4a(t, op, cx);
+	case AA_EDIT_ELIDE:
+		return aa_edit_elide(t, op, cx);
 	case AA_EDIT_NONE:
 		break;
 	}

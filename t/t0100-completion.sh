@@ -46,6 +46,38 @@ test_expect_success COMPLETION 'format names' '
 	test_cmp expect actual.sorted
 '
 
+# The format names, one a line: from the registry (through the usage
+# error), from the completion script and from the manual.
+registry_formats () {
+	test_expect_code 129 git ai-apply --format=/ 2>err &&
+	sed -n "s/^error: unknown format .* (\(.*\))\$/\1/p" err |
+	sed "s/, /\n/g"
+}
+
+test_expect_success 'the completion offers the registry'"'"'s formats' '
+	registry_formats >expect &&
+	test $(wc -l <expect) -gt 5 &&
+	sed -n "/--format=\*)/,/return/s/.*__gitcomp \"\([^\"]*\)\".*/\1/p" \
+		"$ours" | tr " " "\n" >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'the zsh completion offers the registry'"'"'s formats' '
+	registry_formats >expect &&
+	sed -n "s/.*--format=.*:format:(\([^)]*\)).*/\1/p" \
+		"$AA_TEST_DIR/../contrib/completion/_git-ai-apply" |
+	tr " " "\n" >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'the manual lists the registry'"'"'s formats' '
+	registry_formats >expect &&
+	manual="$AA_TEST_DIR/../Documentation/git-ai-apply.adoc" &&
+	sed -n "/^--format=<name>::/,/\.\$/p" "$manual" |
+	sed 1d | grep -o "\`[a-z0-9-]*\`" | tr -d "\`" >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success COMPLETION 'answer files' '
 	: >answer-one.md && : >answer-two.md &&
 	complete answer- >actual &&

@@ -6,7 +6,7 @@ _git_ai_apply ()
 {
 	case "$cur" in
 	--format=*)
-		__gitcomp "auto companion file-changes aptix ap diff" "" "${cur##--format=}"
+		__gitcomp "auto companion file-changes aptix ap diff v4a search-replace whole-file" "" "${cur##--format=}"
 		return
 		;;
 	--branch=*|--base=*)

@@ -28,7 +28,7 @@ for f in src/*.c src/format/*.c; do
 		$(pkg-config --cflags $pkgs) -c "$f" -o "$o"
 	objs="$objs $o"
 done
-for t in fuzz-input fuzz-text; do
+for t in fuzz-input fuzz-text fuzz-newformats; do
 	clang $flags -fsanitize=fuzzer,address,undefined "contrib/fuzz/$t.c" \
 		$objs $(pkg-config --libs $pkgs) -o "$out/$t"
 	echo "built $out/$t"

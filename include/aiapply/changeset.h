@@ -27,7 +27,10 @@ typedef enum aa_edit_kind {
 	AA_EDIT_NONE,         /* mode change only */
 	AA_EDIT_HUNKS,        /* unified-diff hunks (with or without line hints) */
 	AA_EDIT_REPLACEMENTS, /* literal find/replace (aptix) */
-	AA_EDIT_AP            /* ap modifications (seed 003) */
+	AA_EDIT_AP,           /* ap modifications (seed 003) */
+	AA_EDIT_V4A,          /* v4a chunks: hunks with "@@ context" anchors */
+	AA_EDIT_ELIDE         /* `content` replaces the file; its elisions
+				 stand for the original's lines */
 } aa_edit_kind;
 
 /* One line of a hunk body, without its line terminator. */
@@ -58,6 +61,11 @@ typedef struct aa_hunk {
 	 * rejects this after context validation (seed 004 order).
 	 */
 	int count_mismatch;
+	/*
+	 * v4a: `section` holds the chunk's "@@ context" anchor lines,
+	 * "\n"-separated; at_eof: "*** End of File" (the chunk ends the file).
+	 */
+	int at_eof;
 } aa_hunk;
 
 typedef struct aa_repl {

@@ -53,6 +53,18 @@ void aa_edit_ctx_release(aa_edit_ctx *cx);
 int aa_edit_hunks(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
 int aa_edit_replacements(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
 int aa_edit_ap(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
+/* v4a chunks: anchors resolved, then the hunk engine (src/edit_v4a.c). */
+int aa_edit_v4a(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
+/*
+ * A whole-file replacement with elisions (src/edit_elide.c): each
+ * placeholder line ("// ... existing code ...") becomes the original
+ * lines between the unique lines around it, or the edit is refused.
+ */
+int aa_edit_elide(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
+/* 1 when the line is an elision placeholder for a file at `path`. */
+int aa_is_elision(const char *s, size_t len, const char *path);
+/* 1 when one of the lines of s[0..len) is. */
+int aa_has_elision(const char *s, size_t len, const char *path);
 
 /*
  * A diff deletion: 0 when the op's hunks remove exactly the whole file

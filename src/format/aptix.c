@@ -18,6 +18,7 @@
 
 #include "aiapply/format.h"
 #include "aiapply/path.h"
+#include "format/registry.h"
 
 /* Positions of more values than this are not recorded (memory bound). */
 #define MAX_RECORDED_VALUES (1u << 20)
@@ -100,13 +101,12 @@ static long column_of(const char *text, size_t off)
 
 static long line_of(const jdoc *j, size_t off)
 {
-	long line = j->b->line;
-	const char *p = j->text, *end = j->text + off;
+	aa_linemap m;
+	long line;
 
-	while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-		line++;
-		p++;
-	}
+	aa_linemap_init(&m, j->text, j->len, j->b->line);
+	line = aa_linemap_line(&m, off);
+	aa_linemap_free(&m);
 	return line;
 }
 

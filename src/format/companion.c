@@ -19,7 +19,7 @@
 
 #include "aiapply/format.h"
 #include "aiapply/path.h"
-#include "extract.h"
+#include "format/registry.h"
 
 typedef enum verb {
 	V_START_FILE,
@@ -222,21 +222,14 @@ typedef struct cparse {
 	aa_changeset *cs;
 	aa_diags *d;
 	int failed;
-	size_t seen_off;  /* line numbers are counted incrementally: */
-	long seen_line;   /* b->data[seen_off] starts input line seen_line */
+	aa_linemap lines;  /* offset -> input line */
 } cparse;
 
 static aa_pos pos_of(cparse *p, size_t off)
 {
 	aa_pos pos = { p->b->in ? p->b->in->name : NULL, 0 };
 
-	/* counted from the last position asked for, in either direction */
-	if (off < p->seen_off)
-		p->seen_line -= aa_count_lines(p->b->data + off, p->seen_off - off);
-	else
-		p->seen_line += aa_count_lines(p->b->data + p->seen_off, off - p->seen_off);
-	p->seen_off = off;
-	pos.line = p->seen_line;
+	pos.line = aa_linemap_line(&p->lines, off);
 	return pos;
 }
 
@@ -501,17 +494,17 @@ static void rollback(aa_changeset *cs, size_t n)
 		aa_op_free(&cs->ops[--cs->n]);
 }
 
-int aa_parse_companion(const aa_block *b, const aa_parse_opts *o,
-		       aa_changeset *cs, aa_diags *d)
+/* The commands of one block, in order; see aa_parse_companion. */
+static int parse_commands(cparse *p)
 {
-	cparse p = { b, o, cs, d, 0, 0, b->line };
-	size_t first = cs->n, off = 0;
+	const aa_block *b = p->b;
+	size_t first = p->cs->n, off = 0;
 	int ncommands = 0;
 	command c;
 	aa_lspan l;
 
 	if (b->len > AA_MAX_INPUT_SIZE)
-		return aa_error(d, pos_of(&p, 0), NULL, "companion: block too large");
+		return aa_error(p->d, pos_of(p, 0), NULL, "companion: block too large");
 	while (off < b->len) {
 		aa_lspan_at(b->data, b->len, off, &l);
 		if (!parse_command(b->data + l.start, l.len, &c)) {
@@ -520,21 +513,33 @@ int aa_parse_companion(const aa_block *b, const aa_parse_opts *o,
 		}
 		ncommands++;
 		if (is_start(c.v)) {
-			off = parse_start(&p, &c, &l);
+			off = parse_start(p, &c, &l);
 			continue;
 		}
 		if (c.v == V_DELETE)
-			add_delete(&p, pos_of(&p, off), &c);
+			add_delete(p, pos_of(p, off), &c);
 		else {
-			p.failed = 1;
-			aa_error(d, pos_of(&p, off), NULL, "companion: %s without "
+			p->failed = 1;
+			aa_error(p->d, pos_of(p, off), NULL, "companion: %s without "
 				 "a START", seen(&c));
 		}
 		off = l.next;
 	}
-	if (p.failed) {
-		rollback(cs, first);
+	if (p->failed) {
+		rollback(p->cs, first);
 		return -1;
 	}
 	return ncommands;
+}
+
+int aa_parse_companion(const aa_block *b, const aa_parse_opts *o,
+		       aa_changeset *cs, aa_diags *d)
+{
+	cparse p = { b, o, cs, d, 0, { 0 } };
+	int r;
+
+	aa_linemap_init(&p.lines, b->data, b->len, b->line);
+	r = parse_commands(&p);
+	aa_linemap_free(&p.lines);
+	return r;
 }

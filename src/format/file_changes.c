@@ -19,7 +19,7 @@
 
 #include "aiapply/format.h"
 #include "aiapply/path.h"
-#include "extract.h"
+#include "format/registry.h"
 
 /* An opening tag with its attributes may not be longer than this. */
 #define MAX_TAG_LENGTH (4 * AA_MAX_PATH_LENGTH + 1024)
@@ -325,21 +325,14 @@ typedef struct fparse {
 	int failed;
 	int ndirectives;
 	long root_line;    /* input line of the open <FILE_CHANGES> */
-	size_t seen_off;   /* line numbers are counted incrementally */
-	long seen_line;
+	aa_linemap lines;  /* offset -> input line */
 } fparse;
 
 static aa_pos pos_of(fparse *p, size_t off)
 {
 	aa_pos pos = { p->b->in ? p->b->in->name : NULL, 0 };
 
-	/* counted from the last position asked for, in either direction */
-	if (off < p->seen_off)
-		p->seen_line -= aa_count_lines(p->b->data + off, p->seen_off - off);
-	else
-		p->seen_line += aa_count_lines(p->b->data + p->seen_off, off - p->seen_off);
-	p->seen_off = off;
-	pos.line = p->seen_line;
+	pos.line = aa_linemap_line(&p->lines, off);
 	return pos;
 }
 
@@ -678,15 +671,15 @@ static size_t handle_tag(fparse *p, tag_kind k, size_t at, size_t line_next,
 	}
 }
 
-int aa_parse_file_changes(const aa_block *b, const aa_parse_opts *o,
-			  aa_changeset *cs, aa_diags *d)
+/* The tags of one block, in order; see aa_parse_file_changes. */
+static int parse_tags(fparse *p)
 {
-	fparse p = { b, o, cs, d, 0, 0, 0, 0, b->line };
-	size_t first = cs->n, off = 0, root = 0, at;
+	const aa_block *b = p->b;
+	size_t first = p->cs->n, off = 0, root = 0, at;
 	aa_lspan l;
 
 	if (b->len > AA_MAX_INPUT_SIZE)
-		return fail(&p, 0, NULL, "block too large");
+		return fail(p, 0, NULL, "block too large");
 	while (off < b->len) {
 		aa_lspan_at(b->data, b->len, off, &l);
 		at = skip_indent(b->data, b->len, off);
@@ -694,14 +687,26 @@ int aa_parse_file_changes(const aa_block *b, const aa_parse_opts *o,
 			off = l.next;
 			continue;
 		}
-		off = handle_tag(&p, tag_at(b->data + at, b->len - at), at,
+		off = handle_tag(p, tag_at(b->data + at, b->len - at), at,
 				 l.next, &root);
 	}
 	if (root)
-		fail(&p, root - 1, NULL, "<FILE_CHANGES> has no closing </FILE_CHANGES>");
-	if (p.failed) {
-		rollback(cs, first);
+		fail(p, root - 1, NULL, "<FILE_CHANGES> has no closing </FILE_CHANGES>");
+	if (p->failed) {
+		rollback(p->cs, first);
 		return -1;
 	}
-	return p.ndirectives;
+	return p->ndirectives;
+}
+
+int aa_parse_file_changes(const aa_block *b, const aa_parse_opts *o,
+			  aa_changeset *cs, aa_diags *d)
+{
+	fparse p = { b, o, cs, d, 0, 0, 0, { 0 } };
+	int r;
+
+	aa_linemap_init(&p.lines, b->data, b->len, b->line);
+	r = parse_tags(&p);
+	aa_linemap_free(&p.lines);
+	return r;
 }

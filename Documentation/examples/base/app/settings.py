@@ -1,0 +1,6 @@
+DEBUG = False
+PORT = 80
+
+
+def port():
+    return PORT

@@ -1,0 +1,285 @@
+#!/bin/sh
+
+test_description='whole-file format: labelled fences, "... existing code ..." elisions in every format'
+
+. "$(dirname "$0")/test-lib.sh"
+
+test_expect_success 'setup: a small project' '
+	make_repo repo &&
+	(
+		cd repo &&
+		mkdir -p app &&
+		cat >app/util.js <<-\EOF &&
+		import fs from "fs";
+
+		export function a() {
+		  return 1;
+		}
+
+		export function b() {
+		  return 2;
+		}
+
+		export function c() {
+		  return 3;
+		}
+		EOF
+		printf "def f():\n    ...\n" >app/stub.py &&
+		printf "one\r\ntwo\r\nthree\r\nfour\r\n" >app/crlf.txt &&
+		git add . &&
+		git commit -q -m "the project" &&
+		git tag base
+	)
+'
+
+test_expect_success 'the path on the line before the fence, in every decoration' '
+	for label in "app/new1.py" "**app/new1.py**" "\`app/new1.py\`" "File: app/new1.py" "### app/new1.py"
+	do
+		printf "Here it is:\n\n%s\n\`\`\`python\nprint(1)\n\`\`\`\n" "$label" >label.md &&
+		rm -rf w-label && fresh w-label &&
+		(
+			cd w-label &&
+			git ai-apply ../label.md &&
+			echo "print(1)" >expect &&
+			staged_as app/new1.py expect
+		) || return 1
+	done
+'
+
+test_expect_success 'the path in the info string or in a first-line comment' '
+	printf "\`\`\`app/i1.py\nx = 1\n\`\`\`\n\`\`\`python:app/i2.py\nx = 2\n\`\`\`\n\`\`\`python title=\"app/i3.py\"\nx = 3\n\`\`\`\n\`\`\`python\n# app/i4.py\nx = 4\n\`\`\`\n" >info.md &&
+	fresh w-info &&
+	(
+		cd w-info &&
+		git ai-apply ../info.md &&
+		echo "x = 1" >expect && staged_as app/i1.py expect &&
+		echo "x = 2" >expect && staged_as app/i2.py expect &&
+		echo "x = 3" >expect && staged_as app/i3.py expect &&
+		printf "# app/i4.py\nx = 4\n" >expect && staged_as app/i4.py expect
+	)
+'
+
+test_expect_success 'a fence without a path is prose, not an edit' '
+	printf "Try this:\n\n\`\`\`js\nconsole.log(1);\n\`\`\`\n\nHere is the updated file:\n\`\`\`js\nx();\n\`\`\`\n" >sample.md &&
+	(
+		cd repo &&
+		test_rejected ../sample.md &&
+		test_grep "no change" err
+	)
+'
+
+test_expect_success 'two different paths for one fence are refused' '
+	printf "app/one.py\n\`\`\`app/two.py\nx\n\`\`\`\n" >twopaths.md &&
+	(
+		cd repo &&
+		test_rejected ../twopaths.md &&
+		test_grep "twopaths.md:3: whole-file: the fence names two files" err
+	)
+'
+
+test_expect_success 'elisions stand for the original lines between unique anchors' '
+	cat >elide.md <<-\EOF &&
+	**app/util.js**
+	```js
+	import fs from "fs";
+
+	// ... existing code ...
+
+	export function b() {
+	  return 20;
+	}
+
+	export function c() {
+	// ... rest of the file unchanged
+	```
+	EOF
+	fresh w-elide &&
+	(
+		cd w-elide &&
+		git ai-apply ../elide.md &&
+		sed "s/return 2;/return 20;/" ../repo/app/util.js >expect &&
+		staged_as app/util.js expect &&
+		! grep "existing code" app/util.js
+	)
+'
+
+test_expect_success 'an elision at the start and one at the end' '
+	cat >edges.md <<-\EOF &&
+	app/util.js
+	```js
+	/* ... */
+	export function b() {
+	  return 22;
+	}
+
+	export function c() {
+	// ...
+	```
+	EOF
+	fresh w-edges &&
+	(
+		cd w-edges &&
+		git ai-apply ../edges.md &&
+		sed "s/return 2;/return 22;/" ../repo/app/util.js >expect &&
+		staged_as app/util.js expect
+	)
+'
+
+test_expect_success 'an elision whose anchor occurs several times is refused, naming its line' '
+	cat >ambig.md <<-\EOF &&
+	app/util.js
+	```js
+	import fs from "fs";
+
+	// ... existing code ...
+
+	export function b() {
+	  return 20;
+	}
+
+	// ... rest of the file unchanged
+	```
+	EOF
+	(
+		cd repo &&
+		test_rejected ../ambig.md &&
+		test_grep "error: app/util.js: ../ambig.md:11: the elision \"// ... rest of the file unchanged\" cannot be resolved: the line \"}\" it follows occurs 3 times in the file (lines 5, 9, 13)" err
+	)
+'
+
+test_expect_success 'an elision next to lines that are not in the file is refused' '
+	cat >missing.md <<-\EOF &&
+	app/util.js
+	```js
+	import os from "os";
+	// ... existing code ...
+	```
+	EOF
+	(
+		cd repo &&
+		test_rejected ../missing.md &&
+		test_grep "missing.md:4: the elision .* the line \"import os from \\\\\"os\\\\\";\" it follows is not in the file" err
+	)
+'
+
+test_expect_success 'an elision in a new file is refused, never written' '
+	printf "app/brand-new.js\n\`\`\`js\nexport const x = 1;\n// ... existing code ...\n\`\`\`\n" >newelide.md &&
+	(
+		cd repo &&
+		test_rejected ../newelide.md &&
+		test_grep "app/brand-new.js" err
+	)
+'
+
+test_expect_success '"..." alone is content in a Python file' '
+	printf "app/stub.py\n\`\`\`python\ndef f():\n    ...\n\ndef g():\n    ...\n\`\`\`\n" >stub.md &&
+	fresh w-stub &&
+	(
+		cd w-stub &&
+		git ai-apply ../stub.md &&
+		printf "def f():\n    ...\n\ndef g():\n    ...\n" >expect &&
+		staged_as app/stub.py expect
+	)
+'
+
+test_expect_success 'a CRLF file: put-back lines keep their endings, new lines take CRLF' '
+	printf "app/crlf.txt\n\`\`\`\none\n// ...\nfour\nfive\n\`\`\`\n" >crlf.md &&
+	fresh w-crlf &&
+	(
+		cd w-crlf &&
+		git ai-apply ../crlf.md &&
+		printf "one\r\ntwo\r\nthree\r\nfour\r\nfive\r\n" >expect &&
+		staged_as app/crlf.txt expect
+	)
+'
+
+test_expect_success 'elisions in a SEARCH/REPLACE block stand for SEARCH lines' '
+	cat >sr.md <<-\EOF &&
+	app/util.js
+	```js
+	<<<<<<< SEARCH
+	export function a() {
+	  return 1;
+	}
+
+	export function b() {
+	=======
+	export function a() {
+	  // ... existing code ...
+	}
+
+	export function bb() {
+	>>>>>>> REPLACE
+	```
+	EOF
+	fresh w-sr &&
+	(
+		cd w-sr &&
+		git ai-apply ../sr.md &&
+		sed "s/function b()/function bb()/" ../repo/app/util.js >expect &&
+		staged_as app/util.js expect
+	)
+'
+
+test_expect_success 'elisions in a seed format replacement (companion START-REPLACE-FILE)' '
+	cat >comp.md <<-\EOF &&
+	--- START-REPLACE-FILE: app/util.js ---
+	import fs from "fs";
+
+	// ... existing code ...
+
+	export function c() {
+	  return 30;
+	}
+	--- END-REPLACE-FILE: app/util.js ---
+	EOF
+	fresh w-comp &&
+	(
+		cd w-comp &&
+		git ai-apply ../comp.md &&
+		sed "s/return 3;/return 30;/" ../repo/app/util.js >expect &&
+		staged_as app/util.js expect
+	)
+'
+
+test_expect_success 'a seed replacement with an elision it cannot resolve: as it stands, with a warning' '
+	cat >seedlit.md <<-\EOF &&
+	--- START-REPLACE-FILE: app/util.js ---
+	parameters:
+	    # ... completely new structure
+	--- END-REPLACE-FILE: app/util.js ---
+	EOF
+	fresh w-seedlit &&
+	(
+		cd w-seedlit &&
+		git ai-apply ../seedlit.md 2>err &&
+		test_grep "warning: app/util.js: .*written as it stands" err &&
+		printf "parameters:\n    # ... completely new structure\n" >expect &&
+		staged_as app/util.js expect
+	)
+'
+
+test_expect_success 'a replacement whose placeholder line is in the original is plain content' '
+	printf "// ... existing code ...\nx\n" >orig.txt &&
+	fresh w-real &&
+	(
+		cd w-real &&
+		cp ../orig.txt app/doc.js &&
+		git add app/doc.js && git commit -q -m doc &&
+		printf "app/doc.js\n\`\`\`js\n// ... existing code ...\ny\n\`\`\`\n" >../real.md &&
+		git ai-apply ../real.md &&
+		printf "// ... existing code ...\ny\n" >expect &&
+		staged_as app/doc.js expect
+	)
+'
+
+test_expect_success '--format=whole-file takes only labelled fences' '
+	fresh w-forced &&
+	(
+		cd w-forced &&
+		git ai-apply --format=whole-file ../info.md &&
+		echo "x = 1" >expect && staged_as app/i1.py expect
+	)
+'
+
+test_done
