@@ -33,7 +33,7 @@ UNIT_SRCS := $(wildcard t/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:t/unit/%.c=$(B)/t/unit/%)
 HEADERS := $(wildcard include/*.h include/aiapply/*.h src/*.h src/format/*.h)
 
-.PHONY: all deps test test-build test-run demo bench fuzz clean
+.PHONY: all deps test test-build test-run demo bench fuzz fuzz-long clean
 
 all: $(B)/git-ai-apply $(if $(SANITIZE),,git-ai-apply)
 
@@ -81,9 +81,14 @@ bench: deps
 	$(MAKE) all
 	sh bench/run.sh
 
-# libFuzzer targets (clang) in build-fuzz/; see contrib/fuzz/build.sh.
+# libFuzzer targets (clang) in build-fuzz/; see contrib/fuzz/README.
+# Both skip with a message when clang is missing.
 fuzz: deps
 	sh contrib/fuzz/build.sh
+
+# Every parser target in turn, FUZZ_RUNS (10^7) runs or FUZZ_TIME s each.
+fuzz-long: fuzz
+	FUZZ_RUNS="$(FUZZ_RUNS)" FUZZ_TIME="$(FUZZ_TIME)" sh contrib/fuzz/run.sh
 
 clean:
 	rm -rf build build-asan build-fuzz git-ai-apply libaiapply.a t/trash
