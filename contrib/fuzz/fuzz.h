@@ -15,9 +15,11 @@
 #include <string.h>
 
 #include "aiapply/changeset.h"
+#include "aiapply/edit.h"
 #include "aiapply/common.h"
 #include "aiapply/format.h"
 #include "aiapply/path.h"
+#include "aiapply/text.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -196,6 +198,78 @@ static inline void fz_run_parser(const char *name, fz_parse_fn parse,
 		aa_diags_free(&d);
 	}
 	free((char *)in.data);
+}
+
+/* ---------- the edit targets: an answer and the file it edits ---------- */
+
+#define FZ_BASE_MARKER "=====BASE=====\n"
+
+/*
+ * Splits an input "answer, then a line =====BASE=====, then the file"
+ * (the file is `dflt` without the marker). Returns the answer's length.
+ */
+static inline size_t fz_split_base(const char *s, size_t n, const char *dflt,
+				   size_t dflt_len, const char **base,
+				   size_t *blen)
+{
+	const size_t ml = sizeof(FZ_BASE_MARKER) - 1;
+	size_t i;
+
+	for (i = 0; i + ml <= n; i++)
+		if ((i == 0 || s[i - 1] == '\n') &&
+		    !memcmp(s + i, FZ_BASE_MARKER, ml)) {
+			*base = s + i + ml;
+			*blen = n - i - ml;
+			return i;
+		}
+	*base = dflt;
+	*blen = dflt_len;
+	return n;
+}
+
+/* An edited text's encoding decodes and encodes back to itself. */
+static inline void fz_check_round_trip(const char *buf, size_t len)
+{
+	aa_text t = AA_TEXT_INIT;
+	aa_buf out = AA_BUF_INIT;
+	const char *why = NULL;
+
+	if (aa_text_decode(&t, buf, len, &why) == 0) {
+		fz_check(aa_text_encode(&t, &out) == 0,
+			 "an encoded result does not re-encode", NULL);
+		fz_check(out.len == len && (!len || !memcmp(out.ptr, buf, len)),
+			 "an encoded result does not round-trip", NULL);
+	} else {
+		fz_check(0, "an encoded result does not decode", why);
+	}
+	aa_text_free(&t);
+	aa_buf_free(&out);
+}
+
+/*
+ * After an edit engine returned r on t: a failure reports an error, a
+ * success none, and the edited text encodes (a UTF-16 text may refuse
+ * bytes that are not UTF-8) to bytes that round-trip. Returns 1 when
+ * the edit succeeded.
+ */
+static inline int fz_check_edit(const char *engine, int r, const aa_text *t,
+				const aa_diags *d)
+{
+	aa_buf out = AA_BUF_INIT;
+
+	fz_check_diags(d);
+	if (r < 0) {
+		fz_check(d->nerrors > 0, engine, "failed without an error");
+		return 0;
+	}
+	fz_check(d->nerrors == 0, engine, fz_first_error(d));
+	if (aa_text_encode(t, &out) == 0)
+		fz_check_round_trip(out.ptr, out.len);
+	else
+		fz_check(t->enc == AA_ENC_UTF16LE || t->enc == AA_ENC_UTF16BE,
+			 engine, "the edited UTF-8 text does not encode");
+	aa_buf_free(&out);
+	return 1;
 }
 
 #endif

@@ -78,6 +78,7 @@ for t in $FUZZ_TARGETS; do
 	case $t in
 	extract|input) parts="companion file-changes aptix ap diff" ;;
 	hunks) parts="diff text" ;;
+	edit) parts="aptix ap text" ;;
 	*) parts=$t ;;
 	esac
 	for p in $parts; do cat "contrib/fuzz/dict/$p.dict"; done \
