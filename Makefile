@@ -64,7 +64,7 @@ MAN_PAGE := $(B)/Documentation/git-ai-apply.1
 MAN_HTML := $(B)/Documentation/git-ai-apply.html
 AA_VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
-.PHONY: all deps test test-build test-run demo bench fuzz clean \
+.PHONY: all deps test test-build test-run demo bench fuzz fuzz-long clean \
 	doc man html install install-bin install-man install-html uninstall FORCE
 
 all: $(B)/git-ai-apply $(if $(SANITIZE),,git-ai-apply)
@@ -125,9 +125,14 @@ bench: deps
 	$(MAKE) all
 	sh bench/run.sh
 
-# libFuzzer targets (clang) in build-fuzz/; see contrib/fuzz/build.sh.
+# libFuzzer targets (clang) in build-fuzz/; see contrib/fuzz/README.
+# Both skip with a message when clang is missing.
 fuzz: deps
 	sh contrib/fuzz/build.sh
+
+# Every parser target in turn, FUZZ_RUNS (10^7) runs or FUZZ_TIME s each.
+fuzz-long: fuzz
+	FUZZ_RUNS="$(FUZZ_RUNS)" FUZZ_TIME="$(FUZZ_TIME)" sh contrib/fuzz/run.sh
 
 # The manual: one source, Documentation/git-ai-apply.adoc.
 doc: man html

@@ -1403,6 +1403,12 @@ static rung_result exact_rungs(hrun *r, const htry *y)
 	size_t at[2], hint = hinted_line(r, y->h, 0);
 	int found;
 
+	/*
+	 * "-0,N" (N > 0) names no line: hinted_line() takes it for line 1,
+	 * which is rung 2 for record(); --strict has no place for it.
+	 */
+	if (r->cx->strict && y->h->old_count && y->h->old_start < 1)
+		return 0;
 	if (aa_locate_at(&v, hint, &nd, AA_WS_EXACT))
 		return land(r, y, hint, AA_HOW_EXACT, AA_WS_EXACT) < 0 ? -1 : 1;
 	if (r->cx->strict)

@@ -363,4 +363,18 @@ test_expect_success 'validation order: format before hunk counts' '
 	! grep -i "hunk line count" rj/err
 '
 
+# Found by contrib/fuzz (fuzz-hunks): "-0,N" names no line, yet the
+# hunk was applied at line 1 with a "rung 2" warning.
+test_expect_success 'hunk whose old lines start at line 0 is refused' '
+	cat >line0.diff <<-\EOF &&
+	--- a/a.txt
+	+++ b/a.txt
+	@@ -0,2 +1,2 @@
+	 one
+	-two
+	+TWO
+	EOF
+	rejected_strict line0.diff "Context lines don.t match.* line 0"
+'
+
 test_done

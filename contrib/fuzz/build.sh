@@ -1,35 +1,50 @@
 #!/bin/sh
-# Builds the libFuzzer targets with clang, ASan and UBSan into build-fuzz/:
+# Builds the libFuzzer targets with clang, ASan and UBSan into build-fuzz/
+# (make fuzz). Prints a message and succeeds without building when clang
+# or its libFuzzer runtime is missing (apt-get install clang).
 #
-#   sh contrib/fuzz/build.sh          (or: make fuzz)
-#   build-fuzz/fuzz-input -max_total_time=300 corpus/
-#   build-fuzz/fuzz-text -max_total_time=300
+#   build-fuzz/fuzz-<target> [libFuzzer options] [corpus dirs]
+#   sh contrib/fuzz/run.sh            (make fuzz-long: every target)
 #
-# A good seed corpus for fuzz-input is Documentation/examples/ plus a
-# few diffs with their base after a "=====BASE=====" line (see the top
-# of fuzz-input.c). replay.c runs the targets over files without
-# libFuzzer, with any compiler.
+# The library is built by the Makefile itself into build-fuzz/ (so it
+# is rebuilt only when a source changes); each target is one
+# contrib/fuzz/fuzz-<target>.c. replay.c runs a target over files
+# without libFuzzer, with any compiler.
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
-command -v clang >/dev/null 2>&1 || {
-	sudo=; test "$(id -u)" = 0 || sudo=sudo
-	$sudo apt-get install -y -qq clang
-}
+. contrib/fuzz/targets.sh
+CLANG=${CLANG:-clang}
 out=build-fuzz
-mkdir -p "$out/obj"
-flags="-std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc -g -O1"
+if ! command -v "$CLANG" >/dev/null 2>&1; then
+	echo "fuzz: $CLANG not found; skipping the fuzz targets" \
+	     "(apt-get install clang)"
+	exit 0
+fi
+mkdir -p "$out"
+echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n)
+{ (void)d; (void)n; return 0; }' >"$out/probe.c"
+if ! "$CLANG" -fsanitize=fuzzer "$out/probe.c" -o "$out/probe" 2>/dev/null; then
+	echo "fuzz: $CLANG cannot link -fsanitize=fuzzer (no libFuzzer" \
+	     "runtime); skipping the fuzz targets"
+	exit 0
+fi
+san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+opt="-O2 -g"
+${MAKE:-make} -s B="$out" CC="$CLANG" OPT="$opt" \
+	SAN_FLAGS="-fsanitize=fuzzer-no-link $san" "$out/libaiapply.a"
 pkgs="libgit2 yaml-0.1 libcjson libxxhash"
-objs=
-for f in src/*.c src/format/*.c; do
-	test "$f" = src/cli.c && continue
-	o="$out/obj/$(echo "$f" | tr / _).o"
-	clang $flags -fsanitize=fuzzer-no-link,address,undefined \
-		$(pkg-config --cflags $pkgs) -c "$f" -o "$o"
-	objs="$objs $o"
-done
-for t in fuzz-input fuzz-text fuzz-newformats; do
-	clang $flags -fsanitize=fuzzer,address,undefined "contrib/fuzz/$t.c" \
-		$objs $(pkg-config --libs $pkgs) -o "$out/$t"
-	echo "built $out/$t"
+cflags="-std=c11 -Wall -Wextra -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc $opt"
+for t in $FUZZ_TARGETS; do
+	src=contrib/fuzz/fuzz-$t.c
+	bin=$out/fuzz-$t
+	# rebuilt when its source, the shared header or the library changed
+	if test -f "$bin" && test "$bin" -nt "$src" &&
+	   test "$bin" -nt contrib/fuzz/fuzz.h &&
+	   test "$bin" -nt "$out/libaiapply.a"; then
+		continue
+	fi
+	"$CLANG" $cflags -fsanitize=fuzzer $san "$src" "$out/libaiapply.a" \
+		$(pkg-config --libs $pkgs) -o "$bin"
+	echo "built $bin"
 done

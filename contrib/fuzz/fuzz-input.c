@@ -167,9 +167,11 @@ static int fake_beyond_link(void *ctx, const char *path, char **link)
 	return 1;
 }
 
-static const aa_snapshot fake = { NULL, fake_lookup, fake_read,
-				  fake_each_under, fake_attr_binary,
-				  fake_beyond_link, NULL, NULL };
+static const aa_snapshot fake = {
+	.lookup = fake_lookup, .read = fake_read,
+	.each_under = fake_each_under, .attr_binary = fake_attr_binary,
+	.worktree_beyond_link = fake_beyond_link
+};
 
 static void oracle_failed(const char *what, const char *detail)
 {
