@@ -297,6 +297,20 @@ test_expect_success 'rename without content change' '
 	test_cmp expect out
 '
 
+test_expect_success 'rename old / rename new: git'"'"'s older spelling of from / to' '
+	sed -e "s/^rename from /rename old /" -e "s/^rename to /rename new /" \
+		rename.diff >rename-old.diff &&
+	test_grep "^rename old README.md" rename-old.diff &&
+	fresh w-ren-old &&
+	(
+		cd w-ren-old &&
+		git ai-apply ../rename-old.diff >../out &&
+		result_is rename
+	) &&
+	echo "R README.md -> docs/README.md (+0 -0)" >expect &&
+	test_cmp expect out
+'
+
 test_expect_success 'rename of a binary file: same blob, same bytes in the work tree' '
 	(
 		cd repo &&

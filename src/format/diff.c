@@ -481,9 +481,9 @@ static int is_binary_marker(const aa_dline *l)
  * all zeros) for the planner, which looks it up as the version the diff
  * was made against; answers invent ids, so a bad one is just ignored.
  */
-static void parse_index_line(const aa_dline *l, fdiff *f)
+static void parse_index_line(const aa_dline *l, size_t skip, fdiff *f)
 {
-	size_t i = 6, n = 0, zeros = 0;
+	size_t i = skip, n = 0, zeros = 0;
 
 	while (i + n < l->len && n < 41 && strchr("0123456789abcdef", l->s[i + n]) &&
 	       l->s[i + n])
@@ -495,46 +495,117 @@ static void parse_index_line(const aa_dline *l, fdiff *f)
 	f->old_blob[n] = '\0';
 }
 
-/* Ignored: similarity (and "index", kept only as a hint: see above). */
-static int is_ignored_header(const aa_dline *l)
+/*
+ * The git extended header lines, one row each, as git's apply.c reads
+ * them: a line starting with `prefix` is one of them and its handler
+ * reads the rest (from `skip`, the prefix's length). Handlers return 0
+ * or -1 with an error.
+ */
+typedef int (*ext_handler)(aa_dparser *P, const aa_dline *l, size_t skip,
+			   fdiff *f);
+
+static int hdr_old_mode(aa_dparser *P, const aa_dline *l, size_t skip, fdiff *f)
 {
-	return aa_diff_starts(l, "similarity index ") ||
-	       aa_diff_starts(l, "dissimilarity index ");
+	return parse_mode(P, l, skip, &f->old_mode);
 }
+
+static int hdr_new_mode(aa_dparser *P, const aa_dline *l, size_t skip, fdiff *f)
+{
+	return parse_mode(P, l, skip, &f->new_mode);
+}
+
+static int hdr_deleted(aa_dparser *P, const aa_dline *l, size_t skip, fdiff *f)
+{
+	f->deleted = 1;
+	return parse_mode(P, l, skip, &f->old_mode);
+}
+
+static int hdr_new_file(aa_dparser *P, const aa_dline *l, size_t skip, fdiff *f)
+{
+	f->new_file = 1;
+	return parse_mode(P, l, skip, &f->file_mode);
+}
+
+static int hdr_copy_from(aa_dparser *P, const aa_dline *l, size_t skip, fdiff *f)
+{
+	f->copy = 1;
+	return parse_ext_name(P, l, skip, &f->from);
+}
+
+static int hdr_copy_to(aa_dparser *P, const aa_dline *l, size_t skip, fdiff *f)
+{
+	f->copy = 1;
+	return parse_ext_name(P, l, skip, &f->to);
+}
+
+/* "rename old"/"rename new" are git's older spelling of from/to. */
+static int hdr_rename_from(aa_dparser *P, const aa_dline *l, size_t skip, fdiff *f)
+{
+	f->rename = 1;
+	return parse_ext_name(P, l, skip, &f->from);
+}
+
+static int hdr_rename_to(aa_dparser *P, const aa_dline *l, size_t skip, fdiff *f)
+{
+	f->rename = 1;
+	return parse_ext_name(P, l, skip, &f->to);
+}
+
+/* Similarity scores say nothing the names and hunks do not. */
+static int hdr_ignored(aa_dparser *P, const aa_dline *l, size_t skip, fdiff *f)
+{
+	(void)P, (void)l, (void)skip, (void)f;
+	return 0;
+}
+
+/* "index": kept only as a hint (see parse_index_line). */
+static int hdr_index(aa_dparser *P, const aa_dline *l, size_t skip, fdiff *f)
+{
+	(void)P;
+	parse_index_line(l, skip, f);
+	return 0;
+}
+
+static int hdr_binary(aa_dparser *P, const aa_dline *l, size_t skip, fdiff *f)
+{
+	(void)skip;
+	binary_error(P, l->lineno, any_name(f));
+	return -1;
+}
+
+#define EXT_ROW(prefix, fn) { prefix, sizeof(prefix) - 1, fn }
+
+static const struct ext_row {
+	const char *prefix;
+	size_t skip;
+	ext_handler fn;
+} ext_rows[] = {
+	EXT_ROW("old mode ", hdr_old_mode),
+	EXT_ROW("new mode ", hdr_new_mode),
+	EXT_ROW("deleted file mode ", hdr_deleted),
+	EXT_ROW("new file mode ", hdr_new_file),
+	EXT_ROW("copy from ", hdr_copy_from),
+	EXT_ROW("copy to ", hdr_copy_to),
+	EXT_ROW("rename old ", hdr_rename_from),
+	EXT_ROW("rename new ", hdr_rename_to),
+	EXT_ROW("rename from ", hdr_rename_from),
+	EXT_ROW("rename to ", hdr_rename_to),
+	EXT_ROW("similarity index ", hdr_ignored),
+	EXT_ROW("dissimilarity index ", hdr_ignored),
+	EXT_ROW("index ", hdr_index),
+	/* not headers, but they end the file's headers with an error */
+	EXT_ROW("GIT binary patch", hdr_binary),
+	EXT_ROW("Binary files ", hdr_binary),
+};
 
 /* One extended header line: 1 when it was one, 0 when not, -1 on error. */
 static int ext_header(aa_dparser *P, const aa_dline *l, fdiff *f)
 {
-	if (aa_diff_starts(l, "old mode "))
-		return parse_mode(P, l, 9, &f->old_mode) < 0 ? -1 : 1;
-	if (aa_diff_starts(l, "new mode "))
-		return parse_mode(P, l, 9, &f->new_mode) < 0 ? -1 : 1;
-	if (aa_diff_starts(l, "deleted file mode ")) {
-		f->deleted = 1;
-		return parse_mode(P, l, 18, &f->old_mode) < 0 ? -1 : 1;
-	}
-	if (aa_diff_starts(l, "new file mode ")) {
-		f->new_file = 1;
-		return parse_mode(P, l, 14, &f->file_mode) < 0 ? -1 : 1;
-	}
-	if (aa_diff_starts(l, "rename from ") || aa_diff_starts(l, "copy from ")) {
-		f->rename |= l->s[0] == 'r';
-		f->copy |= l->s[0] == 'c';
-		return parse_ext_name(P, l, l->s[0] == 'r' ? 12 : 10, &f->from) < 0 ? -1 : 1;
-	}
-	if (aa_diff_starts(l, "rename to ") || aa_diff_starts(l, "copy to ")) {
-		f->rename |= l->s[0] == 'r';
-		f->copy |= l->s[0] == 'c';
-		return parse_ext_name(P, l, l->s[0] == 'r' ? 10 : 8, &f->to) < 0 ? -1 : 1;
-	}
-	if (aa_diff_starts(l, "index ")) {
-		parse_index_line(l, f);
-		return 1;
-	}
-	if (is_ignored_header(l))
-		return 1;
-	if (is_binary_marker(l))
-		return binary_error(P, l->lineno, any_name(f));
+	size_t i;
+
+	for (i = 0; i < sizeof(ext_rows) / sizeof(ext_rows[0]); i++)
+		if (aa_diff_starts(l, ext_rows[i].prefix))
+			return ext_rows[i].fn(P, l, ext_rows[i].skip, f) < 0 ? -1 : 1;
 	return 0;
 }
 
