@@ -14,6 +14,7 @@
 #include "aiapply/format.h"
 #include "aiapply/path.h"
 #include "format/diff_int.h"
+#include "format/registry.h"
 
 
 /* A file name from the diff: any bytes (a quoted name may hold NUL). */
@@ -45,6 +46,11 @@ typedef struct run {
 	int nfiles;
 	int have_pending;         /* --strict: the one file, kept for the end */
 	fdiff pending;
+	/*
+	 * Offset -> input line, for what is found by offset (a NUL, the
+	 * end); the cursor (diff_hunk.c) carries its line along instead.
+	 */
+	aa_linemap lines;
 } run;
 
 /* ---- names ---------------------------------------------------------- */
@@ -1114,27 +1120,16 @@ static const char *forbidden_in_line(const aa_dline *l)
 	return NULL;
 }
 
-static long line_of_offset(const aa_dparser *P, size_t off)
+static int strict_forbidden(run *R)
 {
-	long line = P->first_line;
-	const char *p = P->b->data, *end = P->b->data + off, *nl;
-
-	while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-		line++;
-		p = nl + 1;
-	}
-	return line;
-}
-
-static int strict_forbidden(aa_dparser *P)
-{
+	aa_dparser *P = &R->P;
 	const char *nul = memchr(P->b->data, '\0', P->b->len);
 	aa_dparser q = *P;
 	const char *why;
 	aa_dline l;
 
 	if (nul)
-		return aa_error(P->d, aa_diff_pos(P, line_of_offset(P,
+		return aa_error(P->d, aa_diff_pos(P, aa_linemap_line(&R->lines,
 					(size_t)(nul - P->b->data))),
 				NULL, "forbidden construct: NUL bytes");
 	while (aa_diff_peek(&q, 0, &l)) {
@@ -1151,7 +1146,7 @@ static int strict_finish(run *R)
 {
 	aa_dparser *P = &R->P;
 	const aa_block *b = P->b;
-	long last = line_of_offset(P, b->len ? b->len - 1 : 0);
+	long last = aa_linemap_line(&R->lines, b->len ? b->len - 1 : 0);
 
 	if (!R->nfiles)
 		return aa_error(P->d, aa_diff_pos(P, P->first_line), NULL,
@@ -1179,7 +1174,7 @@ static int parse_block(run *R)
 	    aa_path_check(P->only_path, strlen(P->only_path), &why) < 0)
 		return path_error(P, aa_diff_pos(P, P->first_line), P->only_path,
 				  strlen(P->only_path), "invalid path: %s", why);
-	if (P->o->strict && strict_forbidden(P) < 0)
+	if (P->o->strict && strict_forbidden(R) < 0)
 		return -1;
 	if (scan(R) < 0)
 		return -1;
@@ -1202,7 +1197,9 @@ int aa_parse_diff(const aa_block *b, const aa_parse_opts *o,
 	R.P.d = d;
 	R.P.lineno = b->line > 0 ? b->line : 1;
 	R.P.first_line = R.P.lineno;
+	aa_linemap_init(&R.lines, b->data, b->len, R.P.first_line);
 	r = parse_block(&R);
+	aa_linemap_free(&R.lines);
 	fdiff_free(&R.pending);
 	if (r < 0) {
 		rollback(cs, n0);

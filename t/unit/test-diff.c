@@ -949,6 +949,41 @@ static void strict_accepts_the_contract(void **state)
 	done(&res);
 }
 
+/*
+ * Errors found by offset (a NUL byte, the missing last newline) name
+ * the input line, counted from the block's first line.
+ */
+static void strict_offset_errors_name_the_line(void **state)
+{
+	static const char nul[] = "--- a/x\n+++ b/x\n@@ -1,1 +1,1 @@\n-a\n+b\0c\n";
+	static const char nonl[] = "--- a/x\n+++ b/x\n@@ -1,1 +1,1 @@\n-a\n+b";
+	aa_parse_opts o = { AA_FORMAT_DIFF, 1 };
+	aa_changeset cs = AA_CHANGESET_INIT;
+	aa_diags d = AA_DIAGS_INIT;
+	aa_block b = { &input, nul, sizeof(nul) - 1, 7 };
+	const aa_diag *g;
+	result res;
+
+	(void)state;
+	assert_int_equal(aa_parse_diff(&b, &o, NULL, &cs, &d), -1);
+	res.d = d;
+	g = find_diag(&res, AA_DIAG_ERROR, "NUL bytes");
+	assert_non_null(g);
+	assert_int_equal(g->line, 11);
+	aa_diags_free(&d);
+	aa_changeset_free(&cs);
+
+	b.data = nonl;
+	b.len = sizeof(nonl) - 1;
+	assert_int_equal(aa_parse_diff(&b, &o, NULL, &cs, &d), -1);
+	res.d = d;
+	g = find_diag(&res, AA_DIAG_ERROR, "trailing newline");
+	assert_non_null(g);
+	assert_int_equal(g->line, 11);
+	aa_diags_free(&d);
+	aa_changeset_free(&cs);
+}
+
 static void strict_forbidden_constructs(void **state)
 {
 	static const struct { const char *text; const char *msg; } cases[] = {
@@ -981,7 +1016,7 @@ static void strict_forbidden_constructs(void **state)
 
 static void strict_nul_bytes(void **state)
 {
-	static const char t[] = "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\0c\n";
+	static const char t[] = "--- a/x\n+++ b/x\n@@ -1,1 +1,1 @@\n-a\n+b\0c\n";
 	result res;
 
 	(void)state;
@@ -1187,6 +1222,7 @@ int main(void)
 		cmocka_unit_test(error_rolls_back_earlier_files),
 		cmocka_unit_test(strict_accepts_the_contract),
 		cmocka_unit_test(strict_forbidden_constructs),
+		cmocka_unit_test(strict_offset_errors_name_the_line),
 		cmocka_unit_test(strict_nul_bytes),
 		cmocka_unit_test(strict_paths),
 		cmocka_unit_test(strict_invalid_format),
