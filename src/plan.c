@@ -859,6 +859,9 @@ static int plan_write(planner *p, const aa_op *op)
 		if (op->exist == AA_EXIST_NEW)
 			return aa_error(p->d, op->pos, op->path,
 					"already exists (with other content)");
+		if (op->exist == AA_EXIST_EMPTY && len)
+			return aa_error(p->d, op->pos, op->path,
+					"already exists and is not empty (an empty SEARCH only creates a file or fills an empty one)");
 		if (n->mode == AA_MODE_LINK && !op->mode)
 			return aa_error(p->d, op->pos, op->path,
 					"is a symbolic link; refusing to write a file over it");

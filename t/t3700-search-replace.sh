@@ -318,6 +318,36 @@ test_expect_success 'an empty SEARCH creates a file; on an existing file it is r
 	)
 '
 
+test_expect_success 'an empty SEARCH fills an existing empty file; a non-empty one is refused' '
+	cat >fill.md <<-\EOF &&
+	app/empty.py
+	```
+	<<<<<<< SEARCH
+	=======
+	print("filled")
+	>>>>>>> REPLACE
+	```
+	EOF
+	fresh w-fill &&
+	(
+		cd w-fill &&
+		>app/empty.py &&
+		git add app/empty.py &&
+		git commit -q -m "an empty file" &&
+		git tag -f base >/dev/null &&
+		git ai-apply ../fill.md &&
+		echo "print(\"filled\")" >expect &&
+		staged_as app/empty.py expect &&
+		rm expect &&
+		clean_result &&
+		echo "x = 1" >app/empty.py &&
+		git commit -q -a -m "no longer empty" &&
+		test_rejected ../fill.md &&
+		test_grep "app/empty.py" err &&
+		test_grep "not empty" err
+	)
+'
+
 test_expect_success 'all or nothing: a failing block rejects the earlier ones' '
 	cat >partial.md <<-\EOF &&
 	app/config.py

@@ -20,7 +20,8 @@ typedef enum aa_op_kind {
 typedef enum aa_exist {
 	AA_EXIST_ANY,  /* create or overwrite */
 	AA_EXIST_NEW,  /* must not exist; identical content = already applied */
-	AA_EXIST_MUST  /* must exist (replace) */
+	AA_EXIST_MUST, /* must exist (replace) */
+	AA_EXIST_EMPTY /* must not exist, or be an empty file (filled) */
 } aa_exist;
 
 typedef enum aa_edit_kind {

@@ -23,8 +23,9 @@
  * lines and adds the REPLACE lines, located by the hunk ladder (exact,
  * then white space ignored; unique, or refused with the closest region
  * or the places). Blocks for one file apply in order, each on the result
- * of the previous one. An empty SEARCH creates the file (refused when it
- * exists, unless identical). Every error names its input line; then the
+ * of the previous one. An empty SEARCH creates the file or fills an
+ * existing empty one, as Aider does (refused on a non-empty file, unless
+ * identical). Every error names its input line; then the
  * block's operations are dropped.
  */
 #include <stdlib.h>
@@ -473,13 +474,13 @@ static void close_block(sparse *p)
 		return;
 	op = &p->cs->ops[p->cs->n - 1];
 	if (p->search_blank) {
-		/* an empty SEARCH: create the file */
+		/* an empty SEARCH: create the file, or fill an empty one (Aider) */
 		aa_op_free(op);
 		p->cs->n--;
 		p->h = NULL;
 		if (!(op = add_op(p, AA_OP_WRITE)))
 			return;
-		op->exist = AA_EXIST_NEW;
+		op->exist = AA_EXIST_EMPTY;
 		op->content_len = p->replace.len;
 		op->content = aa_buf_detach(&p->replace);
 		return;
