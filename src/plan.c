@@ -1692,6 +1692,34 @@ static int plan_delete(planner *p, const aa_op *op)
 	return node_sync(p, n);
 }
 
+/*
+ * A move onto an existing file that already holds the moved file (same
+ * bytes, same mode) is already applied there: only the source goes.
+ * Other content is refused, nothing moved.
+ */
+static int move_onto_identical(planner *p, const aa_op *op, size_t fi,
+			       aa_plan_node *dst, int check_only)
+{
+	const char *a, *b;
+	size_t alen, blen;
+	aa_plan_node *from = &p->plan->nodes[fi];
+
+	if (node_bytes(p, from, &a, &alen) < 0 ||
+	    node_bytes(p, dst, &b, &blen) < 0)
+		return -1;
+	if (from->mode != dst->mode || !same_bytes(a, alen, b, blen))
+		return aa_error(p->d, op->pos, dst->path,
+				"already exists (with other content); refusing to move %s onto it",
+				aa_qpath(from->path));
+	if (check_only)
+		return 0;
+	aa_note(p->d, op->pos, dst->path,
+		"already has the moved content; only %s is removed",
+		aa_qpath(from->path));
+	node_delete(from);
+	return node_sync(p, from);
+}
+
 /* Moves or copies one file node's content and mode to a new path. */
 static int transfer_file(planner *p, const aa_op *op, aa_plan_node *from,
 			 const char *to, int move, int check_only)
@@ -1706,6 +1734,8 @@ static int transfer_file(planner *p, const aa_op *op, aa_plan_node *from,
 	from = &p->plan->nodes[fi]; /* node_get may have moved the array */
 	if (check_no_conflict(p, op->pos, from) < 0)
 		return -1;
+	if (dst->exists && move && op->onto_identical)
+		return move_onto_identical(p, op, fi, dst, check_only);
 	if (dst->exists)
 		return aa_error(p->d, op->pos, to,
 				"already exists; refusing to %s onto it",

@@ -221,6 +221,38 @@ test_expect_success 'Move to onto an existing file is refused (scenario 010)' '
 	)
 '
 
+test_expect_success 'Move to onto an existing file holding the moved result: accepted, the source removed' '
+	cat >move-same.md <<-\EOF &&
+	*** Begin Patch
+	*** Update File: old/name.txt
+	*** Move to: old/other.txt
+	@@
+	-from
+	+other
+	*** End Patch
+	EOF
+	fresh w-move-same &&
+	(
+		cd w-move-same &&
+		git ai-apply ../move-same.md &&
+		test_path_is_missing old/name.txt &&
+		test_must_fail git cat-file -e :old/name.txt &&
+		echo other >../expect &&
+		staged_as old/other.txt ../expect &&
+		git diff --exit-code &&
+		test -z "$(git ls-files --others --exclude-standard)"
+	)
+'
+
+test_expect_success 'Move to onto an existing file with other content: refused, nothing written' '
+	sed "s/^+other/+else/" move-same.md >move-diff.md &&
+	(
+		cd repo &&
+		test_rejected ../move-diff.md &&
+		test_grep "old/other.txt" err
+	)
+'
+
 test_expect_success 'Delete File of a missing file or a directory is refused (scenarios 007, 012)' '
 	printf "*** Begin Patch\n*** Delete File: missing.txt\n*** End Patch\n" >del-missing.md &&
 	printf "*** Begin Patch\n*** Delete File: dir\n*** End Patch\n" >del-dir.md &&

@@ -118,6 +118,12 @@ typedef struct aa_op {
 
 	/* AA_OP_DELETE / AA_OP_RENAME may name a directory. */
 	int dir_ok;
+	/*
+	 * AA_OP_RENAME of a file: the destination may already exist when it
+	 * holds exactly the moved file (bytes and mode); then only the
+	 * source goes (SPEC: Move onto an existing path unless identical).
+	 */
+	int onto_identical;
 
 	/*
 	 * AA_OP_DELETE from a diff: the removed lines must be the whole

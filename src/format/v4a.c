@@ -443,6 +443,7 @@ static void update_file(vparse *p, size_t at, char *path)
 			fail(p, at, path, "out of memory");
 		} else if (mv) {
 			mv->to = dest;
+			mv->onto_identical = 1;  /* SPEC: refused unless identical */
 			dest = NULL;
 		}
 	}
