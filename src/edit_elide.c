@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "aiapply/edit.h"
 #include "aiapply/locate.h"
@@ -664,4 +665,178 @@ out:
 	free(r.v);
 	free(r.out);
 	return ret;
+}
+
+/* ---- a whole file that is only an excerpt ---- */
+
+/* The non-blank lines of a text, blanks at both ends ignored. */
+typedef struct trimmed {
+	XXH64_hash_t *h;      /* hash of each line's text */
+	size_t *lineno;       /* its 1-based line in the text */
+	size_t n;
+} trimmed;
+
+#define EXCERPT_MIN_LINES 6   /* smaller files are often rewritten whole */
+
+static int trimmed_init(trimmed *t, const char *s, size_t len)
+{
+	size_t cap = 1, i, line = 0;
+
+	for (i = 0; i < len; i++)
+		cap += s[i] == '\n';
+	t->n = 0;
+	t->h = malloc(cap * sizeof(*t->h));
+	t->lineno = malloc(cap * sizeof(*t->lineno));
+	if (!t->h || !t->lineno)
+		return -1;
+	while (len) {
+		const char *nl = memchr(s, '\n', len);
+		size_t l = nl ? (size_t)(nl - s) : len, off, n;
+
+		line++;
+		aa_ws_span(s, l, AA_WS_BOTH, &off, &n);
+		if (n) {
+			t->h[t->n] = XXH3_64bits(s + off, n);
+			t->lineno[t->n++] = line;
+		}
+		s += l + (nl != NULL);
+		len -= l + (nl != NULL);
+	}
+	return 0;
+}
+
+static void trimmed_free(trimmed *t)
+{
+	free(t->h);
+	free(t->lineno);
+}
+
+static int cmp_hash(const void *a, const void *b)
+{
+	XXH64_hash_t x = *(const XXH64_hash_t *)a, y = *(const XXH64_hash_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static XXH64_hash_t *sorted_copy(const XXH64_hash_t *h, size_t n)
+{
+	XXH64_hash_t *v = malloc((n ? n : 1) * sizeof(*v));
+
+	if (v) {
+		memcpy(v, h, n * sizeof(*v));
+		qsort(v, n, sizeof(*v), cmp_hash);
+	}
+	return v;
+}
+
+static int has_hash(const XXH64_hash_t *sorted, size_t n, XXH64_hash_t h)
+{
+	return bsearch(&h, sorted, n, sizeof(*sorted), cmp_hash) != NULL;
+}
+
+/*
+ * How many of the file's lines outside [a, b] the block has anyway,
+ * not counting lines the span [a, b] has too (a "}" is everywhere);
+ * -1: out of memory.
+ */
+static long dropped_in_block(const trimmed *f, size_t a, size_t b,
+			     const trimmed *blk)
+{
+	XXH64_hash_t *in_blk = sorted_copy(blk->h, blk->n);
+	XXH64_hash_t *in_span = sorted_copy(f->h + a, b - a + 1);
+	size_t i;
+	long found = 0;
+
+	if (!in_blk || !in_span)
+		found = -1;
+	for (i = 0; found >= 0 && i < f->n; i++)
+		if ((i < a || i > b) && has_hash(in_blk, blk->n, f->h[i]) &&
+		    !has_hash(in_span, b - a + 1, f->h[i]))
+			found++;
+	free(in_blk);
+	free(in_span);
+	return found;
+}
+
+/* How many of the block's lines the file's span [a, b] has; -1: OOM. */
+static long block_in_span(const trimmed *f, size_t a, size_t b,
+			  const trimmed *blk)
+{
+	XXH64_hash_t *in_span = sorted_copy(f->h + a, b - a + 1);
+	size_t i;
+	long found = 0;
+
+	if (!in_span)
+		return -1;
+	for (i = 0; i < blk->n; i++)
+		found += has_hash(in_span, b - a + 1, blk->h[i]);
+	free(in_span);
+	return found;
+}
+
+/*
+ * Where the block's last line is in the file: of its places from a on,
+ * the one nearest to where a block of its length would end (a closing
+ * "}" stands everywhere), the later one on a tie. SIZE_MAX: none.
+ */
+static size_t span_end(const trimmed *f, size_t a, const trimmed *blk)
+{
+	size_t want = a + blk->n - 1, best = SIZE_MAX, bestd = SIZE_MAX, j;
+
+	for (j = a; j < f->n; j++) {
+		size_t d = j > want ? j - want : want - j;
+
+		if (f->h[j] == blk->h[blk->n - 1] && d <= bestd) {
+			best = j;
+			bestd = d;
+		}
+	}
+	return best;
+}
+
+static int excerpt_of(const trimmed *f, const trimmed *blk, aa_excerpt *out)
+{
+	size_t a, b, dropped;
+	long moved, kept;
+
+	if (f->n < EXCERPT_MIN_LINES || !blk->n)
+		return 0;
+	for (a = 0; a < f->n && f->h[a] != blk->h[0]; a++)
+		;
+	if (a == f->n || (b = span_end(f, a, blk)) == SIZE_MAX)
+		return 0;
+	dropped = a + (f->n - 1 - b);
+	if (!dropped || dropped * 2 <= f->n)
+		return 0;
+	/* a block that has most of those lines elsewhere moved them: a rewrite */
+	moved = dropped_in_block(f, a, b, blk);
+	kept = block_in_span(f, a, b, blk);
+	if (moved < 0 || kept < 0)
+		return -1;
+	if ((size_t)moved * 4 > dropped)
+		return 0;
+	/* an excerpt copies its part of the file; a rewrite has new lines */
+	if ((size_t)kept * 2 < blk->n)
+		return 0;
+	out->first = f->lineno[a];
+	out->last = f->lineno[b];
+	out->dropped = dropped;
+	out->total = f->n;
+	return 1;
+}
+
+int aa_looks_like_excerpt(const char *file, size_t file_len,
+			  const char *block, size_t block_len, aa_excerpt *out)
+{
+	trimmed f, blk;
+	int r = -1;
+
+	memset(&f, 0, sizeof(f));
+	memset(&blk, 0, sizeof(blk));
+	if (trimmed_init(&f, file, file_len) == 0 &&
+	    trimmed_init(&blk, block, block_len) == 0)
+		r = excerpt_of(&f, &blk, out);
+	trimmed_free(&f);
+	trimmed_free(&blk);
+	return r;
 }

@@ -828,6 +828,24 @@ static int same_bytes(const char *a, size_t alen, const char *b, size_t blen)
 	return alen == blen && (!alen || !memcmp(a, b, alen));
 }
 
+/* A labelled block that is one part of the file, not all of it. */
+static int refuse_excerpt(planner *p, const aa_op *op, const char *cur,
+			  size_t len)
+{
+	aa_excerpt ex;
+	int r = aa_looks_like_excerpt(cur, len, op->content, op->content_len, &ex);
+
+	if (r <= 0)
+		return r < 0 ? oom(p, op->pos) : 0;
+	return aa_error(p->d, op->pos, op->path,
+			"the block looks like an excerpt of the file, not all of it: "
+			"it runs from the file's line %zu to its line %zu and leaves out "
+			"%zu of its %zu non-blank lines; nothing written (give the whole "
+			"file, mark left-out parts with \"... existing code ...\", or "
+			"answer with a diff or SEARCH/REPLACE)",
+			ex.first, ex.last, ex.dropped, ex.total);
+}
+
 static int plan_write(planner *p, const aa_op *op)
 {
 	aa_plan_node *n;
@@ -865,6 +883,8 @@ static int plan_write(planner *p, const aa_op *op)
 		if (n->mode == AA_MODE_LINK && !op->mode)
 			return aa_error(p->d, op->pos, op->path,
 					"is a symbolic link; refusing to write a file over it");
+		if (op->may_be_excerpt && refuse_excerpt(p, op, cur, len) < 0)
+			return -1;
 	} else {
 		if (op->exist == AA_EXIST_MUST)
 			return aa_error(p->d, op->pos, op->path,

@@ -282,4 +282,81 @@ test_expect_success '--format=whole-file takes only labelled fences' '
 	)
 '
 
+# Chat answers often show one function under the file's name: written
+# as the whole file, that would gut it.
+test_expect_success 'a labelled block that is an excerpt of the file is refused' '
+	cat >excerpt.md <<-\EOF &&
+	Change b like this:
+
+	`app/util.js`
+	```js
+	export function b() {
+	  return 20;
+	}
+	```
+	EOF
+	fresh w-excerpt &&
+	(
+		cd w-excerpt &&
+		test_rejected ../excerpt.md &&
+		test_grep "app/util.js: .*excerpt.md:5: the block looks like an excerpt of the file" err &&
+		test_grep "from the file.s line 7 to its line 9" err
+	)
+'
+
+test_expect_success 'the first part of the file alone is refused too; a short rewrite lands' '
+	cat >head.md <<-\EOF &&
+	`app/util.js`
+	```js
+	import fs from "fs";
+
+	export function a() {
+	  return 1;
+	}
+	```
+	EOF
+	cat >rewrite.md <<-\EOF &&
+	`app/util.js`
+	```js
+	import fs from "fs";
+
+	export const all = [1, 2, 3];
+	```
+	EOF
+	fresh w-shorter &&
+	(
+		cd w-shorter &&
+		test_rejected ../head.md &&
+		test_grep "from the file.s line 1 to its line 5" err &&
+		git ai-apply ../rewrite.md &&
+		test $(wc -l <app/util.js) = 3
+	)
+'
+
+test_expect_success 'a whole file with its functions reordered is not an excerpt' '
+	cat >moved.md <<-\EOF &&
+	`app/util.js`
+	```js
+	export function c() {
+	  return 3;
+	}
+
+	export function b() {
+	  return 2;
+	}
+
+	import fs from "fs";
+	export function a() {
+	  return 1;
+	}
+	```
+	EOF
+	fresh w-moved &&
+	(
+		cd w-moved &&
+		git ai-apply ../moved.md &&
+		test "$(head -n 1 app/util.js)" = "export function c() {"
+	)
+'
+
 test_done

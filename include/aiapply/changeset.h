@@ -124,6 +124,12 @@ typedef struct aa_op {
 	 * source goes (SPEC: Move onto an existing path unless identical).
 	 */
 	int onto_identical;
+	/*
+	 * AA_OP_WRITE of a whole file from a chat answer's labelled block:
+	 * such a block is often an excerpt; refuse one that looks like it
+	 * (aa_looks_like_excerpt) rather than gut the file.
+	 */
+	int may_be_excerpt;
 
 	/*
 	 * AA_OP_DELETE from a diff: the removed lines must be the whole

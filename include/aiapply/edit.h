@@ -66,6 +66,25 @@ int aa_is_elision(const char *s, size_t len, const char *path);
 /* 1 when one of the lines of s[0..len) is. */
 int aa_has_elision(const char *s, size_t len, const char *path);
 
+/* Where a block that looks like an excerpt of a file sits in it. */
+typedef struct aa_excerpt {
+	size_t first, last;   /* 1-based lines of the file it starts and ends at */
+	size_t dropped;       /* the file's non-blank lines it leaves out */
+	size_t total;         /* the file's non-blank lines */
+} aa_excerpt;
+
+/*
+ * 1 when `block`, offered as the whole new content of a file now holding
+ * `file`, looks like an excerpt of it instead: its first and last lines
+ * are lines of the file, at least one of them away from the file's own
+ * first or last line, and the lines before and after them that it leaves
+ * out are more than half of the file (answers that show one function
+ * under the file's name). 0 otherwise, and for small files; -1 when
+ * out of memory.
+ */
+int aa_looks_like_excerpt(const char *file, size_t file_len,
+			  const char *block, size_t block_len, aa_excerpt *out);
+
 /*
  * A diff deletion: 0 when the op's hunks remove exactly the whole file
  * (or the op has no hunks), else -1 with an error.

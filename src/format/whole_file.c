@@ -159,6 +159,7 @@ int aa_parse_whole_file_fenced(const aa_block *b, const aa_fence_view *fv,
 		return aa_error(d, pos, NULL, "out of memory");
 	}
 	op->exist = AA_EXIST_ANY;
+	op->may_be_excerpt = 1;
 	if (aa_has_elision(b->data, b->len, path)) {
 		/* never written as it stands: resolved against the original */
 		op->kind = AA_OP_EDIT;
