@@ -14,7 +14,7 @@
 #   make uninstall  removes what make install installed
 
 CC ?= cc
-PKGS = libgit2 yaml-0.1 libcjson libxxhash
+PKGS = libgit2 yaml-0.1 libcjson libxxhash zlib
 PROVE ?= prove
 # Scripts and unit binaries run in parallel; each script has its own
 # trash directory (t/test-lib.sh).

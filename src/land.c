@@ -15,6 +15,7 @@
 #include "aiapply/land.h"
 #include "land_internal.h"
 #include "journal.h"
+#include "loose.h"
 
 
 static int git_fail(aa_diags *d, const char *what)
@@ -236,45 +237,43 @@ int aa_change_content(aa_session *s, const aa_change *c, git_blob **blob,
 	return 0;
 }
 
-/* Copies the objects we created from the mempack to .git/objects. */
+/*
+ * Copies the objects we created from the mempack to .git/objects, each
+ * written, fsynced and renamed into place by aa_loose_write (not
+ * git_odb_write: src/loose.h), so that they are on disk before the
+ * journal or a ref names them and no temporary file of ours stays.
+ */
 static int persist_objects(aa_session *s, aa_diags *d)
 {
-	git_buf dir = GIT_BUF_INIT;
+	aa_buf dir = AA_BUF_INIT;
 	git_odb *disk = NULL;
 	size_t i;
 	int r = 0;
 
 	if (!s->ncreated)
 		return 0;
-	if (git_buf_set(&dir, git_repository_commondir(s->repo),
-			strlen(git_repository_commondir(s->repo))) < 0)
-		return git_fail(d, "out of memory");
-	{
-		aa_buf path = AA_BUF_INIT;
-
-		if (aa_buf_printf(&path, "%sobjects", dir.ptr) < 0 ||
-		    git_odb_open(&disk, path.ptr) < 0)
-			r = git_fail(d, "cannot open the object database");
-		aa_buf_free(&path);
-	}
-	git_buf_dispose(&dir);
+	if (aa_buf_printf(&dir, "%sobjects", git_repository_commondir(s->repo)) < 0)
+		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
+	if (git_odb_open(&disk, dir.ptr) < 0)
+		r = git_fail(d, "cannot open the object database");
 	for (i = 0; !r && i < s->ncreated; i++) {
 		git_odb_object *obj;
-		git_oid written;
 
+		/* packs and alternates count: git would not write it either */
 		if (git_odb_exists(disk, &s->created[i]))
 			continue;
 		if (git_odb_read(&obj, s->odb, &s->created[i]) < 0) {
 			r = git_fail(d, "cannot read a new object");
 			break;
 		}
-		if (git_odb_write(&written, disk, git_odb_object_data(obj),
-				  git_odb_object_size(obj),
-				  git_odb_object_type(obj)) < 0)
-			r = git_fail(d, "cannot write an object");
+		r = aa_loose_write(dir.ptr, &s->created[i],
+				   git_odb_object_type(obj),
+				   git_odb_object_data(obj),
+				   git_odb_object_size(obj), d);
 		git_odb_object_free(obj);
 	}
 	git_odb_free(disk);
+	aa_buf_free(&dir);
 	return r;
 }
 
