@@ -215,6 +215,79 @@ int aa_apply_open_repository(git_repository **repo, aa_land_mode mode,
 	return AA_OK;
 }
 
+/* ---- provenance: the trailers of a --branch commit ---- */
+
+/* A placement git apply would not make: it needed this tool's tolerance. */
+static int is_tolerant(aa_how how)
+{
+	return how == AA_HOW_WHITESPACE || how == AA_HOW_REDUCED_CONTEXT ||
+	       how == AA_HOW_CONTENT || how == AA_HOW_MERGED;
+}
+
+static size_t tolerant_placements(const aa_plan *plan)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < plan->nchanges; i++)
+		for (j = 0; j < plan->changes[i].nlandings; j++)
+			n += is_tolerant(plan->changes[i].landings[j].how);
+	return n;
+}
+
+/* "diff, companion": each format once, in the order the answer used them. */
+static void put_formats(const aa_changeset *cs, aa_buf *out)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < cs->n; i++) {
+		const char *f = cs->ops[i].format;
+
+		if (!f)
+			continue;
+		for (j = 0; j < i && !(cs->ops[j].format &&
+				       !strcmp(cs->ops[j].format, f)); j++)
+			;
+		if (j < i)
+			continue;
+		aa_buf_printf(out, "%s%s", n++ ? ", " : "", f);
+	}
+}
+
+/* The input's file name without its directories (a trailer is one line). */
+static const char *answer_name(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	return aa_qpath(slash && slash[1] ? slash + 1 : name);
+}
+
+/*
+ * AI-Answer and AI-Answer-Blob (the id the answer's text has as a blob)
+ * for each input, then AI-Formats and AI-Tolerant-Placements.
+ */
+static int build_trailers(const aa_apply_inputs *in, const aa_changeset *cs,
+			  const aa_plan *plan, aa_buf *out, aa_diags *d)
+{
+	size_t i;
+
+	for (i = 0; i < in->n; i++) {
+		char hex[GIT_OID_HEXSZ + 1];
+		git_oid id;
+
+		if (git_odb_hash(&id, in->v[i].data, in->v[i].len, GIT_OBJECT_BLOB) < 0)
+			return aa_error(d, (aa_pos){ in->v[i].name, 0 }, NULL,
+					"cannot hash the answer");
+		git_oid_tostr(hex, sizeof(hex), &id);
+		aa_buf_printf(out, "AI-Answer: %s\nAI-Answer-Blob: %s\n",
+			      answer_name(in->v[i].name), hex);
+	}
+	aa_buf_puts(out, "AI-Formats: ");
+	put_formats(cs, out);
+	aa_buf_printf(out, "\nAI-Tolerant-Placements: %zu\n",
+		      tolerant_placements(plan));
+	return aa_buf_oom(out) ? aa_oom(d, (aa_pos){ NULL, 0 }, NULL) : 0;
+}
+
 /* ---- the pipeline ---- */
 
 static aa_outcome outcome_of(int r)
@@ -234,6 +307,12 @@ static aa_outcome plan_and_land(const aa_apply_opts *o, aa_plan_opts *popts,
 		return res->plan.fatal ? AA_OUT_FATAL : AA_OUT_REJECTED;
 	if (!res->plan.nchanges)
 		return AA_OUT_ALREADY_APPLIED;
+	if (o->land.mode == AA_LAND_BRANCH) {
+		if (build_trailers(&res->inputs, &res->cs, &res->plan,
+				   &res->trailers, &res->diags) < 0)
+			return AA_OUT_FATAL;
+		res->land.trailers = res->trailers.ptr;
+	}
 	r = aa_land(&res->session, &res->plan, &res->diags);
 	if (r < 0)
 		return outcome_of(r);
@@ -282,6 +361,7 @@ void aa_apply_result_free(aa_apply_result *res)
 	aa_changeset_free(&res->cs);
 	aa_diags_free(&res->diags);
 	free_inputs(&res->inputs);
+	aa_buf_free(&res->trailers);
 	res->opened = 0;
 }
 

@@ -445,16 +445,16 @@ static int make_signature(git_signature **out, git_repository *repo,
 	return r;
 }
 
-static int default_message(const aa_plan *plan, aa_buf *msg)
+/* "ai-apply: update a, b" or "ai-apply: change N files". */
+static int default_subject(const aa_plan *plan, aa_buf *msg)
 {
 	size_t i;
 
 	if (aa_buf_puts(msg, "ai-apply: ") < 0)
 		return -1;
 	if (plan->nchanges > 3)
-		return aa_buf_printf(msg, "change %zu files\n\nFiles:\n",
-				     plan->nchanges) < 0 ? -1 :
-			0;
+		return aa_buf_printf(msg, "change %zu files\n", plan->nchanges) < 0 ?
+			-1 : 0;
 	for (i = 0; i < plan->nchanges; i++)
 		if (aa_buf_printf(msg, "%s%s", i ? ", " : "update ",
 				  plan->changes[i].path) < 0)
@@ -462,23 +462,31 @@ static int default_message(const aa_plan *plan, aa_buf *msg)
 	return aa_buf_putc(msg, '\n');
 }
 
-static int commit_message(const aa_plan *plan, const char *given, aa_buf *msg)
+/*
+ * The subject (-m replaces only it), the files when the subject cannot
+ * name them all, then the trailers after a blank line, as git's
+ * interpret-trailers puts them.
+ */
+static int commit_message(const aa_plan *plan, const char *given,
+			  const char *trailers, aa_buf *msg)
 {
 	size_t i;
 
 	if (given) {
-		if (aa_buf_puts(msg, given) < 0)
-			return -1;
-		return (msg->len && msg->ptr[msg->len - 1] != '\n') ?
-			aa_buf_putc(msg, '\n') : 0;
-	}
-	if (default_message(plan, msg) < 0)
+		aa_buf_puts(msg, given);
+		if (msg->len && msg->ptr[msg->len - 1] != '\n')
+			aa_buf_putc(msg, '\n');
+	} else if (default_subject(plan, msg) < 0) {
 		return -1;
-	if (plan->nchanges > 3)
+	}
+	if (plan->nchanges > 3) {
+		aa_buf_puts(msg, "\nFiles:\n");
 		for (i = 0; i < plan->nchanges; i++)
-			if (aa_buf_printf(msg, "  %s\n", plan->changes[i].path) < 0)
-				return -1;
-	return 0;
+			aa_buf_printf(msg, "  %s\n", plan->changes[i].path);
+	}
+	if (trailers && *trailers)
+		aa_buf_printf(msg, "\n%s", trailers);
+	return aa_buf_oom(msg) ? -1 : 0;
 }
 
 /* Refuses an existing branch without --force, or the checked-out one. */
@@ -537,7 +545,8 @@ static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
 		r = make_signature(&author, s->repo, "AUTHOR", d);
 	if (!r)
 		r = make_signature(&committer, s->repo, "COMMITTER", d);
-	if (!r && commit_message(plan, s->opts->message, &msg) < 0)
+	if (!r && commit_message(plan, s->opts->message, s->opts->trailers,
+				  &msg) < 0)
 		r = git_fail(d, "out of memory");
 	parents[0] = s->base_commit;
 	if (!r && git_commit_create(&s->commit, s->repo, NULL, author, committer,
