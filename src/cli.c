@@ -38,14 +38,16 @@ enum {
 };
 
 static const char usage_text[] =
-	"usage: git ai-apply [--cached | --branch=<name> | --check] [--format=<name>] [--strict]\n"
-	"                    [--base=<rev>] [-m <msg>] [--force] [--allow-delete] [--3way]\n"
-	"                    [--stat | --json | --diff] [-q] [-C <dir>] [<file>...]\n"
+	"usage: git ai-apply [--cached | --branch=<name> [--each] | --check] [--format=<name>]\n"
+	"                    [--strict] [--base=<rev>] [-m <msg>] [--force] [--allow-delete]\n"
+	"                    [--3way] [--stat | --json | --diff] [-q] [-C <dir>] [<file>...]\n"
 	"   or: git ai-apply --recover [-C <dir>]\n"
 	"\n"
 	"    --cached           apply to the index only\n"
 	"    --branch=<name>    commit the change on a new branch; index, work tree\n"
 	"                       and HEAD stay untouched\n"
+	"    --each             with --branch: each input on its own branch\n"
+	"                       <name>-1, <name>-2, ... from the same base\n"
 	"    --check            validate only; write nothing\n"
 	"    --format=<name>    %s\n"
 	"    --strict           enforce the unified diff contract exactly\n"
@@ -105,6 +107,7 @@ typedef struct cli {
 	size_t nfiles;
 	const char *chdir_to;
 	int recover;          /* --recover */
+	int each;             /* --each: one suggestion branch per input */
 	aa_diags fatal;       /* what stops the run before it starts */
 } cli;
 
@@ -223,7 +226,9 @@ static int parse_value_opt(cli *c, int argc, char **argv, int *i)
 /* --no-<option>, as git's parse-options gives every boolean one. */
 static int parse_negated(cli *c, const char *a)
 {
-	if (!strcmp(a, "--no-strict"))
+	if (!strcmp(a, "--no-each"))
+		c->each = 0;
+	else if (!strcmp(a, "--no-strict"))
 		c->parse.strict = 0;
 	else if (!strcmp(a, "--no-force"))
 		c->land.force = 0;
@@ -269,6 +274,8 @@ static int parse_flag(cli *c, const char *a)
 		c->report.quiet = 1;
 	else if (!strcmp(a, "--recover"))
 		c->recover = 1;
+	else if (!strcmp(a, "--each"))
+		c->each = 1;
 	else
 		return parse_negated(c, a);
 	return 0;
@@ -310,6 +317,8 @@ static int parse_args(cli *c, int argc, char **argv)
 	if (c->land.mode != AA_LAND_BRANCH &&
 	    (c->land.base || c->land.message || c->land.force))
 		die_fatal(c, "--base, -m and --force need --branch");
+	if (c->each && c->land.mode != AA_LAND_BRANCH)
+		die_fatal(c, "--each needs --branch: each input lands on its own branch");
 	if (c->plan.threeway && c->land.mode == AA_LAND_BRANCH)
 		die_fatal(c, "--3way cannot be used with --branch: a branch never commits a conflict");
 	/* --check predicts the landing's exit status: a conflict is exit 1 */
@@ -406,6 +415,101 @@ static int run(cli *c, git_repository *repo)
 	return code;
 }
 
+/* ---- --each: one suggestion branch per input ---- */
+
+/*
+ * The base every suggestion starts from, resolved once: a HEAD that
+ * moved during the run cannot give suggestions different parents.
+ * Unresolvable (unborn HEAD, a bad --base): left as given, for the
+ * session to report per suggestion.
+ */
+static const char *resolve_base(git_repository *repo, const char *base,
+				char hex[GIT_OID_HEXSZ + 1])
+{
+	git_object *obj = NULL;
+
+	if (git_revparse_single(&obj, repo, base ? base : "HEAD") < 0) {
+		git_error_clear();
+		return base;
+	}
+	git_oid_tostr(hex, GIT_OID_HEXSZ + 1, git_object_id(obj));
+	git_object_free(obj);
+	return hex;
+}
+
+/* One suggestion: input `file` on branch `branch`; its exit status. */
+static int land_suggestion(cli *c, git_repository *repo, const char *file,
+			   const char *branch, const char *base, size_t nth)
+{
+	aa_apply_opts o;
+	aa_apply_result res;
+	aa_report_opts report = c->report;
+	int code;
+
+	memset(&o, 0, sizeof(o));
+	o.land = c->land;
+	o.land.branch = branch;
+	o.land.base = base;
+	o.parse = c->parse;
+	o.plan = c->plan;
+	o.files = &file;
+	o.nfiles = 1;
+	report.branch = branch;
+	aa_apply(repo, &o, &res);
+	aa_report_diags(stderr, &res.diags);
+	if (report.kind == AA_REPORT_JSON && nth)
+		fputs(",\n", stdout);
+	aa_report(stdout, res.opened ? &res.session : NULL,
+		  res.opened ? &res.plan : NULL, &res.diags, res.outcome, &report);
+	code = aa_apply_exit_code(res.outcome);
+	aa_apply_result_free(&res);
+	return code;
+}
+
+/*
+ * --each: input i lands on <branch>-<i>, each all or nothing, all from
+ * the same base. Exit 0 when every one landed, else the worst status
+ * (128 over 1). --json: {"suggestions": [report, ...]}.
+ */
+static int run_each(cli *c, git_repository *repo)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	const char *base = resolve_base(repo, c->land.base, hex);
+	aa_buf name = AA_BUF_INIT;
+	size_t i, failed = 0;
+	int code = 0;
+
+	if (!c->nfiles) {
+		aa_error(&c->fatal, (aa_pos){ NULL, 0 }, NULL,
+			 "--each needs the answer files (standard input is one answer)");
+		return print_stopped(c, &c->fatal);
+	}
+	if (c->report.kind == AA_REPORT_JSON)
+		fputs("{\n\"suggestions\": [\n", stdout);
+	for (i = 0; i < c->nfiles; i++) {
+		int r;
+
+		aa_buf_clear(&name);
+		if (aa_buf_printf(&name, "%s-%zu", c->land.branch, i + 1) < 0) {
+			fputs("fatal: out of memory\n", stderr);
+			code = EXIT_FATAL;
+			break;
+		}
+		r = land_suggestion(c, repo, c->files[i], name.ptr, base, i);
+		failed += r != 0;
+		if (r > code)
+			code = r;
+	}
+	if (c->report.kind == AA_REPORT_JSON)
+		printf("],\n\"landed\": %zu,\n\"failed\": %zu\n}\n",
+		       c->nfiles - failed, failed);
+	else if (failed && !c->report.quiet)
+		fprintf(stderr, "%zu of %zu suggestions failed; the others landed\n",
+			failed, c->nfiles);
+	aa_buf_free(&name);
+	return code;
+}
+
 /* -C, then the repository; 0, or -1 with the error in c->fatal. */
 static int open_repository(cli *c, git_repository **repo)
 {
@@ -487,6 +591,8 @@ int main(int argc, char **argv)
 		code = print_stopped(&c, &c.fatal);
 	else if (c.recover)
 		code = run_recover(repo);
+	else if (c.each)
+		code = run_each(&c, repo);
 	else
 		code = run(&c, repo);
 	git_repository_free(repo);

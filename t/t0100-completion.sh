@@ -33,6 +33,12 @@ test_expect_success COMPLETION 'options' '
 	test_cmp expect.sorted actual.sorted
 '
 
+test_expect_success COMPLETION '--each is offered' '
+	complete --ea >actual &&
+	echo --each >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success COMPLETION '--3way is offered' '
 	complete --3 >actual &&
 	echo --3way >expect &&
