@@ -288,6 +288,30 @@ static int build_trailers(const aa_apply_inputs *in, const aa_changeset *cs,
 	return aa_buf_oom(out) ? aa_oom(d, (aa_pos){ NULL, 0 }, NULL) : 0;
 }
 
+/*
+ * The note: the answer itself when there is one (its blob is then the
+ * AI-Answer-Blob); several, each under a line naming it.
+ */
+static int build_note(const aa_apply_inputs *in, aa_buf *out, aa_diags *d)
+{
+	size_t i;
+
+	if (in->n == 1)
+		aa_buf_put(out, in->v[0].data, in->v[0].len);
+	for (i = 0; in->n > 1 && i < in->n; i++) {
+		const aa_input *v = &in->v[i];
+
+		aa_buf_printf(out, "%s--- AI-Answer: %s ---\n", i ? "\n" : "",
+			      answer_name(v->name));
+		aa_buf_put(out, v->data, v->len);
+		if (v->len && v->data[v->len - 1] != '\n')
+			aa_buf_putc(out, '\n');
+	}
+	if (!out->ptr)
+		aa_buf_puts(out, "");
+	return aa_buf_oom(out) ? aa_oom(d, (aa_pos){ NULL, 0 }, NULL) : 0;
+}
+
 /* ---- the pipeline ---- */
 
 static aa_outcome outcome_of(int r)
@@ -309,9 +333,12 @@ static aa_outcome plan_and_land(const aa_apply_opts *o, aa_plan_opts *popts,
 		return AA_OUT_ALREADY_APPLIED;
 	if (o->land.mode == AA_LAND_BRANCH) {
 		if (build_trailers(&res->inputs, &res->cs, &res->plan,
-				   &res->trailers, &res->diags) < 0)
+				   &res->trailers, &res->diags) < 0 ||
+		    build_note(&res->inputs, &res->note, &res->diags) < 0)
 			return AA_OUT_FATAL;
 		res->land.trailers = res->trailers.ptr;
+		res->land.note = res->note.ptr;
+		res->land.note_len = res->note.len;
 	}
 	r = aa_land(&res->session, &res->plan, &res->diags);
 	if (r < 0)
@@ -362,6 +389,7 @@ void aa_apply_result_free(aa_apply_result *res)
 	aa_diags_free(&res->diags);
 	free_inputs(&res->inputs);
 	aa_buf_free(&res->trailers);
+	aa_buf_free(&res->note);
 	res->opened = 0;
 }
 

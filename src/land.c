@@ -489,6 +489,113 @@ static int commit_message(const aa_plan *plan, const char *given,
 	return aa_buf_oom(msg) ? -1 : 0;
 }
 
+/* ---- the answer as a note, refs updated together ---- */
+
+#define AA_NOTES_REF "refs/notes/ai-apply"
+
+/* Where a ref points now: 1 and *id, 0 when absent, <0 on error. */
+static int ref_target(git_repository *repo, const char *name, git_oid *id)
+{
+	int r = git_reference_name_to_id(id, repo, name);
+
+	return r == GIT_ENOTFOUND ? 0 : r < 0 ? r : 1;
+}
+
+/*
+ * The notes commit adding the answer text as the note of s->commit,
+ * on top of refs/notes/ai-apply as it is now (*old, *had); its objects
+ * go to the mempack with the others, persisted before any ref.
+ */
+static int build_note(aa_session *s, const git_signature *who, git_oid *old,
+		      int *had, git_oid *out, aa_diags *d)
+{
+	git_commit *parent = NULL;
+	git_tree *ptree = NULL, *tree = NULL;
+	git_treebuilder *tb = NULL;
+	git_oid blob, tree_id;
+	char hex[GIT_OID_HEXSZ + 1];
+	int r = 0;
+
+	*had = ref_target(s->repo, AA_NOTES_REF, old);
+	if (*had < 0 || (*had && (git_commit_lookup(&parent, s->repo, old) < 0 ||
+				  git_commit_tree(&ptree, parent) < 0)))
+		r = git_fail(d, "cannot read " AA_NOTES_REF);
+	if (!r && git_blob_create_from_buffer(&blob, s->repo, s->opts->note,
+					      s->opts->note_len) < 0)
+		r = git_fail(d, "cannot create the note");
+	git_oid_tostr(hex, sizeof(hex), &s->commit);
+	if (!r && (git_treebuilder_new(&tb, s->repo, ptree) < 0 ||
+		   git_treebuilder_insert(NULL, tb, hex, &blob, GIT_FILEMODE_BLOB) < 0 ||
+		   git_treebuilder_write(&tree_id, tb) < 0 ||
+		   git_tree_lookup(&tree, s->repo, &tree_id) < 0))
+		r = git_fail(d, "cannot create the notes tree");
+	if (!r && git_commit_create(out, s->repo, NULL, who, who, NULL,
+				    "Notes added by 'git ai-apply'\n", tree,
+				    parent ? 1 : 0, (const git_commit **)&parent) < 0)
+		r = git_fail(d, "cannot create the notes commit");
+	if (!r && (remember_object(s, &blob) < 0 ||
+		   remember_object(s, &tree_id) < 0 || remember_object(s, out) < 0))
+		r = git_fail(d, "out of memory");
+	git_treebuilder_free(tb);
+	git_tree_free(tree);
+	git_tree_free(ptree);
+	git_commit_free(parent);
+	return r;
+}
+
+/* The ref, once locked, still is where we read it (had: at *old). */
+static int ref_unmoved(aa_session *s, const char *name, int had,
+		       const git_oid *old, aa_diags *d)
+{
+	git_oid now;
+	int r = ref_target(s->repo, name, &now);
+
+	if (r < 0)
+		return git_fail(d, "cannot read a ref");
+	if (r == had && (!had || git_oid_equal(&now, old)))
+		return 0;
+	if (!had && !strncmp(name, "refs/heads/", 11))
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"branch '%s' already exists (use --force to replace it)",
+				name + 11);
+	return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+			"%s was changed by another process during the run; nothing was updated",
+			name);
+}
+
+/*
+ * The branch and the notes ref in one transaction: both are locked and
+ * checked before either is written, so a held lock or a ref that moved
+ * leaves both as they were. (A write failing between the two renames
+ * is the one window left, as in git's own ref transactions.)
+ */
+static int update_refs_with_note(aa_session *s, const char *refname,
+				 int exists, const git_oid *old,
+				 const git_oid *note, int had_note,
+				 const git_oid *old_note,
+				 const git_signature *who, const char *log,
+				 aa_diags *d)
+{
+	git_transaction *tx = NULL;
+	int r = 0;
+
+	if (git_transaction_new(&tx, s->repo) < 0 ||
+	    git_transaction_lock_ref(tx, refname) < 0 ||
+	    git_transaction_lock_ref(tx, AA_NOTES_REF) < 0)
+		r = git_fail(d, "cannot lock the branch and " AA_NOTES_REF);
+	if (!r)
+		r = ref_unmoved(s, refname, exists, old, d);
+	if (!r)
+		r = ref_unmoved(s, AA_NOTES_REF, had_note, old_note, d);
+	if (!r && (git_transaction_set_target(tx, refname, &s->commit, who, log) < 0 ||
+		   git_transaction_set_target(tx, AA_NOTES_REF, note, who,
+					      "ai-apply: the answer of a suggestion") < 0 ||
+		   git_transaction_commit(tx) < 0))
+		r = git_fail(d, "cannot update the branch and " AA_NOTES_REF);
+	git_transaction_free(tx);
+	return r;
+}
+
 /* Refuses an existing branch without --force, or the checked-out one. */
 static int check_branch(aa_session *s, const char *refname, git_oid *old,
 			int *exists, aa_diags *d)
@@ -529,8 +636,8 @@ static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
 	aa_buf refname = AA_BUF_INIT, msg = AA_BUF_INIT, log = AA_BUF_INIT;
 	git_reference *ref = NULL;
 	git_tree *tree = NULL;
-	git_oid tree_id, old;
-	int exists = 0, r;
+	git_oid tree_id, old, note, old_note;
+	int exists = 0, had_note = 0, r;
 
 	if (aa_buf_printf(&refname, "refs/heads/%s", s->opts->branch) < 0)
 		return git_fail(d, "out of memory");
@@ -555,6 +662,8 @@ static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
 		r = git_fail(d, "cannot create the commit");
 	if (!r && remember_object(s, &s->commit) < 0)
 		r = git_fail(d, "out of memory");
+	if (!r && s->opts->note)
+		r = build_note(s, committer, &old_note, &had_note, &note, d);
 	/* Objects first: a ref must never point at a missing object. */
 	if (!r)
 		r = persist_objects(s, d);
@@ -569,14 +678,20 @@ static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
 		if (nl)
 			*nl = '\0';
 		aa_test_hook("branch");
-		if (exists)
+		if (s->opts->note)
+			r = update_refs_with_note(s, refname.ptr, exists, &old,
+						  &note, had_note, &old_note,
+						  committer, log.ptr, d);
+		else if (exists)
 			r = git_reference_create_matching(&ref, s->repo, refname.ptr,
 							  &s->commit, 1, &old, log.ptr);
 		else
 			r = git_reference_create(&ref, s->repo, refname.ptr,
 						 &s->commit, 0, log.ptr);
 		/* created by another process since check_branch(): as if it had been there */
-		if (r == GIT_EEXISTS && !exists)
+		if (s->opts->note)
+			; /* update_refs_with_note() said why */
+		else if (r == GIT_EEXISTS && !exists)
 			r = aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 				     "branch '%s' already exists (use --force to replace it)",
 				     s->opts->branch);

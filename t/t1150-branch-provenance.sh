@@ -81,6 +81,58 @@ test_expect_success '-m replaces the subject only: the trailers stay' '
 	)
 '
 
+test_expect_success 'the answer text is the commit'"'"'s note, its blob the AI-Answer-Blob' '
+	(
+		cd repo &&
+		git notes --ref=ai-apply show s/exact >note &&
+		test_cmp ../answers/exact.diff note &&
+		git notes --ref=ai-apply list s/exact >blob &&
+		git hash-object ../answers/exact.diff >expect &&
+		test_cmp expect blob &&
+		git log -1 --notes=ai-apply --format=%N s/loose >shown &&
+		test_grep "^ one  $" shown &&
+		git fsck --no-progress
+	)
+'
+
+test_expect_success 'several inputs: the note holds each answer under its name' '
+	(
+		cd repo &&
+		git notes --ref=ai-apply show s/two >note &&
+		test_grep "^--- AI-Answer: exact.diff ---$" note &&
+		test_grep "^--- AI-Answer: file.md ---$" note &&
+		test_grep "^gamma$" note
+	)
+'
+
+test_expect_success 'a held lock on the notes ref: no branch, no note (128)' '
+	(
+		cd repo &&
+		old=$(git rev-parse refs/notes/ai-apply) &&
+		>.git/refs/notes/ai-apply.lock &&
+		test_when_finished "rm -f .git/refs/notes/ai-apply.lock" &&
+		test_expect_code 128 git ai-apply --branch=s/locked \
+			../answers/exact.diff 2>err &&
+		test_grep "cannot lock" err &&
+		test_must_fail git rev-parse --verify -q s/locked &&
+		test "$(git rev-parse refs/notes/ai-apply)" = "$old"
+	)
+'
+
+test_expect_success 'a held lock on the branch: no note either (128)' '
+	(
+		cd repo &&
+		old=$(git rev-parse refs/notes/ai-apply) &&
+		mkdir -p .git/refs/heads/s &&
+		>.git/refs/heads/s/held.lock &&
+		test_when_finished "rm -f .git/refs/heads/s/held.lock" &&
+		test_expect_code 128 git ai-apply --branch=s/held \
+			../answers/exact.diff 2>err &&
+		test_must_fail git rev-parse --verify -q s/held &&
+		test "$(git rev-parse refs/notes/ai-apply)" = "$old"
+	)
+'
+
 test_expect_success 'the index and default modes write no trailers (no commit)' '
 	(
 		cd repo &&

@@ -67,7 +67,8 @@ test_expect_success 'each input lands on its own branch, all from HEAD' '
 test_expect_success 'a failing suggestion among good ones leaves no ref, note or object of its own' '
 	(
 		cd repo &&
-		git for-each-ref --format="%(refname)" >refs.before &&
+		git for-each-ref --format="%(refname)" refs/heads >refs.before &&
+		notes_before=$(git rev-parse refs/notes/ai-apply) &&
 		loose_objects >objects.before &&
 		test_expect_code 1 git ai-apply --each --branch=f ../answers/one.md \
 			../answers/bad.diff ../answers/three.md >out 2>err &&
@@ -76,14 +77,19 @@ test_expect_success 'a failing suggestion among good ones leaves no ref, note or
 		git rev-parse --verify f-1 &&
 		git rev-parse --verify f-3 &&
 		test_must_fail git rev-parse --verify -q f-2 &&
-		test_must_fail git rev-parse --verify -q refs/notes/ai-apply &&
-		git for-each-ref --format="%(refname)" >refs.after &&
+		test $(git rev-list --count $notes_before..refs/notes/ai-apply) = 2 &&
+		git notes --ref=ai-apply show f-1 >note &&
+		test_cmp ../answers/one.md note &&
+		git notes --ref=ai-apply show f-3 >note &&
+		test_cmp ../answers/three.md note &&
+		git for-each-ref --format="%(refname)" refs/heads >refs.after &&
 		printf "refs/heads/f-1\nrefs/heads/f-3\n" >expect &&
 		comm -13 refs.before refs.after >new.refs &&
 		test_cmp expect new.refs &&
 		loose_objects >objects.after &&
 		comm -13 objects.before objects.after >new.objects &&
-		git rev-list --objects base..f-1 base..f-3 | cut -d" " -f1 |
+		git rev-list --objects base..f-1 base..f-3 refs/notes/ai-apply |
+			cut -d" " -f1 |
 			sort -u >reachable &&
 		comm -23 new.objects reachable >stray &&
 		test_must_be_empty stray

@@ -53,6 +53,7 @@ typedef struct aa_apply_result {
 	aa_apply_inputs inputs;
 	aa_land_opts land;     /* the session points here */
 	aa_buf trailers;       /* --branch: the commit's provenance */
+	aa_buf note;           /* --branch: the answer text, as a note */
 } aa_apply_result;
 
 #define AA_APPLY_EXIT_REJECTED 1

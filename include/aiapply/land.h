@@ -28,6 +28,13 @@ typedef struct aa_land_opts {
 	 * commit message after a blank line, or NULL (src/apply.c).
 	 */
 	const char *trailers;
+	/*
+	 * --branch: the answer text, stored as the new commit's note under
+	 * refs/notes/ai-apply, the two refs updated in one transaction;
+	 * NULL: no note.
+	 */
+	const char *note;
+	size_t note_len;
 	int force;            /* --force */
 	int check_worktree;   /* refuse paths beyond work-tree links */
 } aa_land_opts;
