@@ -543,9 +543,17 @@ static int build_note(aa_session *s, const git_signature *who, git_oid *old,
 	return r;
 }
 
+/*
+ * Another run of ours landing at the same time holds or moves the notes
+ * ref for a moment: wait, rebuild the note on its new tip, try again,
+ * for about a second before giving up.
+ */
+#define AA_REF_ATTEMPTS 50
+#define AA_REF_RETRY 1
+
 /* The ref, once locked, still is where we read it (had: at *old). */
 static int ref_unmoved(aa_session *s, const char *name, int had,
-		       const git_oid *old, aa_diags *d)
+		       const git_oid *old, int last, aa_diags *d)
 {
 	git_oid now;
 	int r = ref_target(s->repo, name, &now);
@@ -554,6 +562,8 @@ static int ref_unmoved(aa_session *s, const char *name, int had,
 		return git_fail(d, "cannot read a ref");
 	if (r == had && (!had || git_oid_equal(&now, old)))
 		return 0;
+	if (!last && !strcmp(name, AA_NOTES_REF))
+		return AA_REF_RETRY;
 	if (!had && !strncmp(name, "refs/heads/", 11))
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 				"branch '%s' already exists (use --force to replace it)",
@@ -567,32 +577,69 @@ static int ref_unmoved(aa_session *s, const char *name, int had,
  * The branch and the notes ref in one transaction: both are locked and
  * checked before either is written, so a held lock or a ref that moved
  * leaves both as they were. (A write failing between the two renames
- * is the one window left, as in git's own ref transactions.)
+ * is the one window left, as in git's own ref transactions.) Returns
+ * AA_REF_RETRY, with nothing said, for a held lock or a notes ref that
+ * moved, unless this is the last attempt.
  */
 static int update_refs_with_note(aa_session *s, const char *refname,
 				 int exists, const git_oid *old,
 				 const git_oid *note, int had_note,
 				 const git_oid *old_note,
 				 const git_signature *who, const char *log,
-				 aa_diags *d)
+				 int last, aa_diags *d)
 {
 	git_transaction *tx = NULL;
-	int r = 0;
+	int r = git_transaction_new(&tx, s->repo);
 
-	if (git_transaction_new(&tx, s->repo) < 0 ||
-	    git_transaction_lock_ref(tx, refname) < 0 ||
-	    git_transaction_lock_ref(tx, AA_NOTES_REF) < 0)
+	if (!r)
+		r = git_transaction_lock_ref(tx, refname);
+	if (!r)
+		r = git_transaction_lock_ref(tx, AA_NOTES_REF);
+	if (r == GIT_ELOCKED && !last)
+		r = AA_REF_RETRY;
+	else if (r < 0)
 		r = git_fail(d, "cannot lock the branch and " AA_NOTES_REF);
 	if (!r)
-		r = ref_unmoved(s, refname, exists, old, d);
+		r = ref_unmoved(s, refname, exists, old, last, d);
 	if (!r)
-		r = ref_unmoved(s, AA_NOTES_REF, had_note, old_note, d);
+		r = ref_unmoved(s, AA_NOTES_REF, had_note, old_note, last, d);
 	if (!r && (git_transaction_set_target(tx, refname, &s->commit, who, log) < 0 ||
 		   git_transaction_set_target(tx, AA_NOTES_REF, note, who,
 					      "ai-apply: the answer of a suggestion") < 0 ||
 		   git_transaction_commit(tx) < 0))
 		r = git_fail(d, "cannot update the branch and " AA_NOTES_REF);
 	git_transaction_free(tx);
+	return r;
+}
+
+/*
+ * The note's objects, persisted, then both refs; again on the notes
+ * ref's new tip while another run holds or moves it.
+ */
+static int land_note_and_branch(aa_session *s, const char *refname,
+				int exists, const git_oid *old,
+				const git_signature *who, const char *log,
+				aa_diags *d)
+{
+	int attempt, r = AA_REF_RETRY;
+
+	for (attempt = 1; r == AA_REF_RETRY; attempt++) {
+		git_oid note, old_note;
+		int had_note = 0;
+
+		if (attempt > 1) {
+			struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+			nanosleep(&ts, NULL);
+		}
+		r = build_note(s, who, &old_note, &had_note, &note, d);
+		if (!r)
+			r = persist_objects(s, d);
+		if (!r)
+			r = update_refs_with_note(s, refname, exists, old, &note,
+						  had_note, &old_note, who, log,
+						  attempt == AA_REF_ATTEMPTS, d);
+	}
 	return r;
 }
 
@@ -636,8 +683,8 @@ static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
 	aa_buf refname = AA_BUF_INIT, msg = AA_BUF_INIT, log = AA_BUF_INIT;
 	git_reference *ref = NULL;
 	git_tree *tree = NULL;
-	git_oid tree_id, old, note, old_note;
-	int exists = 0, had_note = 0, r;
+	git_oid tree_id, old;
+	int exists = 0, r;
 
 	if (aa_buf_printf(&refname, "refs/heads/%s", s->opts->branch) < 0)
 		return git_fail(d, "out of memory");
@@ -662,8 +709,6 @@ static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
 		r = git_fail(d, "cannot create the commit");
 	if (!r && remember_object(s, &s->commit) < 0)
 		r = git_fail(d, "out of memory");
-	if (!r && s->opts->note)
-		r = build_note(s, committer, &old_note, &had_note, &note, d);
 	/* Objects first: a ref must never point at a missing object. */
 	if (!r)
 		r = persist_objects(s, d);
@@ -679,9 +724,8 @@ static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
 			*nl = '\0';
 		aa_test_hook("branch");
 		if (s->opts->note)
-			r = update_refs_with_note(s, refname.ptr, exists, &old,
-						  &note, had_note, &old_note,
-						  committer, log.ptr, d);
+			r = land_note_and_branch(s, refname.ptr, exists, &old,
+						 committer, log.ptr, d);
 		else if (exists)
 			r = git_reference_create_matching(&ref, s->repo, refname.ptr,
 							  &s->commit, 1, &old, log.ptr);

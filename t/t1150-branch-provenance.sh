@@ -119,6 +119,21 @@ test_expect_success 'a held lock on the notes ref: no branch, no note (128)' '
 	)
 '
 
+test_expect_success 'a notes lock released while waiting: the branch and note land' '
+	(
+		cd repo &&
+		>.git/refs/notes/ai-apply.lock &&
+		{ git ai-apply --branch=s/waited ../answers/exact.diff \
+			>out 2>err & } &&
+		pid=$! &&
+		sleep 0.3 &&
+		rm -f .git/refs/notes/ai-apply.lock &&
+		wait $pid &&
+		git notes --ref=ai-apply show s/waited >note &&
+		test_cmp ../answers/exact.diff note
+	)
+'
+
 test_expect_success 'a held lock on the branch: no note either (128)' '
 	(
 		cd repo &&

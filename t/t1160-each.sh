@@ -109,6 +109,55 @@ test_expect_success 'an existing branch refuses that suggestion only; it stays w
 	)
 '
 
+# start_paused ARGS...: git ai-apply in the background, paused just
+# before it writes its first branch; "resume" lets it go on.
+start_paused () {
+	rm -f "$TRASH/go" "$TRASH/go.waiting" &&
+	{ AA_TEST_HOOK="branch:pause:$TRASH/go" git-ai-apply "$@" \
+		>"$TRASH/paused.out" 2>"$TRASH/paused.err" & } &&
+	paused_pid=$! &&
+	i=0 &&
+	while ! test -e "$TRASH/go.waiting"
+	do
+		i=$((i + 1)) &&
+		test $i -lt 1000 || return 1
+		sleep 0.01
+	done
+}
+
+resume () {
+	: >"$TRASH/go" &&
+	paused_code=0 &&
+	{ wait $paused_pid || paused_code=$?; }
+}
+
+TRASH=$(pwd)
+
+test_expect_success 'two --each runs racing on the same names: one wins, the other refuses cleanly' '
+	(
+		cd repo &&
+		notes_before=$(git rev-parse refs/notes/ai-apply) &&
+		start_paused --each --branch=r -m "from A" ../answers/one.md \
+			../answers/three.md &&
+		git ai-apply --each --branch=r -m "from B" ../answers/one.md \
+			../answers/three.md &&
+		resume &&
+		test $paused_code = 1 &&
+		test_grep "branch .r-1. already exists" "$TRASH/paused.err" &&
+		test_grep "branch .r-2. already exists" "$TRASH/paused.err" &&
+		for i in 1 2
+		do
+			git log -1 --format=%s r-$i >subject &&
+			echo "from B" >expect &&
+			test_cmp expect subject || return 1
+		done &&
+		test $(git rev-list --count $notes_before..refs/notes/ai-apply) = 2 &&
+		git notes --ref=ai-apply show r-2 >note &&
+		test_cmp ../answers/three.md note &&
+		git fsck --no-progress
+	)
+'
+
 test_expect_success '--base: every suggestion starts from it' '
 	(
 		cd repo &&
