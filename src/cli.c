@@ -42,6 +42,7 @@ static const char usage_text[] =
 	"                    [--strict] [--base=<rev>] [-m <msg>] [--force] [--allow-delete]\n"
 	"                    [--3way] [--stat | --json | --diff] [-q] [-C <dir>] [<file>...]\n"
 	"   or: git ai-apply --recover [-C <dir>]\n"
+	"   or: git ai-apply --list [--json] [-C <dir>] [<pattern>]\n"
 	"\n"
 	"    --cached           apply to the index only\n"
 	"    --branch=<name>    commit the change on a new branch; index, work tree\n"
@@ -59,7 +60,8 @@ static const char usage_text[] =
 	"                       index stages 1-3 instead of refusing (exit status 1)\n"
 	"    --stat, --diff, --json   report as diffstat, git diff or JSON\n"
 	"    -q, --quiet        no summary\n"
-	"    --recover          finish or undo a landing that was interrupted\n";
+	"    --recover          finish or undo a landing that was interrupted\n"
+	"    --list             the suggestion branches, whether each merges into HEAD\n";
 
 /*
  * The usage text with the format names of the registry, wrapped under
@@ -108,6 +110,7 @@ typedef struct cli {
 	const char *chdir_to;
 	int recover;          /* --recover */
 	int each;             /* --each: one suggestion branch per input */
+	int list;             /* --list [<pattern>] */
 	aa_diags fatal;       /* what stops the run before it starts */
 } cli;
 
@@ -276,6 +279,8 @@ static int parse_flag(cli *c, const char *a)
 		c->recover = 1;
 	else if (!strcmp(a, "--each"))
 		c->each = 1;
+	else if (!strcmp(a, "--list"))
+		c->list = 1;
 	else
 		return parse_negated(c, a);
 	return 0;
@@ -317,6 +322,9 @@ static int parse_args(cli *c, int argc, char **argv)
 	if (c->land.mode != AA_LAND_BRANCH &&
 	    (c->land.base || c->land.message || c->land.force))
 		die_fatal(c, "--base, -m and --force need --branch");
+	if (c->list && (c->nfiles > 1 || c->land.mode != AA_LAND_INDEX ||
+			c->each || c->recover))
+		die_fatal(c, "--list takes one pattern at most and no landing option");
 	if (c->each && c->land.mode != AA_LAND_BRANCH)
 		die_fatal(c, "--each needs --branch: each input lands on its own branch");
 	if (c->plan.threeway && c->land.mode == AA_LAND_BRANCH)
@@ -510,6 +518,23 @@ static int run_each(cli *c, git_repository *repo)
 	return code;
 }
 
+/* --list [<pattern>]: the suggestion branches; 128 when one cannot be read. */
+static int run_list(cli *c, git_repository *repo)
+{
+	aa_suggestion *v = NULL;
+	aa_diags d = AA_DIAGS_INIT;
+	size_t n = 0;
+	int r = aa_list_suggestions(repo, c->nfiles ? c->files[0] : NULL, &v,
+				    &n, &d);
+
+	aa_report_diags(stderr, &d);
+	aa_report_suggestions(stdout, v, n, &d,
+			      c->report.kind == AA_REPORT_JSON);
+	aa_suggestions_free(v, n);
+	aa_diags_free(&d);
+	return r < 0 ? EXIT_FATAL : 0;
+}
+
 /* -C, then the repository; 0, or -1 with the error in c->fatal. */
 static int open_repository(cli *c, git_repository **repo)
 {
@@ -517,7 +542,9 @@ static int open_repository(cli *c, git_repository **repo)
 		return aa_error(&c->fatal, (aa_pos){ NULL, 0 }, NULL,
 				"cannot change to '%s': %s", c->chdir_to,
 				strerror(errno));
-	return aa_apply_open_repository(repo, c->land.mode, &c->fatal) < 0 ?
+	/* --list reads refs only: a bare repository will do */
+	return aa_apply_open_repository(repo, c->list ? AA_LAND_CHECK :
+					c->land.mode, &c->fatal) < 0 ?
 	       -1 : 0;
 }
 
@@ -593,6 +620,8 @@ int main(int argc, char **argv)
 		code = run_recover(repo);
 	else if (c.each)
 		code = run_each(&c, repo);
+	else if (c.list)
+		code = run_list(&c, repo);
 	else
 		code = run(&c, repo);
 	git_repository_free(repo);
