@@ -18,10 +18,10 @@
 #include "aiapply/plan.h"
 #include "aiapply/land.h"
 #include "aiapply/report.h"
+#include "aiapply/apply.h"
 #include "journal.h"
 
-#define EXIT_REJECTED 1
-#define EXIT_FATAL 128
+#define EXIT_FATAL AA_APPLY_EXIT_FATAL
 #define EXIT_USAGE 129
 
 /*
@@ -38,14 +38,17 @@ enum {
 };
 
 static const char usage_text[] =
-	"usage: git ai-apply [--cached | --branch=<name> | --check] [--format=<name>] [--strict]\n"
-	"                    [--base=<rev>] [-m <msg>] [--force] [--allow-delete] [--3way]\n"
-	"                    [--stat | --json | --diff] [-q] [-C <dir>] [<file>...]\n"
+	"usage: git ai-apply [--cached | --branch=<name> [--each] | --check] [--format=<name>]\n"
+	"                    [--strict] [--base=<rev>] [-m <msg>] [--force] [--allow-delete]\n"
+	"                    [--3way] [--stat | --json | --diff] [-q] [-C <dir>] [<file>...]\n"
 	"   or: git ai-apply --recover [-C <dir>]\n"
+	"   or: git ai-apply --list [--json] [-C <dir>] [<pattern>]\n"
 	"\n"
 	"    --cached           apply to the index only\n"
 	"    --branch=<name>    commit the change on a new branch; index, work tree\n"
 	"                       and HEAD stay untouched\n"
+	"    --each             with --branch: each input on its own branch\n"
+	"                       <name>-1, <name>-2, ... from the same base\n"
 	"    --check            validate only; write nothing\n"
 	"    --format=<name>    %s\n"
 	"    --strict           enforce the unified diff contract exactly\n"
@@ -57,7 +60,8 @@ static const char usage_text[] =
 	"                       index stages 1-3 instead of refusing (exit status 1)\n"
 	"    --stat, --diff, --json   report as diffstat, git diff or JSON\n"
 	"    -q, --quiet        no summary\n"
-	"    --recover          finish or undo a landing that was interrupted\n";
+	"    --recover          finish or undo a landing that was interrupted\n"
+	"    --list             the suggestion branches, whether each merges into HEAD\n";
 
 /*
  * The usage text with the format names of the registry, wrapped under
@@ -105,6 +109,9 @@ typedef struct cli {
 	size_t nfiles;
 	const char *chdir_to;
 	int recover;          /* --recover */
+	int each;             /* --each: one suggestion branch per input */
+	int list;             /* --list [<pattern>] */
+	aa_diags fatal;       /* what stops the run before it starts */
 } cli;
 
 /* An unknown option or a bad value: the error, then the usage (129). */
@@ -117,11 +124,15 @@ static int die_usage(const char *fmt, const char *arg)
 	return ARGS_USAGE;
 }
 
-/* Options that cannot go together: git's die() (128). */
-static int die_fatal(const char *msg)
+/*
+ * Options that cannot go together: git's die() (128). Recorded, not
+ * printed: parsing goes on so that a --json later on the line still
+ * gets its report (print_stopped).
+ */
+static int die_fatal(cli *c, const char *msg)
 {
-	fprintf(stderr, "fatal: %s\n", msg);
-	return ARGS_FATAL;
+	aa_error(&c->fatal, (aa_pos){ NULL, 0 }, NULL, "%s", msg);
+	return 0;
 }
 
 /*
@@ -165,9 +176,10 @@ static int set_mode(cli *c, aa_land_mode mode, const char *name)
 	static const char *mode_names[] = { NULL, "--cached", "--branch", "--check" };
 
 	if (c->land.mode != AA_LAND_INDEX && c->land.mode != mode) {
-		fprintf(stderr, "fatal: options '%s' and '%s' cannot be used together\n",
-			mode_names[c->land.mode], name);
-		return ARGS_FATAL;
+		aa_error(&c->fatal, (aa_pos){ NULL, 0 }, NULL,
+			 "options '%s' and '%s' cannot be used together",
+			 mode_names[c->land.mode], name);
+		return 0;
 	}
 	c->land.mode = mode;
 	return 0;
@@ -217,7 +229,9 @@ static int parse_value_opt(cli *c, int argc, char **argv, int *i)
 /* --no-<option>, as git's parse-options gives every boolean one. */
 static int parse_negated(cli *c, const char *a)
 {
-	if (!strcmp(a, "--no-strict"))
+	if (!strcmp(a, "--no-each"))
+		c->each = 0;
+	else if (!strcmp(a, "--no-strict"))
 		c->parse.strict = 0;
 	else if (!strcmp(a, "--no-force"))
 		c->land.force = 0;
@@ -263,6 +277,10 @@ static int parse_flag(cli *c, const char *a)
 		c->report.quiet = 1;
 	else if (!strcmp(a, "--recover"))
 		c->recover = 1;
+	else if (!strcmp(a, "--each"))
+		c->each = 1;
+	else if (!strcmp(a, "--list"))
+		c->list = 1;
 	else
 		return parse_negated(c, a);
 	return 0;
@@ -273,8 +291,10 @@ static int parse_args(cli *c, int argc, char **argv)
 	int i, only_files = 0;
 
 	c->files = calloc((size_t)argc + 1, sizeof(*c->files));
-	if (!c->files)
-		return die_fatal("out of memory");
+	if (!c->files) {
+		fputs("fatal: out of memory\n", stderr);
+		return ARGS_FATAL;
+	}
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int r;
@@ -298,168 +318,40 @@ static int parse_args(cli *c, int argc, char **argv)
 			return r;
 	}
 	if (c->recover && (c->nfiles || c->land.mode != AA_LAND_INDEX))
-		return die_fatal("--recover takes no input and no landing option");
+		die_fatal(c, "--recover takes no input and no landing option");
 	if (c->land.mode != AA_LAND_BRANCH &&
 	    (c->land.base || c->land.message || c->land.force))
-		return die_fatal("--base, -m and --force need --branch");
+		die_fatal(c, "--base, -m and --force need --branch");
+	if (c->list && (c->nfiles > 1 || c->land.mode != AA_LAND_INDEX ||
+			c->each || c->recover))
+		die_fatal(c, "--list takes one pattern at most and no landing option");
+	if (c->each && c->land.mode != AA_LAND_BRANCH)
+		die_fatal(c, "--each needs --branch: each input lands on its own branch");
 	if (c->plan.threeway && c->land.mode == AA_LAND_BRANCH)
-		return die_fatal("--3way cannot be used with --branch: a branch never commits a conflict");
+		die_fatal(c, "--3way cannot be used with --branch: a branch never commits a conflict");
 	/* --check predicts the landing's exit status: a conflict is exit 1 */
 	if (c->land.mode == AA_LAND_CHECK)
 		c->plan.threeway = 0;
 	if (c->parse.strict && c->parse.format != AA_FORMAT_AUTO &&
 	    c->parse.format != AA_FORMAT_DIFF)
-		return die_fatal("--strict is the unified diff contract; it takes --format=diff only");
-	return ARGS_OK;
-}
-
-/* ---- inputs ---- */
-
-typedef struct input_set {
-	aa_input *v;
-	char **bufs;
-	char **dirs;
-	size_t n;
-} input_set;
-
-static int read_stream(FILE *f, const char *name, aa_buf *out)
-{
-	char chunk[65536];
-	struct stat st;
-	size_t n;
-
-	/* a file's size is known: one allocation of exactly that */
-	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    (uint64_t)st.st_size <= AA_MAX_INPUT_SIZE &&
-	    aa_buf_grow(out, (size_t)st.st_size + 1) < 0) {
-		fprintf(stderr, "fatal: %s: out of memory\n", name);
-		return -1;
-	}
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		if (out->len + n > AA_MAX_INPUT_SIZE) {
-			fprintf(stderr, "fatal: %s: input larger than %u bytes\n",
-				name, AA_MAX_INPUT_SIZE);
-			return -1;
-		}
-		if (aa_buf_put(out, chunk, n) < 0) {
-			fprintf(stderr, "fatal: %s: out of memory\n", name);
-			return -1;
-		}
-	}
-	if (ferror(f)) {
-		fprintf(stderr, "fatal: cannot read '%s': %s\n", name, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * The input file's directory relative to the work tree root when the
- * file lies inside the work tree ("" at the top), else NULL.
- */
-static char *dir_in_worktree(git_repository *repo, const char *file)
-{
-	const char *wd = git_repository_workdir(repo);
-	char real_file[PATH_MAX], real_wd[PATH_MAX], *slash;
-	size_t l;
-
-	if (!wd || !realpath(file, real_file) || !realpath(wd, real_wd))
-		return NULL;
-	l = strlen(real_wd);
-	if (strncmp(real_file, real_wd, l) || real_file[l] != '/')
-		return NULL;
-	slash = strrchr(real_file + l + 1, '/');
-	if (!slash)
-		return aa_strdup("");
-	return aa_strndup(real_file + l + 1, (size_t)(slash - (real_file + l + 1)));
-}
-
-static int read_inputs(const cli *c, git_repository *repo, input_set *in)
-{
-	static const char *stdin_only[] = { "-" };
-	const char **files = c->nfiles ? c->files : stdin_only;
-	size_t n = c->nfiles ? c->nfiles : 1, i;
-
-	in->v = calloc(n, sizeof(*in->v));
-	in->bufs = calloc(n, sizeof(*in->bufs));
-	in->dirs = calloc(n, sizeof(*in->dirs));
-	if (!in->v || !in->bufs || !in->dirs)
-		return -1;
-	for (i = 0; i < n; i++) {
-		aa_buf b = AA_BUF_INIT;
-		int is_stdin = !strcmp(files[i], "-");
-		FILE *f = is_stdin ? stdin : fopen(files[i], "rb");
-		int r;
-
-		if (!f) {
-			fprintf(stderr, "fatal: cannot open '%s': %s\n", files[i],
-				strerror(errno));
-			return -1;
-		}
-		r = read_stream(f, files[i], &b);
-		if (!is_stdin)
-			fclose(f);
-		in->n++;
-		in->v[i].len = b.len;
-		in->bufs[i] = aa_buf_detach(&b);
-		if (r < 0)
-			return -1;
-		in->v[i].name = is_stdin ? "<stdin>" : files[i];
-		in->v[i].data = in->bufs[i];
-		if (!is_stdin)
-			in->dirs[i] = dir_in_worktree(repo, files[i]);
-		in->v[i].dir_in_worktree = in->dirs[i];
-	}
-	return 0;
-}
-
-static void free_inputs(input_set *in)
-{
-	size_t i;
-
-	for (i = 0; i < in->n; i++) {
-		free(in->bufs[i]);
-		free(in->dirs[i]);
-	}
-	free(in->v);
-	free(in->bufs);
-	free(in->dirs);
-}
-
-/* Parses every input into one change set; 0, or -1 when rejected. */
-static int parse_inputs(const cli *c, const input_set *in, aa_changeset *cs,
-			aa_diags *d)
-{
-	size_t i;
-	int r = 0;
-
-	for (i = 0; i < in->n; i++) {
-		size_t before = cs->n;
-		int blocks = aa_parse_input(&in->v[i], &c->parse, cs, d);
-
-		if (blocks < 0)
-			r = -1;
-		else if (blocks == 0 && cs->n == before)
-			r = aa_error(d, (aa_pos){ in->v[i].name, 0 }, NULL,
-				     "no change found in the input (no diff, file block or patch document)");
-	}
-	return r;
+		die_fatal(c, "--strict is the unified diff contract; it takes --format=diff only");
+	return c->fatal.nerrors ? ARGS_FATAL : ARGS_OK;
 }
 
 /* ---- --strict deletions: ask on a terminal ---- */
 
-static int confirm_deletions(cli *c, const aa_changeset *cs)
+static void confirm_deletions(aa_plan_opts *plan, const aa_changeset *cs,
+			      void *payload)
 {
 	FILE *tty;
 	size_t i;
 	int yes = 1;
 
-	if (c->plan.allow_delete || !c->parse.strict)
-		return 0;
+	(void)payload;
 	for (i = 0; i < cs->n && cs->ops[i].kind != AA_OP_DELETE; i++)
 		;
 	if (i == cs->n || !isatty(STDERR_FILENO) || !(tty = fopen("/dev/tty", "r+")))
-		return 0;
+		return;
 	for (i = 0; i < cs->n && yes; i++) {
 		char answer[16] = "";
 
@@ -471,8 +363,7 @@ static int confirm_deletions(cli *c, const aa_changeset *cs)
 		      (answer[0] == 'y' || answer[0] == 'Y');
 	}
 	fclose(tty);
-	c->plan.allow_delete = yes;
-	return 0;
+	plan->allow_delete = yes;
 }
 
 /* ---- main ---- */
@@ -484,139 +375,177 @@ static const char *mode_name(aa_land_mode m)
 	return names[m];
 }
 
-/* "dir/" (libgit2's form of a work tree) names the directory "dir". */
-static int same_dir(const char *slashed, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	return slashed && !strncmp(slashed, dir, n) &&
-	       (!strcmp(slashed + n, "/") || !slashed[n]);
-}
-
 /*
- * libgit2 1.5 honours GIT_DIR and the other variables but refuses
- * GIT_WORK_TREE ("unimplemented"): take it out of the environment and set
- * the work tree ourselves, relative to the current directory as git does.
+ * A run that stopped before it started (options, repository, inputs):
+ * each error as git's die() says it, and with --json the report too.
  */
-static int open_from_env(git_repository **repo)
+static int print_stopped(const cli *c, const aa_diags *d)
 {
-	const char *wt = getenv("GIT_WORK_TREE");
-	char *saved = wt ? strdup(wt) : NULL;
-	int r;
+	size_t i;
 
-	if (wt && !saved)
-		return -1;
-	if (saved)
-		unsetenv("GIT_WORK_TREE");
-	r = git_repository_open_ext(repo, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
-	if (!r && saved) {
-		char *abs = realpath(saved, NULL);
+	for (i = 0; i < d->n; i++) {
+		aa_buf line = AA_BUF_INIT;
 
-		/* libgit2 1.5 leaks when set_workdir() is given the same dir */
-		r = !abs ? -1 : same_dir(git_repository_workdir(*repo), abs) ? 0 :
-		    git_repository_set_workdir(*repo, abs, 0);
-		if (!abs)
-			git_error_set_str(GIT_ERROR_OS, "GIT_WORK_TREE: no such directory");
-		free(abs);
-		if (r < 0) {
-			git_repository_free(*repo);
-			*repo = NULL;
-		}
+		if (d->v[i].level != AA_DIAG_ERROR)
+			continue;
+		if (aa_diag_format(&d->v[i], &line) == 0 && line.ptr)
+			fprintf(stderr, "fatal: %s\n", line.ptr + strlen("error: "));
+		aa_buf_free(&line);
 	}
-	if (saved)
-		setenv("GIT_WORK_TREE", saved, 1);
-	free(saved);
-	return r;
-}
-
-static int open_repository(const cli *c, git_repository **repo)
-{
-	if (c->chdir_to && chdir(c->chdir_to) < 0) {
-		fprintf(stderr, "fatal: cannot change to '%s': %s\n", c->chdir_to,
-			strerror(errno));
-		return -1;
-	}
-	if (open_from_env(repo) < 0) {
-		const git_error *e = git_error_last();
-
-		fprintf(stderr, "fatal: not a git repository (or any of the parent directories)%s%s\n",
-			e && e->message ? ": " : "", e && e->message ? e->message : "");
-		return -1;
-	}
-	if (c->land.mode == AA_LAND_INDEX && git_repository_is_bare(*repo)) {
-		fprintf(stderr, "fatal: this operation must be run in a work tree (use --cached or --branch)\n");
-		return -1;
-	}
-	return 0;
-}
-
-static int finish(const cli *c, aa_session *s, const aa_plan *plan,
-		  const aa_diags *d, aa_outcome outcome)
-{
-	aa_report_diags(stderr, d);
-	aa_report(stdout, s, plan, d, outcome, &c->report);
-	switch (outcome) {
-	case AA_OUT_REJECTED:
-	case AA_OUT_CONFLICTED: /* as git apply --3way: written, exit 1 */
-		return EXIT_REJECTED;
-	case AA_OUT_FATAL:
-		return EXIT_FATAL;
-	default:
-		return 0;
-	}
+	if (c->report.kind == AA_REPORT_JSON)
+		aa_report(stdout, NULL, NULL, d, AA_OUT_FATAL, &c->report);
+	return EXIT_FATAL;
 }
 
 static int run(cli *c, git_repository *repo)
 {
-	input_set in = { 0 };
-	aa_changeset cs = AA_CHANGESET_INIT;
-	aa_diags d = AA_DIAGS_INIT;
-	aa_plan plan = AA_PLAN_INIT;
-	aa_session s;
-	int opened = 0, code, r;
-	aa_outcome outcome = AA_OUT_REJECTED;
+	aa_apply_opts o;
+	aa_apply_result res;
+	int code;
 
-	memset(&s, 0, sizeof(s));
-	c->land.check_worktree = c->land.mode != AA_LAND_BRANCH &&
-				 git_repository_workdir(repo) != NULL;
-	if (read_inputs(c, repo, &in) < 0) {
-		free_inputs(&in);
-		return EXIT_FATAL;
+	memset(&o, 0, sizeof(o));
+	o.land = c->land;
+	o.parse = c->parse;
+	o.plan = c->plan;
+	o.files = c->files;
+	o.nfiles = c->nfiles;
+	o.confirm_deletions = confirm_deletions;
+	aa_apply(repo, &o, &res);
+	if (!res.opened) {
+		code = print_stopped(c, &res.diags);
+	} else {
+		aa_report_diags(stderr, &res.diags);
+		aa_report(stdout, &res.session, &res.plan, &res.diags, res.outcome,
+			  &c->report);
+		code = aa_apply_exit_code(res.outcome);
 	}
-	r = aa_session_open(&s, repo, &c->land, &d);
-	opened = 1;
-	if (r < 0) {
-		outcome = r == AA_FATAL ? AA_OUT_FATAL : AA_OUT_REJECTED;
-		goto done;
-	}
-	if (parse_inputs(c, &in, &cs, &d) < 0)
-		goto done;
-	confirm_deletions(c, &cs);
-	if (aa_plan_build(&plan, &cs, &s.snap, &c->plan, &d) < 0) {
-		if (plan.fatal) /* the repository, not the answer */
-			outcome = AA_OUT_FATAL;
-		goto done;
-	}
-	if (!plan.nchanges) {
-		outcome = AA_OUT_ALREADY_APPLIED;
-		goto done;
-	}
-	r = aa_land(&s, &plan, &d);
-	if (r < 0)
-		outcome = r == AA_FATAL ? AA_OUT_FATAL : AA_OUT_REJECTED;
-	else if (c->land.mode == AA_LAND_CHECK)
-		outcome = AA_OUT_CHECKED;
-	else
-		outcome = aa_plan_conflicts(&plan) ? AA_OUT_CONFLICTED : AA_OUT_APPLIED;
-done:
-	code = finish(c, opened ? &s : NULL, &plan, &d, outcome);
-	aa_plan_free(&plan);
-	if (opened)
-		aa_session_close(&s);
-	aa_changeset_free(&cs);
-	aa_diags_free(&d);
-	free_inputs(&in);
+	aa_apply_result_free(&res);
 	return code;
+}
+
+/* ---- --each: one suggestion branch per input ---- */
+
+/*
+ * The base every suggestion starts from, resolved once: a HEAD that
+ * moved during the run cannot give suggestions different parents.
+ * Unresolvable (unborn HEAD, a bad --base): left as given, for the
+ * session to report per suggestion.
+ */
+static const char *resolve_base(git_repository *repo, const char *base,
+				char hex[GIT_OID_HEXSZ + 1])
+{
+	git_object *obj = NULL;
+
+	if (git_revparse_single(&obj, repo, base ? base : "HEAD") < 0) {
+		git_error_clear();
+		return base;
+	}
+	git_oid_tostr(hex, GIT_OID_HEXSZ + 1, git_object_id(obj));
+	git_object_free(obj);
+	return hex;
+}
+
+/* One suggestion: input `file` on branch `branch`; its exit status. */
+static int land_suggestion(cli *c, git_repository *repo, const char *file,
+			   const char *branch, const char *base, size_t nth)
+{
+	aa_apply_opts o;
+	aa_apply_result res;
+	aa_report_opts report = c->report;
+	int code;
+
+	memset(&o, 0, sizeof(o));
+	o.land = c->land;
+	o.land.branch = branch;
+	o.land.base = base;
+	o.parse = c->parse;
+	o.plan = c->plan;
+	o.files = &file;
+	o.nfiles = 1;
+	report.branch = branch;
+	aa_apply(repo, &o, &res);
+	aa_report_diags(stderr, &res.diags);
+	if (report.kind == AA_REPORT_JSON && nth)
+		fputs(",\n", stdout);
+	aa_report(stdout, res.opened ? &res.session : NULL,
+		  res.opened ? &res.plan : NULL, &res.diags, res.outcome, &report);
+	code = aa_apply_exit_code(res.outcome);
+	aa_apply_result_free(&res);
+	return code;
+}
+
+/*
+ * --each: input i lands on <branch>-<i>, each all or nothing, all from
+ * the same base. Exit 0 when every one landed, else the worst status
+ * (128 over 1). --json: {"suggestions": [report, ...]}.
+ */
+static int run_each(cli *c, git_repository *repo)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	const char *base = resolve_base(repo, c->land.base, hex);
+	aa_buf name = AA_BUF_INIT;
+	size_t i, failed = 0;
+	int code = 0;
+
+	if (!c->nfiles) {
+		aa_error(&c->fatal, (aa_pos){ NULL, 0 }, NULL,
+			 "--each needs the answer files (standard input is one answer)");
+		return print_stopped(c, &c->fatal);
+	}
+	if (c->report.kind == AA_REPORT_JSON)
+		fputs("{\n\"suggestions\": [\n", stdout);
+	for (i = 0; i < c->nfiles; i++) {
+		int r;
+
+		aa_buf_clear(&name);
+		if (aa_buf_printf(&name, "%s-%zu", c->land.branch, i + 1) < 0) {
+			fputs("fatal: out of memory\n", stderr);
+			code = EXIT_FATAL;
+			break;
+		}
+		r = land_suggestion(c, repo, c->files[i], name.ptr, base, i);
+		failed += r != 0;
+		if (r > code)
+			code = r;
+	}
+	if (c->report.kind == AA_REPORT_JSON)
+		printf("],\n\"landed\": %zu,\n\"failed\": %zu\n}\n",
+		       c->nfiles - failed, failed);
+	else if (failed && !c->report.quiet)
+		fprintf(stderr, "%zu of %zu suggestions failed; the others landed\n",
+			failed, c->nfiles);
+	aa_buf_free(&name);
+	return code;
+}
+
+/* --list [<pattern>]: the suggestion branches; 128 when one cannot be read. */
+static int run_list(cli *c, git_repository *repo)
+{
+	aa_suggestion *v = NULL;
+	aa_diags d = AA_DIAGS_INIT;
+	size_t n = 0;
+	int r = aa_list_suggestions(repo, c->nfiles ? c->files[0] : NULL, &v,
+				    &n, &d);
+
+	aa_report_diags(stderr, &d);
+	aa_report_suggestions(stdout, v, n, &d,
+			      c->report.kind == AA_REPORT_JSON);
+	aa_suggestions_free(v, n);
+	aa_diags_free(&d);
+	return r < 0 ? EXIT_FATAL : 0;
+}
+
+/* -C, then the repository; 0, or -1 with the error in c->fatal. */
+static int open_repository(cli *c, git_repository **repo)
+{
+	if (c->chdir_to && chdir(c->chdir_to) < 0)
+		return aa_error(&c->fatal, (aa_pos){ NULL, 0 }, NULL,
+				"cannot change to '%s': %s", c->chdir_to,
+				strerror(errno));
+	/* --list reads refs only: a bare repository will do */
+	return aa_apply_open_repository(repo, c->list ? AA_LAND_CHECK :
+					c->land.mode, &c->fatal) < 0 ?
+	       -1 : 0;
 }
 
 /* --recover: finish or undo what a killed run left. */
@@ -668,13 +597,15 @@ int main(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	r = parse_args(&c, argc, argv);
-	if (r != ARGS_OK) {
-		free(c.files);
-		/* git: -h and usage errors exit 129, die() 128 */
-		return r == ARGS_FATAL ? EXIT_FATAL : EXIT_USAGE;
-	}
 	c.report.mode = mode_name(c.land.mode);
 	c.report.branch = c.land.branch;
+	if (r != ARGS_OK) {
+		/* git: -h and usage errors exit 129, die() 128 */
+		code = r == ARGS_FATAL ? print_stopped(&c, &c.fatal) : EXIT_USAGE;
+		aa_diags_free(&c.fatal);
+		free(c.files);
+		return code;
+	}
 	/* Loads no CA bundle: see src/cmd/no-ca-bundle.c. */
 	git_libgit2_init();
 	/*
@@ -684,13 +615,18 @@ int main(int argc, char **argv)
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	install_cleanup();
 	if (open_repository(&c, &repo) < 0)
-		code = EXIT_FATAL;
+		code = print_stopped(&c, &c.fatal);
 	else if (c.recover)
 		code = run_recover(repo);
+	else if (c.each)
+		code = run_each(&c, repo);
+	else if (c.list)
+		code = run_list(&c, repo);
 	else
 		code = run(&c, repo);
 	git_repository_free(repo);
 	git_libgit2_shutdown();
+	aa_diags_free(&c.fatal);
 	free(c.files);
 	return code;
 }

@@ -444,16 +444,16 @@ static int make_signature(git_signature **out, git_repository *repo,
 	return r;
 }
 
-static int default_message(const aa_plan *plan, aa_buf *msg)
+/* "ai-apply: update a, b" or "ai-apply: change N files". */
+static int default_subject(const aa_plan *plan, aa_buf *msg)
 {
 	size_t i;
 
 	if (aa_buf_puts(msg, "ai-apply: ") < 0)
 		return -1;
 	if (plan->nchanges > 3)
-		return aa_buf_printf(msg, "change %zu files\n\nFiles:\n",
-				     plan->nchanges) < 0 ? -1 :
-			0;
+		return aa_buf_printf(msg, "change %zu files\n", plan->nchanges) < 0 ?
+			-1 : 0;
 	for (i = 0; i < plan->nchanges; i++)
 		if (aa_buf_printf(msg, "%s%s", i ? ", " : "update ",
 				  plan->changes[i].path) < 0)
@@ -461,23 +461,185 @@ static int default_message(const aa_plan *plan, aa_buf *msg)
 	return aa_buf_putc(msg, '\n');
 }
 
-static int commit_message(const aa_plan *plan, const char *given, aa_buf *msg)
+/*
+ * The subject (-m replaces only it), the files when the subject cannot
+ * name them all, then the trailers after a blank line, as git's
+ * interpret-trailers puts them.
+ */
+static int commit_message(const aa_plan *plan, const char *given,
+			  const char *trailers, aa_buf *msg)
 {
 	size_t i;
 
 	if (given) {
-		if (aa_buf_puts(msg, given) < 0)
-			return -1;
-		return (msg->len && msg->ptr[msg->len - 1] != '\n') ?
-			aa_buf_putc(msg, '\n') : 0;
-	}
-	if (default_message(plan, msg) < 0)
+		aa_buf_puts(msg, given);
+		if (msg->len && msg->ptr[msg->len - 1] != '\n')
+			aa_buf_putc(msg, '\n');
+	} else if (default_subject(plan, msg) < 0) {
 		return -1;
-	if (plan->nchanges > 3)
+	}
+	if (plan->nchanges > 3) {
+		aa_buf_puts(msg, "\nFiles:\n");
 		for (i = 0; i < plan->nchanges; i++)
-			if (aa_buf_printf(msg, "  %s\n", plan->changes[i].path) < 0)
-				return -1;
-	return 0;
+			aa_buf_printf(msg, "  %s\n", plan->changes[i].path);
+	}
+	if (trailers && *trailers)
+		aa_buf_printf(msg, "\n%s", trailers);
+	return aa_buf_oom(msg) ? -1 : 0;
+}
+
+/* ---- the answer as a note, refs updated together ---- */
+
+#define AA_NOTES_REF "refs/notes/ai-apply"
+
+/* Where a ref points now: 1 and *id, 0 when absent, <0 on error. */
+static int ref_target(git_repository *repo, const char *name, git_oid *id)
+{
+	int r = git_reference_name_to_id(id, repo, name);
+
+	return r == GIT_ENOTFOUND ? 0 : r < 0 ? r : 1;
+}
+
+/*
+ * The notes commit adding the answer text as the note of s->commit,
+ * on top of refs/notes/ai-apply as it is now (*old, *had); its objects
+ * go to the mempack with the others, persisted before any ref.
+ */
+static int build_note(aa_session *s, const git_signature *who, git_oid *old,
+		      int *had, git_oid *out, aa_diags *d)
+{
+	git_commit *parent = NULL;
+	git_tree *ptree = NULL, *tree = NULL;
+	git_treebuilder *tb = NULL;
+	git_oid blob, tree_id;
+	char hex[GIT_OID_HEXSZ + 1];
+	int r = 0;
+
+	*had = ref_target(s->repo, AA_NOTES_REF, old);
+	if (*had < 0 || (*had && (git_commit_lookup(&parent, s->repo, old) < 0 ||
+				  git_commit_tree(&ptree, parent) < 0)))
+		r = git_fail(d, "cannot read " AA_NOTES_REF);
+	if (!r && git_blob_create_from_buffer(&blob, s->repo, s->opts->note,
+					      s->opts->note_len) < 0)
+		r = git_fail(d, "cannot create the note");
+	git_oid_tostr(hex, sizeof(hex), &s->commit);
+	if (!r && (git_treebuilder_new(&tb, s->repo, ptree) < 0 ||
+		   git_treebuilder_insert(NULL, tb, hex, &blob, GIT_FILEMODE_BLOB) < 0 ||
+		   git_treebuilder_write(&tree_id, tb) < 0 ||
+		   git_tree_lookup(&tree, s->repo, &tree_id) < 0))
+		r = git_fail(d, "cannot create the notes tree");
+	if (!r && git_commit_create(out, s->repo, NULL, who, who, NULL,
+				    "Notes added by 'git ai-apply'\n", tree,
+				    parent ? 1 : 0, (const git_commit **)&parent) < 0)
+		r = git_fail(d, "cannot create the notes commit");
+	if (!r && (remember_object(s, &blob) < 0 ||
+		   remember_object(s, &tree_id) < 0 || remember_object(s, out) < 0))
+		r = git_fail(d, "out of memory");
+	git_treebuilder_free(tb);
+	git_tree_free(tree);
+	git_tree_free(ptree);
+	git_commit_free(parent);
+	return r;
+}
+
+/*
+ * Another run of ours landing at the same time holds or moves the notes
+ * ref for a moment: wait, rebuild the note on its new tip, try again,
+ * for about a second before giving up.
+ */
+#define AA_REF_ATTEMPTS 50
+#define AA_REF_RETRY 1
+
+/* The ref, once locked, still is where we read it (had: at *old). */
+static int ref_unmoved(aa_session *s, const char *name, int had,
+		       const git_oid *old, int last, aa_diags *d)
+{
+	git_oid now;
+	int r = ref_target(s->repo, name, &now);
+
+	if (r < 0)
+		return git_fail(d, "cannot read a ref");
+	if (r == had && (!had || git_oid_equal(&now, old)))
+		return 0;
+	if (!last && !strcmp(name, AA_NOTES_REF))
+		return AA_REF_RETRY;
+	if (!had && !strncmp(name, "refs/heads/", 11))
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"branch '%s' already exists (use --force to replace it)",
+				name + 11);
+	return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+			"%s was changed by another process during the run; nothing was updated",
+			name);
+}
+
+/*
+ * The branch and the notes ref in one transaction: both are locked and
+ * checked before either is written, so a held lock or a ref that moved
+ * leaves both as they were. (A write failing between the two renames
+ * is the one window left, as in git's own ref transactions.) Returns
+ * AA_REF_RETRY, with nothing said, for a held lock or a notes ref that
+ * moved, unless this is the last attempt.
+ */
+static int update_refs_with_note(aa_session *s, const char *refname,
+				 int exists, const git_oid *old,
+				 const git_oid *note, int had_note,
+				 const git_oid *old_note,
+				 const git_signature *who, const char *log,
+				 int last, aa_diags *d)
+{
+	git_transaction *tx = NULL;
+	int r = git_transaction_new(&tx, s->repo);
+
+	if (!r)
+		r = git_transaction_lock_ref(tx, refname);
+	if (!r)
+		r = git_transaction_lock_ref(tx, AA_NOTES_REF);
+	if (r == GIT_ELOCKED && !last)
+		r = AA_REF_RETRY;
+	else if (r < 0)
+		r = git_fail(d, "cannot lock the branch and " AA_NOTES_REF);
+	if (!r)
+		r = ref_unmoved(s, refname, exists, old, last, d);
+	if (!r)
+		r = ref_unmoved(s, AA_NOTES_REF, had_note, old_note, last, d);
+	if (!r && (git_transaction_set_target(tx, refname, &s->commit, who, log) < 0 ||
+		   git_transaction_set_target(tx, AA_NOTES_REF, note, who,
+					      "ai-apply: the answer of a suggestion") < 0 ||
+		   git_transaction_commit(tx) < 0))
+		r = git_fail(d, "cannot update the branch and " AA_NOTES_REF);
+	git_transaction_free(tx);
+	return r;
+}
+
+/*
+ * The note's objects, persisted, then both refs; again on the notes
+ * ref's new tip while another run holds or moves it.
+ */
+static int land_note_and_branch(aa_session *s, const char *refname,
+				int exists, const git_oid *old,
+				const git_signature *who, const char *log,
+				aa_diags *d)
+{
+	int attempt, r = AA_REF_RETRY;
+
+	for (attempt = 1; r == AA_REF_RETRY; attempt++) {
+		git_oid note, old_note;
+		int had_note = 0;
+
+		if (attempt > 1) {
+			struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+			nanosleep(&ts, NULL);
+		}
+		r = build_note(s, who, &old_note, &had_note, &note, d);
+		if (!r)
+			r = persist_objects(s, d);
+		if (!r)
+			r = update_refs_with_note(s, refname, exists, old, &note,
+						  had_note, &old_note, who, log,
+						  attempt == AA_REF_ATTEMPTS, d);
+	}
+	return r;
 }
 
 /* Refuses an existing branch without --force, or the checked-out one. */
@@ -536,7 +698,8 @@ static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
 		r = make_signature(&author, s->repo, "AUTHOR", d);
 	if (!r)
 		r = make_signature(&committer, s->repo, "COMMITTER", d);
-	if (!r && commit_message(plan, s->opts->message, &msg) < 0)
+	if (!r && commit_message(plan, s->opts->message, s->opts->trailers,
+				  &msg) < 0)
 		r = git_fail(d, "out of memory");
 	parents[0] = s->base_commit;
 	if (!r && git_commit_create(&s->commit, s->repo, NULL, author, committer,
@@ -559,14 +722,19 @@ static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
 		if (nl)
 			*nl = '\0';
 		aa_test_hook("branch");
-		if (exists)
+		if (s->opts->note)
+			r = land_note_and_branch(s, refname.ptr, exists, &old,
+						 committer, log.ptr, d);
+		else if (exists)
 			r = git_reference_create_matching(&ref, s->repo, refname.ptr,
 							  &s->commit, 1, &old, log.ptr);
 		else
 			r = git_reference_create(&ref, s->repo, refname.ptr,
 						 &s->commit, 0, log.ptr);
 		/* created by another process since check_branch(): as if it had been there */
-		if (r == GIT_EEXISTS && !exists)
+		if (s->opts->note)
+			; /* update_refs_with_note() said why */
+		else if (r == GIT_EEXISTS && !exists)
 			r = aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 				     "branch '%s' already exists (use --force to replace it)",
 				     s->opts->branch);

@@ -588,3 +588,98 @@ int aa_report(FILE *out, aa_session *s, const aa_plan *plan,
 	}
 	return 0;
 }
+
+/* ---- --list ---- */
+
+static void print_suggestion(FILE *out, const aa_suggestion *sg, int width)
+{
+	char base[GIT_OID_HEXSZ + 1] = "(root)";
+
+	if (sg->has_base)
+		git_oid_tostr(base, 8, &sg->base);
+	fprintf(out, "%-*s  %-9s  %s  base %s", width, sg->branch,
+		aa_merge_state_name(sg->merge), sg->answers, base);
+	if (sg->has_base && sg->merge != AA_MERGE_NO_HEAD) {
+		if (sg->base_in_head)
+			fprintf(out, " (HEAD +%zu)", sg->head_ahead);
+		else
+			fputs(" (not in HEAD's history)", out);
+	}
+	fprintf(out, "  %zu file%s +%zu -%zu", sg->files,
+		sg->files == 1 ? "" : "s", sg->added, sg->removed);
+	if (sg->tolerant >= 0)
+		fprintf(out, "  tolerant %ld", sg->tolerant);
+	fputc('\n', out);
+}
+
+static cJSON *json_suggestion(const aa_suggestion *sg)
+{
+	cJSON *o = cJSON_CreateObject();
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "branch", sg->branch);
+	cJSON_AddStringToObject(o, "answer", sg->answers);
+	git_oid_tostr(hex, sizeof(hex), &sg->tip);
+	cJSON_AddStringToObject(o, "commit", hex);
+	if (sg->has_base) {
+		git_oid_tostr(hex, sizeof(hex), &sg->base);
+		cJSON_AddStringToObject(o, "base", hex);
+	} else {
+		cJSON_AddNullToObject(o, "base");
+	}
+	if (sg->has_base && sg->merge != AA_MERGE_NO_HEAD) {
+		cJSON_AddBoolToObject(o, "base_in_head", sg->base_in_head);
+		cJSON_AddNumberToObject(o, "head_ahead", (double)sg->head_ahead);
+	}
+	cJSON_AddNumberToObject(o, "files", (double)sg->files);
+	cJSON_AddNumberToObject(o, "added", (double)sg->added);
+	cJSON_AddNumberToObject(o, "removed", (double)sg->removed);
+	if (sg->tolerant >= 0)
+		cJSON_AddNumberToObject(o, "tolerant_placements", (double)sg->tolerant);
+	cJSON_AddStringToObject(o, "merge", aa_merge_state_name(sg->merge));
+	return o;
+}
+
+static int print_suggestions_json(FILE *out, const aa_suggestion *v, size_t n,
+				  const aa_diags *d)
+{
+	cJSON *root = cJSON_CreateObject(), *arr = cJSON_CreateArray();
+	char *text;
+	size_t i;
+
+	if (!root || !arr) {
+		cJSON_Delete(root);
+		cJSON_Delete(arr);
+		return -1;
+	}
+	cJSON_AddStringToObject(root, "status", d->nerrors ? "fatal" : "listed");
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(arr, json_suggestion(&v[i]));
+	cJSON_AddItemToObject(root, "suggestions", arr);
+	cJSON_AddItemToObject(root, "errors", json_diags(d, AA_DIAG_ERROR));
+	text = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (!text)
+		return -1;
+	fprintf(out, "%s\n", text);
+	free(text);
+	return 0;
+}
+
+int aa_report_suggestions(FILE *out, const aa_suggestion *v, size_t n,
+			  const aa_diags *d, int json)
+{
+	size_t i;
+	int width = 0;
+
+	if (json)
+		return print_suggestions_json(out, v, n, d);
+	for (i = 0; i < n; i++)
+		if ((int)strlen(v[i].branch) > width)
+			width = (int)strlen(v[i].branch);
+	for (i = 0; i < n; i++)
+		print_suggestion(out, &v[i], width);
+	return 0;
+}

@@ -33,6 +33,15 @@ test_expect_success COMPLETION 'options' '
 	test_cmp expect.sorted actual.sorted
 '
 
+test_expect_success COMPLETION '--each and --list are offered' '
+	complete --ea >actual &&
+	echo --each >expect &&
+	test_cmp expect actual &&
+	complete --li >actual &&
+	echo --list >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success COMPLETION '--3way is offered' '
 	complete --3 >actual &&
 	echo --3way >expect &&

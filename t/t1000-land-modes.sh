@@ -89,7 +89,7 @@ test_expect_success '--branch uses -m and --base' '
 	(
 		cd b &&
 		git ai-apply --branch=ai/other --base=HEAD -m "my message" ../change.diff &&
-		git cat-file commit ai/other | sed "1,/^\$/d" >msg &&
+		git log -1 --format=%s ai/other >msg &&
 		echo "my message" >expect &&
 		test_cmp expect msg
 	)

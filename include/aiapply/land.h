@@ -22,7 +22,19 @@ typedef struct aa_land_opts {
 	aa_land_mode mode;
 	const char *branch;   /* --branch */
 	const char *base;     /* --base (default HEAD) */
-	const char *message;  /* -m */
+	const char *message;  /* -m: the commit's subject (and body) */
+	/*
+	 * --branch: trailer lines ("AI-Answer: a.md\n...") that end the
+	 * commit message after a blank line, or NULL (src/apply.c).
+	 */
+	const char *trailers;
+	/*
+	 * --branch: the answer text, stored as the new commit's note under
+	 * refs/notes/ai-apply, the two refs updated in one transaction;
+	 * NULL: no note.
+	 */
+	const char *note;
+	size_t note_len;
 	int force;            /* --force */
 	int check_worktree;   /* refuse paths beyond work-tree links */
 } aa_land_opts;

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include "land.h"
+#include "list.h"
 
 typedef enum aa_report_kind {
 	AA_REPORT_SUMMARY,
@@ -43,5 +44,14 @@ void aa_report_diags(FILE *err, const aa_diags *d);
  */
 int aa_report(FILE *out, aa_session *s, const aa_plan *plan,
 	      const aa_diags *d, aa_outcome outcome, const aa_report_opts *o);
+
+/*
+ * --list: one line per suggestion branch (name, whether it merges into
+ * HEAD, answer, base and how far HEAD moved, files +/-, tolerant
+ * placements), or with json one document {"status", "suggestions",
+ * "errors"}. Returns 0 or -1.
+ */
+int aa_report_suggestions(FILE *out, const aa_suggestion *v, size_t n,
+			  const aa_diags *d, int json);
 
 #endif

@@ -1,0 +1,81 @@
+/*
+ * The library's entry point: read the inputs, parse them into one change
+ * set, open the base, plan and land -- one call taking the options and
+ * returning the outcome with every diagnostic, as git's apply.c under
+ * builtin/apply.c. The command line (src/cli.c) only parses options and
+ * prints the result.
+ */
+#ifndef AIAPPLY_APPLY_H
+#define AIAPPLY_APPLY_H
+
+#include <git2.h>
+#include "format.h"
+#include "plan.h"
+#include "land.h"
+#include "report.h"
+
+typedef struct aa_apply_opts {
+	aa_land_opts land;
+	aa_parse_opts parse;
+	aa_plan_opts plan;
+	const char *const *files; /* input files, "-" = stdin; none = stdin */
+	size_t nfiles;
+	/*
+	 * Called once the change set is parsed, before planning, when
+	 * --strict deletes files and allow_delete is not set: may set
+	 * plan->allow_delete (a terminal prompt). May be NULL.
+	 */
+	void (*confirm_deletions)(aa_plan_opts *plan, const aa_changeset *cs,
+				  void *payload);
+	void *payload;
+} aa_apply_opts;
+
+/* One input as read: the name is borrowed from the options. */
+typedef struct aa_apply_inputs {
+	aa_input *v;
+	char **bufs;
+	char **dirs;
+	size_t n;
+} aa_apply_inputs;
+
+/*
+ * What a run did. The session and plan stay open for the report (the
+ * per-file output reads blobs through them); aa_apply_result_free()
+ * releases everything.
+ */
+typedef struct aa_apply_result {
+	aa_outcome outcome;
+	aa_diags diags;
+	aa_session session;
+	int opened;            /* session is open */
+	aa_plan plan;
+	aa_changeset cs;
+	aa_apply_inputs inputs;
+	aa_land_opts land;     /* the session points here */
+	aa_buf trailers;       /* --branch: the commit's provenance */
+	aa_buf note;           /* --branch: the answer text, as a note */
+} aa_apply_result;
+
+#define AA_APPLY_EXIT_REJECTED 1
+#define AA_APPLY_EXIT_FATAL 128
+
+/*
+ * Opens the repository as git finds it (GIT_DIR, GIT_WORK_TREE, the
+ * current directory); the default mode needs a work tree. On failure
+ * *repo is NULL and the error is in d. Returns AA_OK or AA_FATAL.
+ */
+int aa_apply_open_repository(git_repository **repo, aa_land_mode mode,
+			     aa_diags *d);
+
+/*
+ * Runs the whole pipeline; res must be zeroed (or freed) before. Returns
+ * the outcome, also in res->outcome; the messages are in res->diags.
+ */
+aa_outcome aa_apply(git_repository *repo, const aa_apply_opts *o,
+		    aa_apply_result *res);
+void aa_apply_result_free(aa_apply_result *res);
+
+/* The exit status of an outcome: 0, 1 (rejected or conflicted), 128. */
+int aa_apply_exit_code(aa_outcome outcome);
+
+#endif

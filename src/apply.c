@@ -1,0 +1,407 @@
+/*
+ * The pipeline as one call: read the inputs, open the base, parse, plan
+ * and land (include/aiapply/apply.h). Every failure, from an unreadable
+ * input to a held lock, is a diagnostic, so a caller (the command line's
+ * --json) always has a report to print.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <git2.h>
+
+#include "aiapply.h"
+#include "aiapply/apply.h"
+
+/* ---- inputs ---- */
+
+static int read_stream(FILE *f, const char *name, aa_buf *out, aa_diags *d)
+{
+	char chunk[65536];
+	struct stat st;
+	size_t n;
+	aa_pos pos = { name, 0 };
+
+	/* a file's size is known: one allocation of exactly that */
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size <= AA_MAX_INPUT_SIZE &&
+	    aa_buf_grow(out, (size_t)st.st_size + 1) < 0)
+		return aa_oom(d, pos, NULL);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (out->len + n > AA_MAX_INPUT_SIZE)
+			return aa_error(d, pos, NULL, "input larger than %u bytes",
+					AA_MAX_INPUT_SIZE);
+		if (aa_buf_put(out, chunk, n) < 0)
+			return aa_oom(d, pos, NULL);
+	}
+	if (ferror(f))
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"cannot read %s: %s", aa_qtext(name, strlen(name), 200),
+				strerror(errno));
+	return 0;
+}
+
+/*
+ * The input file's directory relative to the work tree root when the
+ * file lies inside the work tree ("" at the top), else NULL.
+ */
+static char *dir_in_worktree(git_repository *repo, const char *file)
+{
+	const char *wd = git_repository_workdir(repo);
+	char real_file[PATH_MAX], real_wd[PATH_MAX], *slash;
+	size_t l;
+
+	if (!wd || !realpath(file, real_file) || !realpath(wd, real_wd))
+		return NULL;
+	l = strlen(real_wd);
+	if (strncmp(real_file, real_wd, l) || real_file[l] != '/')
+		return NULL;
+	slash = strrchr(real_file + l + 1, '/');
+	if (!slash)
+		return aa_strdup("");
+	return aa_strndup(real_file + l + 1, (size_t)(slash - (real_file + l + 1)));
+}
+
+/* Reads one input into in->v[in->n]; -1 with the error in d. */
+static int read_one_input(git_repository *repo, const char *file,
+			  aa_apply_inputs *in, aa_diags *d)
+{
+	aa_buf b = AA_BUF_INIT;
+	int is_stdin = !strcmp(file, "-");
+	FILE *f = is_stdin ? stdin : fopen(file, "rb");
+	size_t i = in->n;
+	int r;
+
+	if (!f)
+		/* the name in the message, as "cannot open 'x'" always said */
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot open '%s': %s",
+				aa_qpath(file), strerror(errno));
+	r = read_stream(f, is_stdin ? "<stdin>" : file, &b, d);
+	if (!is_stdin)
+		fclose(f);
+	in->n++;
+	in->v[i].len = b.len;
+	in->bufs[i] = aa_buf_detach(&b);
+	if (r < 0)
+		return -1;
+	in->v[i].name = is_stdin ? "<stdin>" : file;
+	in->v[i].data = in->bufs[i];
+	if (!is_stdin)
+		in->dirs[i] = dir_in_worktree(repo, file);
+	in->v[i].dir_in_worktree = in->dirs[i];
+	return 0;
+}
+
+static int read_inputs(const aa_apply_opts *o, git_repository *repo,
+		       aa_apply_inputs *in, aa_diags *d)
+{
+	static const char *const stdin_only[] = { "-" };
+	const char *const *files = o->nfiles ? o->files : stdin_only;
+	size_t n = o->nfiles ? o->nfiles : 1, i;
+
+	in->v = calloc(n, sizeof(*in->v));
+	in->bufs = calloc(n, sizeof(*in->bufs));
+	in->dirs = calloc(n, sizeof(*in->dirs));
+	if (!in->v || !in->bufs || !in->dirs)
+		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+	for (i = 0; i < n; i++)
+		if (read_one_input(repo, files[i], in, d) < 0)
+			return -1;
+	return 0;
+}
+
+static void free_inputs(aa_apply_inputs *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->n; i++) {
+		free(in->bufs[i]);
+		free(in->dirs[i]);
+	}
+	free(in->v);
+	free(in->bufs);
+	free(in->dirs);
+	memset(in, 0, sizeof(*in));
+}
+
+/* Parses every input into one change set; 0, or -1 when rejected. */
+static int parse_inputs(const aa_apply_opts *o, const aa_apply_inputs *in,
+			aa_changeset *cs, aa_diags *d)
+{
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < in->n; i++) {
+		size_t before = cs->n;
+		int blocks = aa_parse_input(&in->v[i], &o->parse, cs, d);
+
+		if (blocks < 0)
+			r = -1;
+		else if (blocks == 0 && cs->n == before)
+			r = aa_error(d, (aa_pos){ in->v[i].name, 0 }, NULL,
+				     "no change found in the input (no diff, file block or patch document)");
+	}
+	return r;
+}
+
+/* ---- the repository ---- */
+
+/* "dir/" (libgit2's form of a work tree) names the directory "dir". */
+static int same_dir(const char *slashed, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return slashed && !strncmp(slashed, dir, n) &&
+	       (!strcmp(slashed + n, "/") || !slashed[n]);
+}
+
+/*
+ * libgit2 1.5 honours GIT_DIR and the other variables but refuses
+ * GIT_WORK_TREE ("unimplemented"): take it out of the environment and set
+ * the work tree ourselves, relative to the current directory as git does.
+ */
+static int open_from_env(git_repository **repo)
+{
+	const char *wt = getenv("GIT_WORK_TREE");
+	char *saved = wt ? strdup(wt) : NULL;
+	int r;
+
+	if (wt && !saved)
+		return -1;
+	if (saved)
+		unsetenv("GIT_WORK_TREE");
+	r = git_repository_open_ext(repo, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
+	if (!r && saved) {
+		char *abs = realpath(saved, NULL);
+
+		/* libgit2 1.5 leaks when set_workdir() is given the same dir */
+		r = !abs ? -1 : same_dir(git_repository_workdir(*repo), abs) ? 0 :
+		    git_repository_set_workdir(*repo, abs, 0);
+		if (!abs)
+			git_error_set_str(GIT_ERROR_OS, "GIT_WORK_TREE: no such directory");
+		free(abs);
+		if (r < 0) {
+			git_repository_free(*repo);
+			*repo = NULL;
+		}
+	}
+	if (saved)
+		setenv("GIT_WORK_TREE", saved, 1);
+	free(saved);
+	return r;
+}
+
+int aa_apply_open_repository(git_repository **repo, aa_land_mode mode,
+			     aa_diags *d)
+{
+	aa_pos none = { NULL, 0 };
+
+	*repo = NULL;
+	if (open_from_env(repo) < 0) {
+		const git_error *e = git_error_last();
+
+		aa_error(d, none, NULL, "not a git repository (or any of the parent directories)%s%s",
+			 e && e->message ? ": " : "", e && e->message ? e->message : "");
+		return AA_FATAL;
+	}
+	if (mode == AA_LAND_INDEX && git_repository_is_bare(*repo)) {
+		git_repository_free(*repo);
+		*repo = NULL;
+		aa_error(d, none, NULL, "this operation must be run in a work tree (use --cached or --branch)");
+		return AA_FATAL;
+	}
+	return AA_OK;
+}
+
+/* ---- provenance: the trailers of a --branch commit ---- */
+
+/* A placement git apply would not make: it needed this tool's tolerance. */
+static int is_tolerant(aa_how how)
+{
+	return how == AA_HOW_WHITESPACE || how == AA_HOW_REDUCED_CONTEXT ||
+	       how == AA_HOW_CONTENT || how == AA_HOW_MERGED;
+}
+
+static size_t tolerant_placements(const aa_plan *plan)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < plan->nchanges; i++)
+		for (j = 0; j < plan->changes[i].nlandings; j++)
+			n += is_tolerant(plan->changes[i].landings[j].how);
+	return n;
+}
+
+/* "diff, companion": each format once, in the order the answer used them. */
+static void put_formats(const aa_changeset *cs, aa_buf *out)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < cs->n; i++) {
+		const char *f = cs->ops[i].format;
+
+		if (!f)
+			continue;
+		for (j = 0; j < i && !(cs->ops[j].format &&
+				       !strcmp(cs->ops[j].format, f)); j++)
+			;
+		if (j < i)
+			continue;
+		aa_buf_printf(out, "%s%s", n++ ? ", " : "", f);
+	}
+}
+
+/* The input's file name without its directories (a trailer is one line). */
+static const char *answer_name(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	return aa_qpath(slash && slash[1] ? slash + 1 : name);
+}
+
+/*
+ * AI-Answer and AI-Answer-Blob (the id the answer's text has as a blob)
+ * for each input, then AI-Formats and AI-Tolerant-Placements.
+ */
+static int build_trailers(const aa_apply_inputs *in, const aa_changeset *cs,
+			  const aa_plan *plan, aa_buf *out, aa_diags *d)
+{
+	size_t i;
+
+	for (i = 0; i < in->n; i++) {
+		char hex[GIT_OID_HEXSZ + 1];
+		git_oid id;
+
+		if (git_odb_hash(&id, in->v[i].data, in->v[i].len, GIT_OBJECT_BLOB) < 0)
+			return aa_error(d, (aa_pos){ in->v[i].name, 0 }, NULL,
+					"cannot hash the answer");
+		git_oid_tostr(hex, sizeof(hex), &id);
+		aa_buf_printf(out, "AI-Answer: %s\nAI-Answer-Blob: %s\n",
+			      answer_name(in->v[i].name), hex);
+	}
+	aa_buf_puts(out, "AI-Formats: ");
+	put_formats(cs, out);
+	aa_buf_printf(out, "\nAI-Tolerant-Placements: %zu\n",
+		      tolerant_placements(plan));
+	return aa_buf_oom(out) ? aa_oom(d, (aa_pos){ NULL, 0 }, NULL) : 0;
+}
+
+/*
+ * The note: the answer itself when there is one (its blob is then the
+ * AI-Answer-Blob); several, each under a line naming it.
+ */
+static int build_note(const aa_apply_inputs *in, aa_buf *out, aa_diags *d)
+{
+	size_t i;
+
+	if (in->n == 1)
+		aa_buf_put(out, in->v[0].data, in->v[0].len);
+	for (i = 0; in->n > 1 && i < in->n; i++) {
+		const aa_input *v = &in->v[i];
+
+		aa_buf_printf(out, "%s--- AI-Answer: %s ---\n", i ? "\n" : "",
+			      answer_name(v->name));
+		aa_buf_put(out, v->data, v->len);
+		if (v->len && v->data[v->len - 1] != '\n')
+			aa_buf_putc(out, '\n');
+	}
+	if (!out->ptr)
+		aa_buf_puts(out, "");
+	return aa_buf_oom(out) ? aa_oom(d, (aa_pos){ NULL, 0 }, NULL) : 0;
+}
+
+/* ---- the pipeline ---- */
+
+static aa_outcome outcome_of(int r)
+{
+	return r == AA_FATAL ? AA_OUT_FATAL : AA_OUT_REJECTED;
+}
+
+/* Plans the parsed change set and lands it; the session is open. */
+static aa_outcome plan_and_land(const aa_apply_opts *o, aa_plan_opts *popts,
+				aa_apply_result *res)
+{
+	int r;
+
+	if (aa_plan_build(&res->plan, &res->cs, &res->session.snap, popts,
+			  &res->diags) < 0)
+		/* plan.fatal: the repository failed, not the answer */
+		return res->plan.fatal ? AA_OUT_FATAL : AA_OUT_REJECTED;
+	if (!res->plan.nchanges)
+		return AA_OUT_ALREADY_APPLIED;
+	if (o->land.mode == AA_LAND_BRANCH) {
+		if (build_trailers(&res->inputs, &res->cs, &res->plan,
+				   &res->trailers, &res->diags) < 0 ||
+		    build_note(&res->inputs, &res->note, &res->diags) < 0)
+			return AA_OUT_FATAL;
+		res->land.trailers = res->trailers.ptr;
+		res->land.note = res->note.ptr;
+		res->land.note_len = res->note.len;
+	}
+	r = aa_land(&res->session, &res->plan, &res->diags);
+	if (r < 0)
+		return outcome_of(r);
+	if (o->land.mode == AA_LAND_CHECK)
+		return AA_OUT_CHECKED;
+	return aa_plan_conflicts(&res->plan) ? AA_OUT_CONFLICTED : AA_OUT_APPLIED;
+}
+
+static aa_outcome run_pipeline(git_repository *repo, const aa_apply_opts *o,
+			       aa_apply_result *res)
+{
+	aa_plan_opts popts = o->plan;
+	int r;
+
+	res->land = o->land;
+	res->land.check_worktree = o->land.mode != AA_LAND_BRANCH &&
+				   git_repository_workdir(repo) != NULL;
+	if (read_inputs(o, repo, &res->inputs, &res->diags) < 0)
+		return AA_OUT_FATAL;
+	r = aa_session_open(&res->session, repo, &res->land, &res->diags);
+	res->opened = 1;
+	if (r < 0)
+		return outcome_of(r);
+	if (parse_inputs(o, &res->inputs, &res->cs, &res->diags) < 0)
+		return AA_OUT_REJECTED;
+	if (o->confirm_deletions && !popts.allow_delete && o->parse.strict)
+		o->confirm_deletions(&popts, &res->cs, o->payload);
+	return plan_and_land(o, &popts, res);
+}
+
+aa_outcome aa_apply(git_repository *repo, const aa_apply_opts *o,
+		    aa_apply_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->plan = (aa_plan)AA_PLAN_INIT;
+	res->cs = (aa_changeset)AA_CHANGESET_INIT;
+	res->outcome = run_pipeline(repo, o, res);
+	return res->outcome;
+}
+
+void aa_apply_result_free(aa_apply_result *res)
+{
+	aa_plan_free(&res->plan);
+	if (res->opened)
+		aa_session_close(&res->session);
+	aa_changeset_free(&res->cs);
+	aa_diags_free(&res->diags);
+	free_inputs(&res->inputs);
+	aa_buf_free(&res->trailers);
+	aa_buf_free(&res->note);
+	res->opened = 0;
+}
+
+int aa_apply_exit_code(aa_outcome outcome)
+{
+	switch (outcome) {
+	case AA_OUT_REJECTED:
+	case AA_OUT_CONFLICTED: /* as git apply --3way: written, exit 1 */
+		return AA_APPLY_EXIT_REJECTED;
+	case AA_OUT_FATAL:
+		return AA_APPLY_EXIT_FATAL;
+	default:
+		return 0;
+	}
+}

@@ -1,0 +1,279 @@
+/*
+ * --list: the suggestion branches and whether each merges into HEAD
+ * (include/aiapply/list.h). Reads only: the merges run with an
+ * in-memory object store in front of the repository's, as the landing
+ * session does, so the blobs a merge makes never reach the disk.
+ */
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <git2.h>
+#include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
+
+#include "aiapply/list.h"
+
+typedef struct lister {
+	git_repository *repo;
+	git_commit *head;     /* NULL when unborn */
+	git_odb *odb;
+	git_odb_backend *mempack;
+	aa_suggestion *v;
+	size_t n, cap;
+	aa_diags *d;
+} lister;
+
+static int git_fail(aa_diags *d, const char *what)
+{
+	const git_error *e = git_error_last();
+
+	aa_error(d, (aa_pos){ NULL, 0 }, NULL, "%s: %s", what,
+		 e && e->message ? e->message : "unknown error");
+	return AA_FATAL;
+}
+
+const char *aa_merge_state_name(aa_merge_state m)
+{
+	switch (m) {
+	case AA_MERGE_CLEAN: return "merges";
+	case AA_MERGE_CONFLICTS: return "conflicts";
+	case AA_MERGE_MERGED: return "merged";
+	case AA_MERGE_APPLIED: return "applied";
+	default: return "no-head";
+	}
+}
+
+/* AI-Answer values joined, and AI-Tolerant-Placements; 0 if not ours. */
+static int read_trailers(const char *message, aa_suggestion *sg)
+{
+	git_message_trailer_array arr = { 0 };
+	aa_buf answers = AA_BUF_INIT;
+	size_t i;
+	int ours = 0;
+
+	sg->tolerant = -1;
+	if (git_message_trailers(&arr, message) < 0)
+		return 0;
+	for (i = 0; i < arr.count; i++) {
+		if (!strcmp(arr.trailers[i].key, "AI-Answer")) {
+			aa_buf_printf(&answers, "%s%s", ours ? ", " : "",
+				      arr.trailers[i].value);
+			ours = 1;
+		} else if (!strcmp(arr.trailers[i].key, "AI-Tolerant-Placements")) {
+			sg->tolerant = strtol(arr.trailers[i].value, NULL, 10);
+		}
+	}
+	git_message_trailer_array_free(&arr);
+	if (ours)
+		sg->answers = aa_buf_detach(&answers);
+	aa_buf_free(&answers);
+	return ours && sg->answers ? 1 : 0;
+}
+
+/* Files and lines the suggestion changes over its base. */
+static int diff_stats(lister *l, git_commit *tip, aa_suggestion *sg)
+{
+	git_commit *parent = NULL;
+	git_tree *old = NULL, *new = NULL;
+	git_diff *diff = NULL;
+	git_diff_stats *stats = NULL;
+	int r = 0;
+
+	if (sg->has_base && git_commit_parent(&parent, tip, 0) < 0)
+		r = -1;
+	if (!r && parent && git_commit_tree(&old, parent) < 0)
+		r = -1;
+	if (!r && (git_commit_tree(&new, tip) < 0 ||
+		   git_diff_tree_to_tree(&diff, l->repo, old, new, NULL) < 0 ||
+		   git_diff_get_stats(&stats, diff) < 0))
+		r = -1;
+	if (!r) {
+		sg->files = git_diff_stats_files_changed(stats);
+		sg->added = git_diff_stats_insertions(stats);
+		sg->removed = git_diff_stats_deletions(stats);
+	}
+	git_diff_stats_free(stats);
+	git_diff_free(diff);
+	git_tree_free(new);
+	git_tree_free(old);
+	git_commit_free(parent);
+	return r < 0 ? git_fail(l->d, "cannot compare a suggestion with its base") : 0;
+}
+
+/* Where the base stands to HEAD: an ancestor, and how far behind. */
+static int base_to_head(lister *l, aa_suggestion *sg)
+{
+	const git_oid *head = git_commit_id(l->head);
+	size_t behind = 0;
+	int r;
+
+	if (!sg->has_base)
+		return 0;
+	r = git_oid_equal(head, &sg->base) ? 1 :
+	    git_graph_descendant_of(l->repo, head, &sg->base);
+	if (r < 0)
+		return git_fail(l->d, "cannot walk the history");
+	sg->base_in_head = r;
+	if (git_graph_ahead_behind(&sg->head_ahead, &behind, l->repo, head,
+				   &sg->base) < 0)
+		return git_fail(l->d, "cannot walk the history");
+	return 0;
+}
+
+/* Merged, already applied, merges or conflicts, all in memory. */
+static int merge_state(lister *l, git_commit *tip, aa_suggestion *sg)
+{
+	const git_oid *head = git_commit_id(l->head);
+	git_index *index = NULL;
+	git_oid tree;
+	int r;
+
+	r = git_oid_equal(head, &sg->tip) ? 1 :
+	    git_graph_descendant_of(l->repo, head, &sg->tip);
+	if (r < 0)
+		return git_fail(l->d, "cannot walk the history");
+	if (r) {
+		sg->merge = AA_MERGE_MERGED;
+		return 0;
+	}
+	if (git_merge_commits(&index, l->repo, l->head, tip, NULL) < 0)
+		return git_fail(l->d, "cannot merge a suggestion in memory");
+	if (git_index_has_conflicts(index))
+		sg->merge = AA_MERGE_CONFLICTS;
+	else if (git_index_write_tree_to(&tree, index, l->repo) < 0)
+		r = git_fail(l->d, "cannot merge a suggestion in memory");
+	else
+		sg->merge = git_oid_equal(&tree, git_commit_tree_id(l->head)) ?
+			    AA_MERGE_APPLIED : AA_MERGE_CLEAN;
+	git_index_free(index);
+	git_mempack_reset(l->mempack);
+	return r < 0 ? r : 0;
+}
+
+static int add_suggestion(lister *l, const char *name, git_commit *tip)
+{
+	aa_suggestion sg;
+	int r;
+
+	memset(&sg, 0, sizeof(sg));
+	if (!read_trailers(git_commit_message(tip), &sg))
+		return 0;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		aa_suggestion *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v) {
+			free(sg.answers);
+			return aa_oom(l->d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	sg.branch = aa_strdup(name);
+	git_oid_cpy(&sg.tip, git_commit_id(tip));
+	sg.has_base = git_commit_parentcount(tip) > 0;
+	if (sg.has_base)
+		git_oid_cpy(&sg.base, git_commit_parent_id(tip, 0));
+	sg.merge = AA_MERGE_NO_HEAD;
+	l->v[l->n++] = sg;
+	if (!sg.branch)
+		return aa_oom(l->d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
+	r = diff_stats(l, tip, &l->v[l->n - 1]);
+	if (!r && l->head)
+		r = base_to_head(l, &l->v[l->n - 1]);
+	if (!r && l->head)
+		r = merge_state(l, tip, &l->v[l->n - 1]);
+	return r;
+}
+
+static int each_branch(lister *l, const char *pattern)
+{
+	git_branch_iterator *it = NULL;
+	git_reference *ref;
+	git_branch_t type;
+	int r = 0, next;
+
+	if (git_branch_iterator_new(&it, l->repo, GIT_BRANCH_LOCAL) < 0)
+		return git_fail(l->d, "cannot list the branches");
+	while (!r && (next = git_branch_next(&ref, &type, it)) == 0) {
+		const char *name = git_reference_shorthand(ref);
+		git_commit *tip = NULL;
+
+		if (!pattern || !fnmatch(pattern, name, 0)) {
+			if (git_reference_peel((git_object **)&tip, ref,
+					       GIT_OBJECT_COMMIT) < 0)
+				r = git_fail(l->d, "cannot read a branch");
+			else
+				r = add_suggestion(l, name, tip);
+		}
+		git_commit_free(tip);
+		git_reference_free(ref);
+	}
+	git_branch_iterator_free(it);
+	if (!r && next != GIT_ITEROVER)
+		r = git_fail(l->d, "cannot list the branches");
+	return r;
+}
+
+static int open_lister(lister *l, aa_diags *d)
+{
+	git_reference *head = NULL;
+	int r = git_repository_head(&head, l->repo);
+
+	l->d = d;
+	if (r == 0 && git_reference_peel((git_object **)&l->head, head,
+					 GIT_OBJECT_COMMIT) < 0)
+		r = -1;
+	git_reference_free(head);
+	if (r < 0 && r != GIT_EUNBORNBRANCH && r != GIT_ENOTFOUND)
+		return git_fail(d, "cannot read HEAD");
+	if (git_repository_odb(&l->odb, l->repo) < 0 ||
+	    git_mempack_new(&l->mempack) < 0)
+		return git_fail(d, "cannot set up the object database");
+	/* every object a merge makes stays in memory */
+	if (git_odb_add_backend(l->odb, l->mempack, 1000) < 0) {
+		l->mempack->free(l->mempack);
+		l->mempack = NULL;
+		return git_fail(d, "cannot set up the in-memory object store");
+	}
+	return 0;
+}
+
+static int by_branch(const void *a, const void *b)
+{
+	return strcmp(((const aa_suggestion *)a)->branch,
+		      ((const aa_suggestion *)b)->branch);
+}
+
+int aa_list_suggestions(git_repository *repo, const char *pattern,
+			aa_suggestion **out, size_t *n, aa_diags *d)
+{
+	lister l;
+	int r;
+
+	memset(&l, 0, sizeof(l));
+	l.repo = repo;
+	r = open_lister(&l, d);
+	if (!r)
+		r = each_branch(&l, pattern);
+	if (l.mempack)
+		git_mempack_reset(l.mempack);
+	git_odb_free(l.odb);
+	git_commit_free(l.head);
+	if (l.n)
+		qsort(l.v, l.n, sizeof(*l.v), by_branch);
+	*out = l.v;
+	*n = l.n;
+	return r;
+}
+
+void aa_suggestions_free(aa_suggestion *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].branch);
+		free(v[i].answers);
+	}
+	free(v);
+}

@@ -1,0 +1,202 @@
+#!/bin/sh
+
+test_description='--each: every input its own suggestion branch, each all or nothing, all from one base'
+
+. "$(dirname "$0")/test-lib.sh"
+
+test_expect_success 'setup' '
+	make_repo repo &&
+	git -C repo tag base &&
+	mkdir answers &&
+	cat >answers/one.md <<-\EOF &&
+	--- START-REPLACE-FILE: a.txt ---
+	first suggestion
+	--- END-REPLACE-FILE: a.txt ---
+	EOF
+	cat >answers/two.md <<-\EOF &&
+	--- START-REPLACE-FILE: a.txt ---
+	second suggestion
+	--- END-REPLACE-FILE: a.txt ---
+	EOF
+	cat >answers/three.md <<-\EOF &&
+	--- START-FILE: new.txt ---
+	third suggestion
+	--- END-FILE: new.txt ---
+	EOF
+	cat >answers/bad.diff <<-\EOF
+	--- a/a.txt
+	+++ b/a.txt
+	@@ -1 +1 @@
+	-not in the file
+	+never lands
+	EOF
+'
+
+# loose_objects: every loose object id of the repository, sorted.
+loose_objects () {
+	find .git/objects -type f -path "*/[0-9a-f][0-9a-f]/*" |
+	sed "s|.*/\([0-9a-f][0-9a-f]\)/|\1|" | sort
+}
+
+test_expect_success 'each input lands on its own branch, all from HEAD' '
+	(
+		cd repo &&
+		git ai-apply --each --branch=s ../answers/one.md ../answers/two.md \
+			../answers/three.md >out &&
+		test_grep "branch s-1" out &&
+		test_grep "branch s-3" out &&
+		for i in 1 2 3
+		do
+			test "$(git rev-parse s-$i^)" = "$(git rev-parse HEAD)" || return 1
+		done &&
+		echo "first suggestion" >expect &&
+		git show s-1:a.txt >actual &&
+		test_cmp expect actual &&
+		echo "second suggestion" >expect &&
+		git show s-2:a.txt >actual &&
+		test_cmp expect actual &&
+		git diff --name-only HEAD s-3 >names &&
+		echo new.txt >expect &&
+		test_cmp expect names &&
+		git log -1 --format=%B s-2 | git interpret-trailers --parse >trailers &&
+		test_grep "^AI-Answer: two.md$" trailers &&
+		git diff --exit-code HEAD
+	)
+'
+
+test_expect_success 'a failing suggestion among good ones leaves no ref, note or object of its own' '
+	(
+		cd repo &&
+		git for-each-ref --format="%(refname)" refs/heads >refs.before &&
+		notes_before=$(git rev-parse refs/notes/ai-apply) &&
+		loose_objects >objects.before &&
+		test_expect_code 1 git ai-apply --each --branch=f ../answers/one.md \
+			../answers/bad.diff ../answers/three.md >out 2>err &&
+		test_grep "error: a.txt: .*bad.diff:3: hunk does not apply" err &&
+		test_grep "1 of 3 suggestions failed" err &&
+		git rev-parse --verify f-1 &&
+		git rev-parse --verify f-3 &&
+		test_must_fail git rev-parse --verify -q f-2 &&
+		test $(git rev-list --count $notes_before..refs/notes/ai-apply) = 2 &&
+		git notes --ref=ai-apply show f-1 >note &&
+		test_cmp ../answers/one.md note &&
+		git notes --ref=ai-apply show f-3 >note &&
+		test_cmp ../answers/three.md note &&
+		git for-each-ref --format="%(refname)" refs/heads >refs.after &&
+		printf "refs/heads/f-1\nrefs/heads/f-3\n" >expect &&
+		comm -13 refs.before refs.after >new.refs &&
+		test_cmp expect new.refs &&
+		loose_objects >objects.after &&
+		comm -13 objects.before objects.after >new.objects &&
+		git rev-list --objects base..f-1 base..f-3 refs/notes/ai-apply |
+			cut -d" " -f1 |
+			sort -u >reachable &&
+		comm -23 new.objects reachable >stray &&
+		test_must_be_empty stray
+	)
+'
+
+test_expect_success 'an existing branch refuses that suggestion only; it stays where it was' '
+	(
+		cd repo &&
+		git branch e-2 base &&
+		test_expect_code 1 git ai-apply --each --branch=e ../answers/one.md \
+			../answers/two.md ../answers/three.md 2>err &&
+		test_grep "branch .e-2. already exists" err &&
+		test "$(git rev-parse e-2)" = "$(git rev-parse base)" &&
+		git rev-parse --verify e-1 &&
+		git rev-parse --verify e-3
+	)
+'
+
+# start_paused ARGS...: git ai-apply in the background, paused just
+# before it writes its first branch; "resume" lets it go on.
+start_paused () {
+	rm -f "$TRASH/go" "$TRASH/go.waiting" &&
+	{ AA_TEST_HOOK="branch:pause:$TRASH/go" git-ai-apply "$@" \
+		>"$TRASH/paused.out" 2>"$TRASH/paused.err" & } &&
+	paused_pid=$! &&
+	i=0 &&
+	while ! test -e "$TRASH/go.waiting"
+	do
+		i=$((i + 1)) &&
+		test $i -lt 1000 || return 1
+		sleep 0.01
+	done
+}
+
+resume () {
+	: >"$TRASH/go" &&
+	paused_code=0 &&
+	{ wait $paused_pid || paused_code=$?; }
+}
+
+TRASH=$(pwd)
+
+test_expect_success 'two --each runs racing on the same names: one wins, the other refuses cleanly' '
+	(
+		cd repo &&
+		notes_before=$(git rev-parse refs/notes/ai-apply) &&
+		start_paused --each --branch=r -m "from A" ../answers/one.md \
+			../answers/three.md &&
+		git ai-apply --each --branch=r -m "from B" ../answers/one.md \
+			../answers/three.md &&
+		resume &&
+		test $paused_code = 1 &&
+		test_grep "branch .r-1. already exists" "$TRASH/paused.err" &&
+		test_grep "branch .r-2. already exists" "$TRASH/paused.err" &&
+		for i in 1 2
+		do
+			git log -1 --format=%s r-$i >subject &&
+			echo "from B" >expect &&
+			test_cmp expect subject || return 1
+		done &&
+		test $(git rev-list --count $notes_before..refs/notes/ai-apply) = 2 &&
+		git notes --ref=ai-apply show r-2 >note &&
+		test_cmp ../answers/three.md note &&
+		git fsck --no-progress
+	)
+'
+
+test_expect_success '--base: every suggestion starts from it' '
+	(
+		cd repo &&
+		git commit -q --allow-empty -m moved &&
+		git ai-apply --each --branch=b --base=base ../answers/one.md \
+			../answers/three.md &&
+		test "$(git rev-parse b-1^)" = "$(git rev-parse base)" &&
+		test "$(git rev-parse b-2^)" = "$(git rev-parse base)"
+	)
+'
+
+test_expect_success '--each --json: one document with a report per suggestion' '
+	(
+		cd repo &&
+		test_expect_code 1 git ai-apply --each --json --branch=j \
+			../answers/one.md ../answers/bad.diff >../out.json
+	) &&
+	jq -e ".landed == 1 and .failed == 1" out.json &&
+	jq -r ".suggestions[] | .branch + \" \" + .status" out.json >actual &&
+	printf "j-1 applied\nj-2 rejected\n" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a missing input is that suggestion failing, fatal (128)' '
+	(
+		cd repo &&
+		test_expect_code 128 git ai-apply --each --branch=m ../answers/one.md \
+			missing.md 2>err &&
+		test_grep "cannot open .missing.md." err &&
+		git rev-parse --verify m-1 &&
+		test_must_fail git rev-parse --verify -q m-2
+	)
+'
+
+test_expect_success '--each needs --branch and answer files' '
+	test_expect_code 128 git -C repo ai-apply --each ../answers/one.md 2>err &&
+	test_grep "fatal: --each needs --branch" err &&
+	test_expect_code 128 git -C repo ai-apply --each --branch=x </dev/null 2>err &&
+	test_grep "needs the answer files" err
+'
+
+test_done

@@ -1,0 +1,85 @@
+#!/bin/sh
+
+test_description='--list: the suggestion branches, how far HEAD moved from their base, and whether each merges now'
+
+. "$(dirname "$0")/test-lib.sh"
+
+test_expect_success 'setup: four suggestions, then HEAD moves' '
+	git init -q repo &&
+	(
+		cd repo &&
+		seq 1 10 >a.txt &&
+		echo bee >b.txt &&
+		git add . &&
+		git commit -q -m initial &&
+		git tag base &&
+		git branch plain &&
+		sed "s/^2\$/two/" a.txt >../a2 &&
+		sed "s/^9\$/nine/" a.txt >../a9 &&
+		test_expect_code 1 git diff --no-index a.txt ../a2 >../raw2 &&
+		sed "s|b/../a2|b/a.txt|" ../raw2 >../line2.diff &&
+		test_expect_code 1 git diff --no-index a.txt ../a9 >../raw9 &&
+		sed "s|b/../a9|b/a.txt|" ../raw9 >../line9.diff &&
+		printf "%s\n" "--- START-REPLACE-FILE: b.txt ---" "BEE" \
+			"--- END-REPLACE-FILE: b.txt ---" >../b.md &&
+		printf "%s\n" "--- START-FILE: c.txt ---" "sea" \
+			"--- END-FILE: c.txt ---" >../c.md &&
+		git ai-apply --each --branch=s ../line2.diff ../line9.diff ../b.md ../c.md &&
+		sed "s/^9\$/NINE/" a.txt >tmp && mv tmp a.txt &&
+		git commit -q -a -m "HEAD changes line 9" &&
+		git merge -q --no-edit s-3 &&
+		echo sea >c.txt &&
+		git add c.txt &&
+		git commit -q -m "c.txt as s-4 makes it" &&
+		git checkout -q -b side base &&
+		git commit -q --allow-empty -m side &&
+		git checkout -q - &&
+		git ai-apply --branch=off --base=side ../b.md
+	)
+'
+
+test_expect_success 'each suggestion: merges, conflicts, merged, applied' '
+	(
+		cd repo &&
+		git ai-apply --list >../out
+	) &&
+	cut -d" " -f1 out >names &&
+	printf "%s\n" off s-1 s-2 s-3 s-4 >expect &&
+	test_cmp expect names &&
+	test_grep "^s-1  *merges  *line2.diff  base $(git -C repo rev-parse --short=7 base) (HEAD +4)  1 file +1 -1  tolerant 0$" out &&
+	test_grep "^s-2  *conflicts " out &&
+	test_grep "^s-3  *merged " out &&
+	test_grep "^s-4  *applied " out &&
+	test_grep "^off .* (not in HEAD.s history)" out
+'
+
+test_expect_success '--list writes nothing: no object, no ref' '
+	(
+		cd repo &&
+		repo_snapshot list &&
+		find .git/objects -type f | sort >../objects.before &&
+		git ai-apply --list >/dev/null &&
+		find .git/objects -type f | sort >../objects.after &&
+		repo_unchanged list
+	) &&
+	test_cmp objects.before objects.after
+'
+
+test_expect_success '--list <pattern> and --json' '
+	(
+		cd repo &&
+		git ai-apply --list --json "s-[12]" >../out.json
+	) &&
+	jq -r ".suggestions[] | .branch + \" \" + .merge" out.json >actual &&
+	printf "s-1 merges\ns-2 conflicts\n" >expect &&
+	test_cmp expect actual &&
+	jq -e ".status == \"listed\" and .suggestions[0].head_ahead == 4 and
+		.suggestions[0].base_in_head and .suggestions[0].answer == \"line2.diff\"" out.json
+'
+
+test_expect_success '--list with a landing option is fatal' '
+	test_expect_code 128 git -C repo ai-apply --list --cached 2>err &&
+	test_grep "fatal: --list takes" err
+'
+
+test_done
