@@ -212,7 +212,8 @@ static int parse_value_opt(cli *c, int argc, char **argv, int *i)
 	}
 	if ((r = opt_value(argc, argv, i, "--message", &v)) != 0 ||
 	    (r = opt_value(argc, argv, i, "-m", &v)) != 0) {
-		if (r < 0)
+		/* as git commit: an empty message is no message */
+		if (r < 0 || !*v)
 			return die_usage("option '%s' needs a message", "-m");
 		c->land.message = v;
 		return 0;

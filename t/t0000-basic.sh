@@ -25,7 +25,9 @@ test_expect_success 'a bad value is a usage error (129)' '
 	test_grep "^error: unknown format" err &&
 	test_grep "usage:" err &&
 	test_expect_code 129 git -C repo ai-apply --branch 2>err &&
-	test_grep "^error: option .--branch. needs a branch name" err
+	test_grep "^error: option .--branch. needs a branch name" err &&
+	test_expect_code 129 git -C repo ai-apply --branch=b -m "" x 2>err &&
+	test_grep "^error: option .-m. needs a message" err
 '
 
 test_expect_success '--no-<option> undoes the option, as in git' '
