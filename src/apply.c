@@ -14,6 +14,7 @@
 
 #include "aiapply.h"
 #include "aiapply/apply.h"
+#include "aiapply/review.h"
 
 /* ---- inputs ---- */
 
@@ -345,6 +346,9 @@ static aa_outcome plan_and_land(const aa_apply_opts *o, aa_plan_opts *popts,
 		return outcome_of(r);
 	if (o->land.mode == AA_LAND_CHECK)
 		return AA_OUT_CHECKED;
+	/* a staged landing: the index is in place, record it for --review */
+	if (o->land.mode == AA_LAND_INDEX || o->land.mode == AA_LAND_CACHED)
+		aa_review_record(res->session.repo, res);
 	return aa_plan_conflicts(&res->plan) ? AA_OUT_CONFLICTED : AA_OUT_APPLIED;
 }
 

@@ -19,6 +19,7 @@
 #include "aiapply/land.h"
 #include "aiapply/report.h"
 #include "aiapply/apply.h"
+#include "aiapply/review.h"
 #include "journal.h"
 
 #define EXIT_FATAL AA_APPLY_EXIT_FATAL
@@ -43,6 +44,7 @@ static const char usage_text[] =
 	"                    [--3way] [--stat | --json | --diff] [-q] [-C <dir>] [<file>...]\n"
 	"   or: git ai-apply --recover [-C <dir>]\n"
 	"   or: git ai-apply --list [--json] [-C <dir>] [<pattern>]\n"
+	"   or: git ai-apply --review [--json] [-C <dir>]\n"
 	"\n"
 	"    --cached           apply to the index only\n"
 	"    --branch=<name>    commit the change on a new branch; index, work tree\n"
@@ -61,7 +63,8 @@ static const char usage_text[] =
 	"    --stat, --diff, --json   report as diffstat, git diff or JSON\n"
 	"    -q, --quiet        no summary\n"
 	"    --recover          finish or undo a landing that was interrupted\n"
-	"    --list             the suggestion branches, whether each merges into HEAD\n";
+	"    --list             the suggestion branches, whether each merges into HEAD\n"
+	"    --review           the staged AI change, tolerant placements marked\n";
 
 /*
  * The usage text with the format names of the registry, wrapped under
@@ -111,6 +114,7 @@ typedef struct cli {
 	int recover;          /* --recover */
 	int each;             /* --each: one suggestion branch per input */
 	int list;             /* --list [<pattern>] */
+	int review;           /* --review */
 	aa_diags fatal;       /* what stops the run before it starts */
 } cli;
 
@@ -232,6 +236,8 @@ static int parse_negated(cli *c, const char *a)
 {
 	if (!strcmp(a, "--no-each"))
 		c->each = 0;
+	else if (!strcmp(a, "--no-review"))
+		c->review = 0;
 	else if (!strcmp(a, "--no-strict"))
 		c->parse.strict = 0;
 	else if (!strcmp(a, "--no-force"))
@@ -282,6 +288,8 @@ static int parse_flag(cli *c, const char *a)
 		c->each = 1;
 	else if (!strcmp(a, "--list"))
 		c->list = 1;
+	else if (!strcmp(a, "--review"))
+		c->review = 1;
 	else
 		return parse_negated(c, a);
 	return 0;
@@ -326,6 +334,9 @@ static int parse_args(cli *c, int argc, char **argv)
 	if (c->list && (c->nfiles > 1 || c->land.mode != AA_LAND_INDEX ||
 			c->each || c->recover))
 		die_fatal(c, "--list takes one pattern at most and no landing option");
+	if (c->review && (c->nfiles || c->land.mode != AA_LAND_INDEX ||
+			  c->each || c->recover || c->list))
+		die_fatal(c, "--review takes no input and no landing option");
 	if (c->each && c->land.mode != AA_LAND_BRANCH)
 		die_fatal(c, "--each needs --branch: each input lands on its own branch");
 	if (c->plan.threeway && c->land.mode == AA_LAND_BRANCH)
@@ -536,6 +547,17 @@ static int run_list(cli *c, git_repository *repo)
 	return r < 0 ? EXIT_FATAL : 0;
 }
 
+/* --review: the staged AI change; 128 when it cannot be shown. */
+static int run_review(cli *c, git_repository *repo)
+{
+	aa_diags d = AA_DIAGS_INIT;
+	int r = aa_review_show(repo, stdout, c->report.kind == AA_REPORT_JSON, &d);
+
+	aa_report_diags(stderr, &d);
+	aa_diags_free(&d);
+	return r < 0 ? EXIT_FATAL : 0;
+}
+
 /* -C, then the repository; 0, or -1 with the error in c->fatal. */
 static int open_repository(cli *c, git_repository **repo)
 {
@@ -623,6 +645,8 @@ int main(int argc, char **argv)
 		code = run_each(&c, repo);
 	else if (c.list)
 		code = run_list(&c, repo);
+	else if (c.review)
+		code = run_review(&c, repo);
 	else
 		code = run(&c, repo);
 	git_repository_free(repo);

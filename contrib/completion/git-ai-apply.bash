@@ -14,7 +14,7 @@ _git_ai_apply ()
 		return
 		;;
 	--*)
-		__gitcomp "--cached --branch= --each --list --check --format= --strict --base=
+		__gitcomp "--cached --branch= --each --list --review --check --format= --strict --base=
 			--force --allow-delete --3way --stat --json --diff --quiet --help"
 		return
 		;;

@@ -1,0 +1,28 @@
+/*
+ * The review record (issue 10, point 2): what a staged landing put in the
+ * index, kept under the git dir as "ai-apply/review", and --review, which
+ * prints the staged AI change with its tolerant placements marked.
+ * Format and lifetime: Documentation/decisions.md, "Review record".
+ */
+#ifndef AIAPPLY_REVIEW_H
+#define AIAPPLY_REVIEW_H
+
+#include <stdio.h>
+#include <git2.h>
+#include "apply.h"
+
+/*
+ * Writes the record of a staged landing (default mode or --cached) that
+ * has put its index in place. Never fails the landing: a record that
+ * cannot be written is a warning in res->diags.
+ */
+void aa_review_record(git_repository *repo, aa_apply_result *res);
+
+/*
+ * --review: prints the recorded change (json: one JSON document) to out.
+ * Drops the record when none of its staged blobs is in the index any
+ * more. Returns 0, or -1 with the error in d.
+ */
+int aa_review_show(git_repository *repo, FILE *out, int json, aa_diags *d);
+
+#endif

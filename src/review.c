@@ -1,0 +1,671 @@
+/*
+ * The review record and --review (include/aiapply/review.h).
+ *
+ * The record is a text file, one item a line, fields split by tabs, the
+ * path always last so that it may hold anything but a newline:
+ *   ai-apply-review 1
+ *   answer <blob hex> <name>
+ *   path <staged blob hex, 40 zeros when deleted> <path>
+ *   edit <line> <offset> <rung> <path>
+ *   warning <first line of the message> <path>
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <cjson/cJSON.h>
+#include <git2.h>
+
+#include "aiapply.h"
+#include "aiapply/review.h"
+
+#define RECORD_NAME "ai-apply/review"
+#define ZERO_HEX "0000000000000000000000000000000000000000"
+
+/* ---- writing ---- */
+
+static int record_path(git_repository *repo, aa_buf *path)
+{
+	aa_buf_clear(path);
+	aa_buf_printf(path, "%s%s", git_repository_path(repo), RECORD_NAME);
+	return aa_buf_oom(path) ? -1 : 0;
+}
+
+/* The blob the index holds at path now, as hex; zeros when none. */
+static void index_blob_hex(git_index *ix, const char *path, char hex[41])
+{
+	const git_index_entry *e = ix ? git_index_get_bypath(ix, path, 0) : NULL;
+
+	if (e)
+		git_oid_tostr(hex, 41, &e->id);
+	else
+		strcpy(hex, ZERO_HEX);
+}
+
+static void put_answers(const aa_apply_inputs *in, aa_buf *out)
+{
+	size_t i;
+
+	for (i = 0; i < in->n; i++) {
+		char hex[41];
+		git_oid id;
+
+		if (git_odb_hash(&id, in->v[i].data, in->v[i].len, GIT_OBJECT_BLOB) < 0)
+			continue;
+		git_oid_tostr(hex, sizeof(hex), &id);
+		aa_buf_printf(out, "answer\t%s\t%s\n", hex, in->v[i].name);
+	}
+}
+
+static void put_change(const aa_change *c, git_index *ix, aa_buf *out)
+{
+	char hex[41];
+	size_t j;
+
+	index_blob_hex(ix, c->path, hex);
+	aa_buf_printf(out, "path\t%s\t%s\n", hex, c->path);
+	for (j = 0; j < c->nlandings; j++)
+		aa_buf_printf(out, "edit\t%ld\t%ld\t%s\t%s\n", c->landings[j].line,
+			      c->landings[j].offset,
+			      aa_how_name(c->landings[j].how), c->path);
+}
+
+static void put_warnings(const aa_diags *d, aa_buf *out)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		const aa_diag *w = &d->v[i];
+		const char *nl;
+
+		if (w->level != AA_DIAG_WARNING || !w->path || strchr(w->path, '\n'))
+			continue;
+		nl = strchr(w->msg, '\n');
+		aa_buf_printf(out, "warning\t%.*s\t%s\n",
+			      (int)(nl ? (size_t)(nl - w->msg) : strlen(w->msg)),
+			      w->msg, w->path);
+	}
+}
+
+/* Writes out to the record through a temporary file and a rename. */
+static int write_record(git_repository *repo, const aa_buf *text, aa_diags *d)
+{
+	aa_buf path = AA_BUF_INIT, tmp = AA_BUF_INIT;
+	FILE *f = NULL;
+	int r = -1;
+
+	if (record_path(repo, &path) < 0 ||
+	    aa_buf_printf(&tmp, "%s.tmp", path.ptr) < 0)
+		goto out;
+	*strrchr(tmp.ptr, '/') = '\0';
+	if (mkdir(tmp.ptr, 0777) < 0 && errno != EEXIST)
+		goto out;
+	tmp.ptr[strlen(tmp.ptr)] = '/';
+	f = fopen(tmp.ptr, "wb");
+	if (!f)
+		goto out;
+	if (fwrite(text->ptr, 1, text->len, f) != text->len)
+		goto out;
+	if (fclose(f) < 0) {
+		f = NULL;
+		goto out;
+	}
+	f = NULL;
+	r = rename(tmp.ptr, path.ptr);
+out:
+	if (r < 0)
+		aa_warn(d, (aa_pos){ NULL, 0 }, NULL,
+			"cannot write the review record %s: %s",
+			path.ptr ? aa_qpath(path.ptr) : RECORD_NAME, strerror(errno));
+	if (f)
+		fclose(f);
+	if (r < 0 && tmp.ptr)
+		unlink(tmp.ptr);
+	aa_buf_free(&path);
+	aa_buf_free(&tmp);
+	return r;
+}
+
+void aa_review_record(git_repository *repo, aa_apply_result *res)
+{
+	aa_buf text = AA_BUF_INIT;
+	/* the session's index is the one just landed, as written */
+	git_index *ix = res->session.index;
+	size_t i;
+
+	aa_buf_puts(&text, "ai-apply-review 1\n");
+	put_answers(&res->inputs, &text);
+	for (i = 0; i < res->plan.nchanges; i++)
+		if (!strchr(res->plan.changes[i].path, '\n'))
+			put_change(&res->plan.changes[i], ix, &text);
+	put_warnings(&res->diags, &text);
+	if (aa_buf_oom(&text))
+		aa_warn(&res->diags, (aa_pos){ NULL, 0 }, NULL,
+			"cannot write the review record: out of memory");
+	else
+		write_record(repo, &text, &res->diags);
+	aa_buf_free(&text);
+}
+
+/* ---- reading ---- */
+
+typedef struct rv_edit {
+	long line, offset;
+	char *how;
+	int tolerant;
+} rv_edit;
+
+typedef struct rv_file {
+	char *path;
+	char staged[41];
+	char now[41];         /* the index's blob now */
+	int in_index;         /* staged blob still in the index, uncommitted */
+	int worktree_changed;
+	rv_edit *edits;
+	size_t nedits;
+} rv_file;
+
+typedef struct rv_record {
+	rv_file *files;
+	size_t nfiles;
+	char **answers;       /* "<blob>\t<name>" */
+	size_t nanswers;
+	char **warnings;      /* "<message>\t<path>" */
+	size_t nwarnings;
+} rv_record;
+
+static void record_free(rv_record *r)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->nfiles; i++) {
+		for (j = 0; j < r->files[i].nedits; j++)
+			free(r->files[i].edits[j].how);
+		free(r->files[i].edits);
+		free(r->files[i].path);
+	}
+	for (i = 0; i < r->nanswers; i++)
+		free(r->answers[i]);
+	for (i = 0; i < r->nwarnings; i++)
+		free(r->warnings[i]);
+	free(r->files);
+	free(r->answers);
+	free(r->warnings);
+	memset(r, 0, sizeof(*r));
+}
+
+static int push_str(char ***v, size_t *n, const char *s)
+{
+	char **nv = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (!nv)
+		return -1;
+	*v = nv;
+	return (nv[*n] = aa_strdup(s)) ? (int)(++*n, 0) : -1;
+}
+
+static rv_file *find_file(rv_record *r, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < r->nfiles; i++)
+		if (!strcmp(r->files[i].path, path))
+			return &r->files[i];
+	return NULL;
+}
+
+static int parse_path_line(rv_record *r, char *rest)
+{
+	char *tab = strchr(rest, '\t');
+	rv_file *nf;
+
+	if (!tab || tab - rest != 40)
+		return -1;
+	nf = realloc(r->files, (r->nfiles + 1) * sizeof(*nf));
+	if (!nf)
+		return -1;
+	r->files = nf;
+	memset(&nf[r->nfiles], 0, sizeof(*nf));
+	memcpy(nf[r->nfiles].staged, rest, 40);
+	if (!(nf[r->nfiles].path = aa_strdup(tab + 1)))
+		return -1;
+	r->nfiles++;
+	return 0;
+}
+
+static int parse_edit_line(rv_record *r, char *rest)
+{
+	char how[32], *p = rest, *end;
+	long line = strtol(p, &end, 10), offset;
+	rv_file *f;
+	rv_edit *ne;
+	size_t n;
+
+	if (*end != '\t')
+		return -1;
+	offset = strtol(end + 1, &end, 10);
+	if (*end != '\t' || !(p = strchr(end + 1, '\t')) ||
+	    (n = (size_t)(p - end - 1)) >= sizeof(how))
+		return -1;
+	memcpy(how, end + 1, n);
+	how[n] = '\0';
+	if (!(f = find_file(r, p + 1)))
+		return -1;
+	ne = realloc(f->edits, (f->nedits + 1) * sizeof(*ne));
+	if (!ne)
+		return -1;
+	f->edits = ne;
+	ne[f->nedits].line = line;
+	ne[f->nedits].offset = offset;
+	ne[f->nedits].tolerant = !strcmp(how, aa_how_name(AA_HOW_WHITESPACE)) ||
+		!strcmp(how, aa_how_name(AA_HOW_REDUCED_CONTEXT)) ||
+		!strcmp(how, aa_how_name(AA_HOW_CONTENT)) ||
+		!strcmp(how, aa_how_name(AA_HOW_MERGED));
+	if (!(ne[f->nedits].how = aa_strdup(how)))
+		return -1;
+	f->nedits++;
+	return 0;
+}
+
+static int parse_line(rv_record *r, char *line)
+{
+	if (!strncmp(line, "answer\t", 7))
+		return push_str(&r->answers, &r->nanswers, line + 7);
+	if (!strncmp(line, "warning\t", 8))
+		return push_str(&r->warnings, &r->nwarnings, line + 8);
+	if (!strncmp(line, "path\t", 5))
+		return parse_path_line(r, line + 5);
+	if (!strncmp(line, "edit\t", 5))
+		return parse_edit_line(r, line + 5);
+	return -1;
+}
+
+/* 1: read; 0: no record; -1: unreadable (error in d). */
+static int read_record(const char *file, rv_record *r, aa_diags *d)
+{
+	FILE *f = fopen(file, "rb");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	long no = 0;
+	int bad = 0;
+
+	if (!f)
+		return errno == ENOENT ? 0 :
+		       aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot read %s: %s",
+				aa_qpath(file), strerror(errno));
+	while (!bad && (n = getline(&line, &cap, f)) >= 0) {
+		if (n && line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		no++;
+		bad = no == 1 ? strcmp(line, "ai-apply-review 1") != 0 :
+			parse_line(r, line) < 0;
+	}
+	free(line);
+	fclose(f);
+	if (bad)
+		return aa_error(d, (aa_pos){ file, no }, NULL,
+				"the review record is damaged (remove it to start over)");
+	return 1;
+}
+
+/* ---- the state of each recorded path now ---- */
+
+/* The blob HEAD's tree has at path, as hex; zeros when none. */
+static void head_blob_hex(git_tree *head, const char *path, char hex[41])
+{
+	git_tree_entry *e = NULL;
+
+	if (head && !git_tree_entry_bypath(&e, head, path)) {
+		git_oid_tostr(hex, 41, git_tree_entry_id(e));
+		git_tree_entry_free(e);
+	} else {
+		git_error_clear();
+		strcpy(hex, ZERO_HEX);
+	}
+}
+
+/*
+ * in_index: the index still holds the staged blob and HEAD does not
+ * (committed, reset and restaged all end it). Returns how many have it.
+ */
+static size_t compare_with_index(git_repository *repo, git_index *ix,
+				 git_tree *head, rv_record *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nfiles; i++) {
+		rv_file *f = &r->files[i];
+		char in_head[41];
+		unsigned int st = 0;
+
+		index_blob_hex(ix, f->path, f->now);
+		head_blob_hex(head, f->path, in_head);
+		f->in_index = !strcmp(f->now, f->staged) &&
+			      strcmp(in_head, f->staged) != 0;
+		n += f->in_index;
+		if (git_repository_workdir(repo) &&
+		    !git_status_file(&st, repo, f->path))
+			f->worktree_changed = (st & (GIT_STATUS_WT_MODIFIED |
+						     GIT_STATUS_WT_DELETED |
+						     GIT_STATUS_WT_TYPECHANGE)) != 0;
+		git_error_clear();
+	}
+	return n;
+}
+
+static size_t tolerant_count(const rv_file *f)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < f->nedits; i++)
+		n += f->edits[i].tolerant;
+	return n;
+}
+
+/* ---- the diff, HEAD's tree to the index, restricted to the record ---- */
+
+typedef struct rv_print {
+	rv_record *r;
+	aa_buf *out;
+	const rv_file *file;  /* the delta's recorded file */
+	int mark;             /* this hunk holds a tolerant placement */
+	int margin;           /* 0 (--json): the plain patch */
+} rv_print;
+
+/*
+ * The tolerant edits whose line falls in the hunk's old range (the line
+ * before the edit: close to HEAD's, as other edits may shift it).
+ */
+static void hunk_placements(const rv_file *f, const git_diff_hunk *h,
+			    aa_buf *out)
+{
+	long lo = h->old_start, hi = h->old_start + (h->old_lines ? h->old_lines : 1);
+	size_t i;
+
+	for (i = 0; f && i < f->nedits; i++) {
+		const rv_edit *e = &f->edits[i];
+
+		/* no line (a merge places the whole file): every hunk */
+		if (e->tolerant && !e->line)
+			aa_buf_printf(out, "!   ^ %s placement\n", e->how);
+		else if (e->tolerant && e->line >= lo && e->line < hi)
+			aa_buf_printf(out, "!   ^ %s placement at line %ld (offset %+ld)\n",
+				      e->how, e->line, e->offset);
+	}
+}
+
+/* A file header spans several lines: each gets the blank margin. */
+static void put_margined(aa_buf *out, const char *s, size_t len, int margin)
+{
+	while (len) {
+		const char *nl = memchr(s, '\n', len);
+		size_t n = nl ? (size_t)(nl - s) + 1 : len;
+
+		if (margin)
+			aa_buf_puts(out, "  ");
+		aa_buf_put(out, s, n);
+		s += n;
+		len -= n;
+	}
+}
+
+static int print_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
+		      const git_diff_line *l, void *payload)
+{
+	rv_print *p = payload;
+
+	if (l->origin == GIT_DIFF_LINE_FILE_HDR)
+		p->file = find_file(p->r, delta->new_file.path ?
+				    delta->new_file.path : delta->old_file.path);
+	if (l->origin == GIT_DIFF_LINE_HUNK_HDR) {
+		aa_buf marks = AA_BUF_INIT;
+
+		hunk_placements(p->file, hunk, &marks);
+		p->mark = marks.len > 0;
+		if (p->margin)
+			aa_buf_printf(p->out, "%c ", p->mark ? '!' : ' ');
+		aa_buf_put(p->out, l->content, l->content_len);
+		if (marks.ptr && p->margin)
+			aa_buf_puts(p->out, marks.ptr);
+		aa_buf_free(&marks);
+		return 0;
+	}
+	if (l->origin == GIT_DIFF_LINE_FILE_HDR) {
+		put_margined(p->out, l->content, l->content_len, p->margin);
+		p->mark = 0;
+		return 0;
+	}
+	if (p->margin)
+		aa_buf_printf(p->out, "%c ", p->mark ? '!' : ' ');
+	if (l->origin == GIT_DIFF_LINE_CONTEXT || l->origin == GIT_DIFF_LINE_ADDITION ||
+	    l->origin == GIT_DIFF_LINE_DELETION)
+		aa_buf_putc(p->out, l->origin);
+	aa_buf_put(p->out, l->content, l->content_len);
+	return 0;
+}
+
+static int build_diff(git_repository *repo, git_index *ix, git_tree *head,
+		      rv_record *r, int margin, aa_buf *out, aa_diags *d)
+{
+	git_diff_options o;
+	git_diff *diff = NULL;
+	char **paths = calloc(r->nfiles ? r->nfiles : 1, sizeof(*paths));
+	rv_print p = { r, out, NULL, 0, margin };
+	size_t i, n = 0;
+	int rc = -1;
+
+	if (!paths)
+		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+	for (i = 0; i < r->nfiles; i++)
+		paths[n++] = r->files[i].path;
+	o.pathspec.strings = paths;
+	o.pathspec.count = n;
+	o.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+	if (git_diff_tree_to_index(&diff, repo, head, ix, &o) < 0 ||
+	    git_diff_print(diff, GIT_DIFF_FORMAT_PATCH, print_line, &p) < 0)
+		aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot diff HEAD to the index: %s",
+			 git_error_last() ? git_error_last()->message : "unknown error");
+	else
+		rc = 0;
+	git_diff_free(diff);
+	free(paths);
+	return rc;
+}
+
+/* ---- output ---- */
+
+/* "a.txt: 2 edits, 1 tolerant (whitespace); changed in the work tree" */
+static void file_summary(const rv_file *f, aa_buf *out)
+{
+	size_t i, nt = tolerant_count(f), k = 0;
+
+	aa_buf_printf(out, "%s: %zu edit%s, %zu tolerant", aa_qpath(f->path),
+		      f->nedits, f->nedits == 1 ? "" : "s", nt);
+	for (i = 0; i < f->nedits; i++)
+		if (f->edits[i].tolerant)
+			aa_buf_printf(out, "%s%s", k++ ? ", " : " (", f->edits[i].how);
+	aa_buf_puts(out, k ? ")" : "");
+	if (!f->in_index)
+		aa_buf_puts(out, strcmp(f->now, f->staged) ?
+			    "; changed in the index since staging" :
+			    "; committed");
+	if (f->worktree_changed)
+		aa_buf_puts(out, "; changed in the work tree since staging");
+	aa_buf_putc(out, '\n');
+}
+
+static void print_human(FILE *out, const rv_record *r, const aa_buf *diff)
+{
+	aa_buf s = AA_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < r->nanswers; i++) {
+		const char *tab = strchr(r->answers[i], '\t');
+
+		aa_buf_printf(&s, "answer %.*s %s\n", 12, r->answers[i],
+			      tab ? tab + 1 : "");
+	}
+	for (i = 0; i < r->nfiles; i++)
+		file_summary(&r->files[i], &s);
+	for (i = 0; i < r->nwarnings; i++) {
+		const char *tab = strchr(r->warnings[i], '\t');
+
+		aa_buf_printf(&s, "warning: %s: %.*s\n", tab ? tab + 1 : "",
+			      (int)(tab ? (size_t)(tab - r->warnings[i]) :
+				    strlen(r->warnings[i])), r->warnings[i]);
+	}
+	if (s.ptr)
+		fputs(s.ptr, out);
+	if (diff->ptr) {
+		fputc('\n', out);
+		fputs(diff->ptr, out);
+	}
+	aa_buf_free(&s);
+}
+
+static cJSON *json_file(const rv_file *f)
+{
+	cJSON *o = cJSON_CreateObject(), *edits = cJSON_CreateArray();
+	size_t i;
+
+	cJSON_AddStringToObject(o, "path", f->path);
+	cJSON_AddStringToObject(o, "staged_blob", f->staged);
+	cJSON_AddStringToObject(o, "index_blob", f->now);
+	cJSON_AddBoolToObject(o, "staged", f->in_index);
+	cJSON_AddBoolToObject(o, "changed_in_index", strcmp(f->now, f->staged) != 0);
+	cJSON_AddBoolToObject(o, "changed_in_worktree", f->worktree_changed);
+	cJSON_AddNumberToObject(o, "tolerant", (double)tolerant_count(f));
+	for (i = 0; i < f->nedits; i++) {
+		cJSON *e = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(e, "line", (double)f->edits[i].line);
+		cJSON_AddNumberToObject(e, "offset", (double)f->edits[i].offset);
+		cJSON_AddStringToObject(e, "how", f->edits[i].how);
+		cJSON_AddBoolToObject(e, "tolerant", f->edits[i].tolerant);
+		cJSON_AddItemToArray(edits, e);
+	}
+	cJSON_AddItemToObject(o, "edits", edits);
+	return o;
+}
+
+static cJSON *json_pairs(char *const *v, size_t n, const char *k1,
+			 const char *k2)
+{
+	cJSON *arr = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		cJSON *o = cJSON_CreateObject();
+		const char *tab = strchr(v[i], '\t');
+		char *first = aa_strndup(v[i], tab ? (size_t)(tab - v[i]) : strlen(v[i]));
+
+		cJSON_AddStringToObject(o, k1, first ? first : "");
+		cJSON_AddStringToObject(o, k2, tab ? tab + 1 : "");
+		free(first);
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
+/* {"status": "staged"|"none"|"error", "answers", "files", "warnings", "diff", "errors"} */
+static void print_json(FILE *out, const char *status, const rv_record *r,
+		       const aa_buf *diff, const aa_diags *d)
+{
+	cJSON *o = cJSON_CreateObject(), *files = cJSON_CreateArray(),
+	      *errors = cJSON_CreateArray();
+	char *text;
+	size_t i;
+
+	cJSON_AddStringToObject(o, "status", status);
+	cJSON_AddItemToObject(o, "answers", json_pairs(r->answers, r->nanswers,
+						       "blob", "name"));
+	for (i = 0; i < r->nfiles; i++)
+		cJSON_AddItemToArray(files, json_file(&r->files[i]));
+	cJSON_AddItemToObject(o, "files", files);
+	cJSON_AddItemToObject(o, "warnings", json_pairs(r->warnings, r->nwarnings,
+							"message", "path"));
+	cJSON_AddStringToObject(o, "diff", diff->ptr ? diff->ptr : "");
+	for (i = 0; i < d->n; i++)
+		if (d->v[i].level == AA_DIAG_ERROR)
+			cJSON_AddItemToArray(errors, cJSON_CreateString(d->v[i].msg));
+	cJSON_AddItemToObject(o, "errors", errors);
+	text = cJSON_Print(o);
+	if (text)
+		fprintf(out, "%s\n", text);
+	else
+		fputs("{\"status\": \"error\", \"errors\": [\"out of memory\"]}\n", out);
+	free(text);
+	cJSON_Delete(o);
+}
+
+/* ---- --review ---- */
+
+static int open_state(git_repository *repo, git_index **ix, git_tree **head,
+		      aa_diags *d)
+{
+	git_object *obj = NULL;
+
+	if (git_repository_index(ix, repo) < 0 || git_index_read(*ix, 1) < 0)
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot read the index: %s",
+				git_error_last() ? git_error_last()->message : "unknown error");
+	/* an unborn HEAD: everything staged is new */
+	if (git_revparse_single(&obj, repo, "HEAD^{tree}") < 0) {
+		git_error_clear();
+		*head = NULL;
+		return 0;
+	}
+	*head = (git_tree *)obj;
+	return 0;
+}
+
+int aa_review_show(git_repository *repo, FILE *out, int json, aa_diags *d)
+{
+	rv_record r;
+	aa_buf path = AA_BUF_INIT, diff = AA_BUF_INIT;
+	git_index *ix = NULL;
+	git_tree *head = NULL;
+	int found, rc = -1;
+	const char *status = "error";
+
+	memset(&r, 0, sizeof(r));
+	if (record_path(repo, &path) < 0) {
+		aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+		goto out;
+	}
+	found = read_record(path.ptr, &r, d);
+	if (found < 0 || open_state(repo, &ix, &head, d) < 0)
+		goto out;
+	if (found && !compare_with_index(repo, ix, head, &r)) {
+		/* committed, reset or restaged: nothing of it is staged now */
+		if (unlink(path.ptr) < 0 && errno != ENOENT)
+			aa_warn(d, (aa_pos){ NULL, 0 }, NULL, "cannot remove %s: %s",
+				aa_qpath(path.ptr), strerror(errno));
+		found = 0;
+	}
+	if (!found) {
+		record_free(&r);
+		status = "none";
+		rc = 0;
+		goto out;
+	}
+	if (build_diff(repo, ix, head, &r, !json, &diff, d) < 0)
+		goto out;
+	status = "staged";
+	rc = 0;
+out:
+	if (json)
+		print_json(out, status, &r, &diff, d);
+	else if (rc == 0 && !strcmp(status, "none"))
+		fputs("no staged AI change to review\n", out);
+	else if (rc == 0)
+		print_human(out, &r, &diff);
+	record_free(&r);
+	git_tree_free(head);
+	git_index_free(ix);
+	aa_buf_free(&path);
+	aa_buf_free(&diff);
+	return rc;
+}

@@ -1,0 +1,174 @@
+#!/bin/sh
+
+test_description='the review record of a staged landing, and --review'
+
+. "$(dirname "$0")/test-lib.sh"
+
+numbered () {
+	i=1
+	while test $i -le $1
+	do
+		echo "line $i"
+		i=$((i + 1))
+	done
+}
+
+# The repository: f.txt changed upstream since the answer was written
+# (its hunk lands merged), g.txt whose line "  b" the answer quotes
+# without its indentation (the whitespace rung). ../answer.diff has both.
+test_expect_success 'setup: an answer with a merged and a whitespace placement' '
+	git init -q repo &&
+	(
+		cd repo &&
+		numbered 30 >f.txt &&
+		printf "a\n  b\nc\nd\n" >g.txt &&
+		git add . &&
+		git commit -q -m v1 &&
+		sed "s/^line 15\$/line 15 answer/" f.txt >f.new &&
+		mv f.new f.txt &&
+		git diff >../f.diff &&
+		git checkout -q f.txt &&
+		sed "s/^line 13\$/line 13 upstream/" f.txt >f.new &&
+		mv f.new f.txt &&
+		git commit -q -a -m upstream &&
+		git tag base
+	) &&
+	printf "%s\n" "--- a/g.txt" "+++ b/g.txt" "@@ -1,3 +1,3 @@" \
+		" a" "-b" "+B" " c" >g.diff &&
+	cat f.diff g.diff >answer.diff
+'
+
+record=.git/ai-apply/review
+
+test_expect_success '--check and --branch write no review record' '
+	(
+		cd repo &&
+		git ai-apply --check ../answer.diff 2>/dev/null &&
+		test_path_is_missing $record &&
+		git ai-apply --branch=s ../answer.diff 2>/dev/null &&
+		test_path_is_missing $record
+	)
+'
+
+test_expect_success 'a staged landing records the answer, each staged blob and each placement' '
+	(
+		cd repo &&
+		git ai-apply ../answer.diff 2>../err &&
+		test_path_is_file $record &&
+		printf "answer\t%s\t../answer.diff\n" \
+			"$(git hash-object ../answer.diff)" >expect &&
+		printf "path\t%s\tf.txt\n" "$(git rev-parse :f.txt)" >>expect &&
+		printf "path\t%s\tg.txt\n" "$(git rev-parse :g.txt)" >>expect &&
+		grep -E "^(answer|path)	" $record >actual &&
+		test_cmp expect actual &&
+		grep "^edit	[0-9]*	[-0-9]*	merged	f.txt\$" $record &&
+		grep "^edit	[0-9]*	[-0-9]*	whitespace	g.txt\$" $record &&
+		grep "^warning	.*	g.txt\$" $record
+	)
+'
+
+test_expect_success '--review marks the whitespace and the merged placements' '
+	(
+		cd repo &&
+		git ai-apply --review >../out &&
+		test_grep "^f.txt: 1 edit, 1 tolerant (merged)\$" ../out &&
+		test_grep "^g.txt: 1 edit, 1 tolerant (whitespace)\$" ../out &&
+		test_grep "^!   ^ merged placement\$" ../out &&
+		test_grep "^!   ^ whitespace placement at line 1 " ../out &&
+		test_grep "^! +line 15 answer\$" ../out &&
+		test_grep "^! +B\$" ../out &&
+		test_grep "^  diff --git a/g.txt b/g.txt\$" ../out
+	)
+'
+
+test_expect_success '--review shows the diff git diff --cached shows' '
+	(
+		cd repo &&
+		git ai-apply --review >../out &&
+		sed -n "s/^[ !] \\([-+ ].*\\)/\\1/p" ../out | grep -v "^ *^" >actual &&
+		git diff --cached -- f.txt g.txt |
+			grep -E "^[-+ ]" >expect &&
+		test_cmp expect actual
+	)
+'
+
+test_expect_success '--review --json is valid and says what is staged' '
+	(
+		cd repo &&
+		git ai-apply --review --json >../json &&
+		jq -e ".status == \"staged\"" ../json &&
+		test "$(jq -r ".answers[0].blob" ../json)" = \
+			"$(git hash-object ../answer.diff)" &&
+		test "$(jq -r ".files[1].staged_blob" ../json)" = \
+			"$(git rev-parse :g.txt)" &&
+		test "$(jq -r ".files[0].edits[0].how" ../json)" = merged &&
+		test "$(jq -r ".files[1].tolerant" ../json)" = 1 &&
+		jq -r .diff ../json | grep "^+B\$"
+	)
+'
+
+test_expect_success 'changes the user made after staging are shown' '
+	(
+		cd repo &&
+		echo more >>f.txt &&
+		echo restaged >>g.txt &&
+		git add g.txt &&
+		git ai-apply --review >../out &&
+		test_grep "^f.txt: .*; changed in the work tree since staging\$" ../out &&
+		test_grep "^g.txt: .*; changed in the index since staging\$" ../out &&
+		git ai-apply --review --json >../json &&
+		jq -e ".files[0].changed_in_worktree and (.files[1].changed_in_index)" ../json
+	)
+'
+
+test_expect_success 'the record is dropped once committed' '
+	(
+		cd repo &&
+		git commit -q -m taken &&
+		git ai-apply --review >../out &&
+		echo "no staged AI change to review" >expect &&
+		test_cmp expect ../out &&
+		test_path_is_missing $record &&
+		git ai-apply --review --json >../json &&
+		jq -e ".status == \"none\"" ../json
+	)
+'
+
+test_expect_success 'the record is dropped after a reset; --cached records too' '
+	(
+		cd repo &&
+		git reset -q --hard base &&
+		git ai-apply --cached ../answer.diff 2>/dev/null &&
+		test_path_is_file $record &&
+		git ai-apply --review >../out &&
+		test_grep "^g.txt: 1 edit" ../out &&
+		git reset -q &&
+		git ai-apply --review >../out &&
+		test_grep "no staged AI change" ../out &&
+		test_path_is_missing $record
+	)
+'
+
+test_expect_success 'a record that cannot be written is a warning, not a failure' '
+	(
+		cd repo &&
+		git reset -q --hard base &&
+		mkdir -p $record/blocker &&
+		git ai-apply ../g.diff 2>../err &&
+		test_grep "^warning: cannot write the review record" ../err &&
+		test "$(git show :g.txt | sed -n 2p)" = B &&
+		test_path_is_missing $record.tmp &&
+		rm -r $record
+	)
+'
+
+test_expect_success '--review takes no input and no landing option' '
+	(
+		cd repo &&
+		test_expect_code 128 git ai-apply --review ../g.diff 2>../err &&
+		test_grep "review takes no input" ../err &&
+		test_expect_code 128 git ai-apply --review --cached 2>../err
+	)
+'
+
+test_done
