@@ -589,8 +589,17 @@ static void print_json(FILE *out, const char *status, const rv_record *r,
 							"message", "path"));
 	cJSON_AddStringToObject(o, "diff", diff->ptr ? diff->ptr : "");
 	for (i = 0; i < d->n; i++)
-		if (d->v[i].level == AA_DIAG_ERROR)
-			cJSON_AddItemToArray(errors, cJSON_CreateString(d->v[i].msg));
+		if (d->v[i].level == AA_DIAG_ERROR) {
+			/* as the other reports: {"message", "input", "line"} */
+			cJSON *e = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(e, "message", d->v[i].msg);
+			if (d->v[i].input)
+				cJSON_AddStringToObject(e, "input", d->v[i].input);
+			if (d->v[i].line)
+				cJSON_AddNumberToObject(e, "line", (double)d->v[i].line);
+			cJSON_AddItemToArray(errors, e);
+		}
 	cJSON_AddItemToObject(o, "errors", errors);
 	text = cJSON_Print(o);
 	if (text)

@@ -162,6 +162,18 @@ test_expect_success 'a record that cannot be written is a warning, not a failure
 	)
 '
 
+test_expect_success 'a damaged record is an error naming it, in --json too' '
+	(
+		cd repo &&
+		printf "ai-apply-review 1\nedit\tx\n" >$record &&
+		test_expect_code 128 git ai-apply --review 2>../err &&
+		test_grep "review:2: .*review record is damaged" ../err &&
+		test_expect_code 128 git ai-apply --review --json >../json 2>/dev/null &&
+		jq -e ".status == \"error\" and (.errors[0].message | test(\"damaged\"))" ../json &&
+		rm $record
+	)
+'
+
 test_expect_success '--review takes no input and no landing option' '
 	(
 		cd repo &&
