@@ -612,6 +612,38 @@ static void print_json(FILE *out, const char *status, const rv_record *r,
 
 /* ---- --review ---- */
 
+/*
+ * Marks the record as looked at: ai-apply/review.seen holds the blob id
+ * of the record shown, which the contrib pre-commit hook compares with
+ * the record's (a new landing's record is then unseen). A failure is a
+ * warning: the review was printed.
+ */
+static void mark_seen(const char *record, aa_diags *d)
+{
+	aa_buf seen = AA_BUF_INIT;
+	char hex[41];
+	git_oid id;
+	FILE *f;
+	int written;
+
+	if (git_odb_hashfile(&id, record, GIT_OBJECT_BLOB) < 0 ||
+	    aa_buf_printf(&seen, "%s.seen", record) < 0) {
+		aa_warn(d, (aa_pos){ NULL, 0 }, NULL, "cannot mark %s as seen",
+			aa_qpath(record));
+		aa_buf_free(&seen);
+		return;
+	}
+	git_oid_tostr(hex, sizeof(hex), &id);
+	f = fopen(seen.ptr, "wb");
+	written = f && fprintf(f, "%s\n", hex) > 0;
+	if (f && fclose(f) < 0)
+		written = 0;
+	if (!written)
+		aa_warn(d, (aa_pos){ NULL, 0 }, NULL, "cannot write %s: %s",
+			aa_qpath(seen.ptr), strerror(errno));
+	aa_buf_free(&seen);
+}
+
 static int open_state(git_repository *repo, git_index **ix, git_tree **head,
 		      aa_diags *d)
 {
@@ -652,6 +684,9 @@ int aa_review_show(git_repository *repo, FILE *out, int json, aa_diags *d)
 		if (unlink(path.ptr) < 0 && errno != ENOENT)
 			aa_warn(d, (aa_pos){ NULL, 0 }, NULL, "cannot remove %s: %s",
 				aa_qpath(path.ptr), strerror(errno));
+		aa_buf_puts(&path, ".seen");
+		if (!aa_buf_oom(&path))
+			unlink(path.ptr);
 		found = 0;
 	}
 	if (!found) {
@@ -664,6 +699,7 @@ int aa_review_show(git_repository *repo, FILE *out, int json, aa_diags *d)
 		goto out;
 	status = "staged";
 	rc = 0;
+	mark_seen(path.ptr, d);
 out:
 	if (json)
 		print_json(out, status, &r, &diff, d);

@@ -183,4 +183,47 @@ test_expect_success '--review takes no input and no landing option' '
 	)
 '
 
+hook="$AA_TEST_DIR/../contrib/hooks/pre-commit"
+
+test_expect_success 'pre-commit hook: warns while tolerant placements are unseen, blocks with ai-apply.review=block' '
+	(
+		cd repo &&
+		git reset -q --hard base &&
+		mkdir -p .git/hooks &&
+		cp "$hook" .git/hooks/pre-commit &&
+		git ai-apply ../answer.diff 2>/dev/null &&
+		git config ai-apply.review block &&
+		test_must_fail git commit -q -m blocked 2>../err &&
+		test_grep "^  g.txt: 1 edit(s), 1 tolerant\$" ../err &&
+		test_grep "2 tolerant placement(s) not reviewed" ../err &&
+		test "$(git rev-parse HEAD)" = "$(git rev-parse base)" &&
+		git config ai-apply.review warn &&
+		git commit -q -m warned 2>../err &&
+		test_grep "warning: 2 tolerant placement(s) not reviewed" ../err
+	)
+'
+
+test_expect_success 'pre-commit hook: --review marks them seen; off says nothing; other commits pass' '
+	(
+		cd repo &&
+		git reset -q --hard base &&
+		git ai-apply ../answer.diff 2>/dev/null &&
+		git config ai-apply.review block &&
+		git ai-apply --review >/dev/null &&
+		git commit -q -m reviewed 2>../err &&
+		test_grep "holds a change staged by git ai-apply" ../err &&
+		test_must_fail grep "not reviewed" ../err &&
+		echo other >other.txt &&
+		git add other.txt &&
+		git commit -q -m other 2>../err &&
+		test_must_be_empty ../err &&
+		git reset -q --hard base &&
+		git ai-apply ../answer.diff 2>/dev/null &&
+		git config ai-apply.review off &&
+		git commit -q -m off 2>../err &&
+		test_must_be_empty ../err &&
+		rm .git/hooks/pre-commit
+	)
+'
+
 test_done
