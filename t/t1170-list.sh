@@ -82,4 +82,20 @@ test_expect_success '--list with a landing option is fatal' '
 	test_grep "fatal: --list takes" err
 '
 
+test_expect_success 'HEAD still at the base: a change merges, an empty one is applied' '
+	git init -q fresh &&
+	(
+		cd fresh &&
+		seq 1 10 >a.txt &&
+		git add a.txt &&
+		git commit -q -m initial &&
+		git ai-apply -q --branch=t ../line2.diff &&
+		c=$(git commit-tree -p HEAD -m empty -m "AI-Answer: none.md" HEAD^{tree}) &&
+		git update-ref refs/heads/e $c &&
+		git ai-apply --list >../out
+	) &&
+	test_grep "^t  *merges  *line2.diff  base $(git -C fresh rev-parse --short=7 HEAD) (HEAD +0)" out &&
+	test_grep "^e  *applied " out
+'
+
 test_done
