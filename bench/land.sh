@@ -10,7 +10,8 @@
 #
 # Usage: bench/land.sh [files]   (default 100000). Needs hyperfine.
 # Environment: RUNS (default 10), AA_BIN_DIR (directory holding the
-# git-ai-apply to measure; default the top of the source tree).
+# git-ai-apply to measure; default the top of the source tree),
+# AA_BENCH_BUILD_ONLY (set: build the repository, time nothing).
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 files=${1:-100000}
@@ -46,6 +47,8 @@ make_repo () {
 if ! test -f "$work/change.diff"; then
 	(make_repo)
 fi
+# bench/each.sh reuses the repository: build it and stop.
+test -z "$AA_BENCH_BUILD_ONLY" || exit 0
 cd "$work/repo"
 
 # Both ai-apply modes must give git's tree before anything is timed.

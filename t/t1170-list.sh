@@ -82,4 +82,42 @@ test_expect_success '--list with a landing option is fatal' '
 	test_grep "fatal: --list takes" err
 '
 
+test_expect_success 'HEAD still at the base: a change merges, an empty one is applied' '
+	git init -q fresh &&
+	(
+		cd fresh &&
+		seq 1 10 >a.txt &&
+		git add a.txt &&
+		git commit -q -m initial &&
+		git ai-apply -q --branch=t ../line2.diff &&
+		c=$(git commit-tree -p HEAD -m empty -m "AI-Answer: none.md" HEAD^{tree}) &&
+		git update-ref refs/heads/e $c &&
+		git ai-apply --list >../out
+	) &&
+	test_grep "^t  *merges  *line2.diff  base $(git -C fresh rev-parse --short=7 HEAD) (HEAD +0)" out &&
+	test_grep "^e  *applied " out
+'
+
+test_expect_success 'files and lines as git diff counts them: deleted, added in new directories, mode, file to directory' '
+	(
+		cd fresh &&
+		git checkout -q -b shapes &&
+		echo one >b.txt && echo d >d &&
+		git add b.txt d &&
+		git commit -q -m "b.txt and d" &&
+		git rm -q a.txt d &&
+		mkdir -p n/m d &&
+		printf "1\n2\n3\n" >n/m/new.txt && echo x >d/x &&
+		chmod +x b.txt &&
+		git add -A &&
+		git commit -q -m shapes -m "AI-Answer: shapes.md" &&
+		git checkout -q - &&
+		git diff --numstat shapes^ shapes >../numstat &&
+		git ai-apply --list shapes >../out
+	) &&
+	awk "{ a += \$1; r += \$2; n++ } END { printf \"%d files +%d -%d\n\", n, a, r }" numstat >expect &&
+	test_grep "^5 files +4 -11$" expect &&
+	test_grep "^shapes .* $(cat expect)$" out
+'
+
 test_done
