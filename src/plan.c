@@ -45,6 +45,8 @@ struct aa_plan_node {
 	int counted;            /* the `exists` the directory index knows */
 	int listed;             /* recorded in its directories' lists */
 
+	aa_pos written_at;      /* the last whole-file write of it (line 0: none) */
+
 	int failed;             /* an operation on this path failed ... */
 	aa_pos failed_at;       /* ... here (the first failure) */
 	size_t failed_root;     /* the node of the path that failed first */
@@ -846,6 +848,23 @@ static int refuse_excerpt(planner *p, const aa_op *op, const char *cur,
 			ex.first, ex.last, ex.dropped, ex.total);
 }
 
+/*
+ * A second whole-file write of one path in one answer throws the first
+ * away: often two alternatives ("Option 1 ... Option 2") for the same
+ * file. It applies in order as SPEC says, but not silently.
+ */
+static void warn_written_twice(planner *p, const aa_op *op, aa_plan_node *n)
+{
+	if (n->written_at.line)
+		aa_warn(p->d, op->pos, op->path,
+			"is written whole a second time in this change set "
+			"(first at %s:%ld); this content replaces that one "
+			"entirely (alternatives? use --each on separate answers)",
+			n->written_at.input ? aa_qpath(n->written_at.input) : "<input>",
+			n->written_at.line);
+	n->written_at = op->pos;
+}
+
 static int plan_write(planner *p, const aa_op *op)
 {
 	aa_plan_node *n;
@@ -893,6 +912,7 @@ static int plan_write(planner *p, const aa_op *op)
 		    mode_for_new(p, op->pos, op->path, op->mode, &mode) < 0)
 			return -1;
 	}
+	warn_written_twice(p, op, n);
 	/* no copy: the change set outlives the plan (see plan.h) */
 	node_set_data(n, (char *)(op->content ? op->content : ""), op->content_len);
 	n->data_lent = 1;

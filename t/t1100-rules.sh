@@ -394,4 +394,28 @@ test_expect_success 'GIT binary patches are rejected as not supported yet' '
 		test_grep "not supported" err
 	)
 '
+test_expect_success 'a path written whole twice: the second wins, with a warning naming the first' '
+	cat >twice.md <<-\EOF &&
+	Option 1:
+
+	--- START-REPLACE-FILE: a.txt ---
+	one
+	--- END-REPLACE-FILE: a.txt ---
+
+	Option 2:
+
+	--- START-REPLACE-FILE: a.txt ---
+	two
+	--- END-REPLACE-FILE: a.txt ---
+	EOF
+	rm -rf twice && cp -R repo twice && rm -f twice/err &&
+	(
+		cd twice &&
+		git ai-apply ../twice.md 2>../twice.err &&
+		echo two >expect &&
+		test_cmp expect a.txt
+	) &&
+	test_grep "warning: a.txt: ../twice.md:9: is written whole a second time in this change set (first at ../twice.md:3)" twice.err
+'
+
 test_done
