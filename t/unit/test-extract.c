@@ -1,38 +1,11 @@
 /* Extraction: blocks found in chat answers, detection, forced formats. */
 #include "unit.h"
+#include "parse-fixture.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "aiapply/format.h"
-
-typedef struct fixture {
-	aa_input in;
-	aa_parse_opts o;
-	aa_changeset cs;
-	aa_diags d;
-} fixture;
-
-static int parse_len(fixture *f, const char *text, size_t len, aa_format fmt)
-{
-	memset(f, 0, sizeof(*f));
-	f->in.name = "answer.md";
-	f->in.data = text;
-	f->in.len = len;
-	f->o.format = fmt;
-	return aa_parse_input(&f->in, &f->o, &f->cs, &f->d);
-}
-
-static int parse(fixture *f, const char *text, aa_format fmt)
-{
-	return parse_len(f, text, strlen(text), fmt);
-}
-
-static void release(fixture *f)
-{
-	aa_changeset_free(&f->cs);
-	aa_diags_free(&f->d);
-}
 
 static void dump(const fixture *f)
 {
@@ -45,18 +18,6 @@ static void dump(const fixture *f)
 		fprintf(stderr, "# op %s %s (%s, line %ld)\n",
 			aa_op_kind_name(f->cs.ops[i].kind), f->cs.ops[i].path,
 			f->cs.ops[i].format, f->cs.ops[i].pos.line);
-}
-
-static int has_error(const fixture *f, long line, const char *what)
-{
-	size_t i;
-
-	for (i = 0; i < f->d.n; i++)
-		if (f->d.v[i].level == AA_DIAG_ERROR && f->d.v[i].line == line &&
-		    strstr(f->d.v[i].msg, what))
-			return 1;
-	dump(f);
-	return 0;
 }
 
 /* Checks ops[i] is of `kind` on `path`, from `format`, at input `line`. */

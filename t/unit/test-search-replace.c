@@ -1,33 +1,11 @@
 /* search-replace: blocks, paths next to code, detection in answers. */
 #include "unit.h"
+#include "parse-fixture.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "format/registry.h"
-
-typedef struct fixture {
-	aa_input in;
-	aa_parse_opts o;
-	aa_changeset cs;
-	aa_diags d;
-} fixture;
-
-static int parse(fixture *f, const char *text, aa_format fmt)
-{
-	memset(f, 0, sizeof(*f));
-	f->in.name = "answer.md";
-	f->in.data = text;
-	f->in.len = strlen(text);
-	f->o.format = fmt;
-	return aa_parse_input(&f->in, &f->o, &f->cs, &f->d);
-}
-
-static void release(fixture *f)
-{
-	aa_changeset_free(&f->cs);
-	aa_diags_free(&f->d);
-}
 
 static int label_is(const char *line, const char *want)
 {

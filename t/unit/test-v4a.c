@@ -1,47 +1,11 @@
 /* v4a (Codex apply_patch): the parser and its detection in answers. */
 #include "unit.h"
+#include "parse-fixture.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "aiapply/format.h"
-
-typedef struct fixture {
-	aa_input in;
-	aa_parse_opts o;
-	aa_changeset cs;
-	aa_diags d;
-} fixture;
-
-static int parse(fixture *f, const char *text, aa_format fmt)
-{
-	memset(f, 0, sizeof(*f));
-	f->in.name = "answer.md";
-	f->in.data = text;
-	f->in.len = strlen(text);
-	f->o.format = fmt;
-	return aa_parse_input(&f->in, &f->o, &f->cs, &f->d);
-}
-
-static void release(fixture *f)
-{
-	aa_changeset_free(&f->cs);
-	aa_diags_free(&f->d);
-}
-
-static int has_error(const fixture *f, long line, const char *what)
-{
-	size_t i;
-
-	for (i = 0; i < f->d.n; i++)
-		if (f->d.v[i].level == AA_DIAG_ERROR && f->d.v[i].line == line &&
-		    strstr(f->d.v[i].msg, what))
-			return 1;
-	for (i = 0; i < f->d.n; i++)
-		fprintf(stderr, "# diag line %ld: %s\n", f->d.v[i].line,
-			f->d.v[i].msg);
-	return 0;
-}
 
 static void operations_in_order(void **state)
 {
