@@ -20,6 +20,7 @@
 #include "aiapply/report.h"
 #include "aiapply/apply.h"
 #include "aiapply/review.h"
+#include "aiapply/color.h"
 #include "journal.h"
 
 #define EXIT_FATAL AA_APPLY_EXIT_FATAL
@@ -61,6 +62,7 @@ static const char usage_text[] =
 	"    -3, --3way         write a conflicting merge with conflict markers and\n"
 	"                       index stages 1-3 instead of refusing (exit status 1)\n"
 	"    --stat, --diff, --json   report as diffstat, git diff or JSON\n"
+	"    --color[=<when>]   color the output: always, never or auto\n"
 	"    -q, --quiet        no summary\n"
 	"    --recover          finish or undo a landing that was interrupted\n"
 	"    --list             the suggestion branches, whether each merges into HEAD\n"
@@ -115,6 +117,9 @@ typedef struct cli {
 	int each;             /* --each: one suggestion branch per input */
 	int list;             /* --list [<pattern>] */
 	int review;           /* --review */
+	aa_color_when color_when; /* --color[=<when>], --no-color */
+	aa_color color;       /* standard output's colors */
+	aa_color err_color;   /* standard error's colors */
 	aa_diags fatal;       /* what stops the run before it starts */
 } cli;
 
@@ -255,6 +260,8 @@ static int parse_negated(cli *c, const char *a)
 		c->report.quiet = 0;
 	else if (!strcmp(a, "--no-3way"))
 		c->plan.threeway = 0;
+	else if (!strcmp(a, "--no-color"))
+		c->color_when = AA_COLOR_NEVER;
 	else
 		return 1; /* not a flag */
 	return 0;
@@ -290,7 +297,13 @@ static int parse_flag(cli *c, const char *a)
 		c->list = 1;
 	else if (!strcmp(a, "--review"))
 		c->review = 1;
-	else
+	else if (!strcmp(a, "--color"))
+		c->color_when = AA_COLOR_ALWAYS;
+	else if (!strncmp(a, "--color=", 8)) {
+		if (aa_color_parse_when(a + 8, &c->color_when) < 0)
+			return die_usage("option `color' expects \"always\", \"auto\", or \"never\" (not '%s')",
+					 a + 8);
+	} else
 		return parse_negated(c, a);
 	return 0;
 }
@@ -619,6 +632,7 @@ int main(int argc, char **argv)
 	int code, r;
 
 	memset(&c, 0, sizeof(c));
+	c.color_when = AA_COLOR_UNSET;
 	r = parse_args(&c, argc, argv);
 	c.report.mode = mode_name(c.land.mode);
 	c.report.branch = c.land.branch;
@@ -637,9 +651,14 @@ int main(int argc, char **argv)
 	 */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	install_cleanup();
-	if (open_repository(&c, &repo) < 0)
+	if (open_repository(&c, &repo) < 0) {
 		code = print_stopped(&c, &c.fatal);
-	else if (c.recover)
+		goto out;
+	}
+	aa_color_setup(&c.color, repo, c.color_when, STDOUT_FILENO);
+	aa_color_setup(&c.err_color, repo, c.color_when, STDERR_FILENO);
+	c.report.color = &c.color;
+	if (c.recover)
 		code = run_recover(repo);
 	else if (c.each)
 		code = run_each(&c, repo);
@@ -649,6 +668,7 @@ int main(int argc, char **argv)
 		code = run_review(&c, repo);
 	else
 		code = run(&c, repo);
+out:
 	git_repository_free(repo);
 	git_libgit2_shutdown();
 	aa_diags_free(&c.fatal);

@@ -9,13 +9,17 @@ _git_ai_apply ()
 		__gitcomp "auto companion file-changes aptix ap diff v4a search-replace whole-file" "" "${cur##--format=}"
 		return
 		;;
+	--color=*)
+		__gitcomp "always never auto" "" "${cur#*=}"
+		return
+		;;
 	--branch=*|--base=*)
 		__git_complete_refs --cur="${cur#*=}"
 		return
 		;;
 	--*)
 		__gitcomp "--cached --branch= --each --list --review --check --format= --strict --base=
-			--force --allow-delete --3way --stat --json --diff --quiet --help"
+			--force --allow-delete --3way --stat --json --diff --color --color= --no-color --quiet --help"
 		return
 		;;
 	esac

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include "land.h"
 #include "list.h"
+#include "color.h"
 
 typedef enum aa_report_kind {
 	AA_REPORT_SUMMARY,
@@ -18,6 +19,7 @@ typedef struct aa_report_opts {
 	int quiet;            /* -q: no summary (errors still go to stderr) */
 	const char *mode;     /* "index", "cached", "branch", "check" */
 	const char *branch;
+	const aa_color *color; /* NULL or off: no color */
 } aa_report_opts;
 
 /* Outcome of a run, for the report. */
