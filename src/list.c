@@ -13,6 +13,12 @@
 
 #include "aiapply/list.h"
 
+/* The paths (files, links, gitlinks) one tree pair changes, sorted. */
+typedef struct path_set {
+	char **v;
+	size_t n, cap;
+} path_set;
+
 typedef struct lister {
 	git_repository *repo;
 	git_commit *head;     /* NULL when unborn */
@@ -21,6 +27,10 @@ typedef struct lister {
 	aa_suggestion *v;
 	size_t n, cap;
 	aa_diags *d;
+	/* the paths base..HEAD changes, for the last base asked about */
+	git_oid moved_base;
+	int has_moved;
+	path_set moved;
 } lister;
 
 static int git_fail(aa_diags *d, const char *what)
@@ -208,6 +218,207 @@ static int base_to_head(lister *l, aa_suggestion *sg)
 	return 0;
 }
 
+/* ---- which paths a tree pair changes ---- */
+
+static void path_set_free(path_set *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->n; i++)
+		free(ps->v[i]);
+	free(ps->v);
+	memset(ps, 0, sizeof(*ps));
+}
+
+static int path_set_add(path_set *ps, const char *dir, const char *name)
+{
+	aa_buf p = AA_BUF_INIT;
+
+	if (ps->n == ps->cap) {
+		size_t cap = ps->cap ? ps->cap * 2 : 64;
+		char **v = realloc(ps->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		ps->v = v;
+		ps->cap = cap;
+	}
+	if (aa_buf_printf(&p, "%s%s%s", dir, *dir ? "/" : "", name) < 0) {
+		aa_buf_free(&p);
+		return -1;
+	}
+	ps->v[ps->n++] = aa_buf_detach(&p);
+	return ps->v[ps->n - 1] ? 0 : -1;
+}
+
+static int changed_paths(git_repository *repo, git_tree *old, git_tree *new,
+			 const char *dir, path_set *ps);
+
+/* Every file under a tree that only one side has. */
+static int entry_paths(git_repository *repo, const git_tree_entry *o,
+		       const git_tree_entry *n, const char *dir, path_set *ps)
+{
+	const git_tree_entry *e = o ? o : n;
+	git_tree *ot = NULL, *nt = NULL;
+	aa_buf sub = AA_BUF_INIT;
+	int r = 0;
+
+	if (o && n && git_oid_equal(git_tree_entry_id(o), git_tree_entry_id(n)) &&
+	    git_tree_entry_filemode(o) == git_tree_entry_filemode(n))
+		return 0;
+	/* a file on either side: its own path changed */
+	if ((o && !is_tree(o)) || (n && !is_tree(n)))
+		r = path_set_add(ps, dir, git_tree_entry_name(e));
+	if (r || (!is_tree(o) && !is_tree(n)))
+		return r;
+	if (aa_buf_printf(&sub, "%s%s%s", dir, *dir ? "/" : "",
+			  git_tree_entry_name(e)) < 0)
+		r = -1;
+	if (!r && is_tree(o) && git_tree_lookup(&ot, repo, git_tree_entry_id(o)) < 0)
+		r = -1;
+	if (!r && is_tree(n) && git_tree_lookup(&nt, repo, git_tree_entry_id(n)) < 0)
+		r = -1;
+	if (!r)
+		r = changed_paths(repo, ot, nt, sub.ptr, ps);
+	git_tree_free(ot);
+	git_tree_free(nt);
+	aa_buf_free(&sub);
+	return r;
+}
+
+/* As tree_stats: equal subtrees are skipped; either tree may be NULL. */
+static int changed_paths(git_repository *repo, git_tree *old, git_tree *new,
+			 const char *dir, path_set *ps)
+{
+	size_t i, n;
+	int r = 0;
+
+	n = new ? git_tree_entrycount(new) : 0;
+	for (i = 0; !r && i < n; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(new, i);
+
+		r = entry_paths(repo, old ? git_tree_entry_byname(old,
+				git_tree_entry_name(e)) : NULL, e, dir, ps);
+	}
+	n = old ? git_tree_entrycount(old) : 0;
+	for (i = 0; !r && i < n; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(old, i);
+
+		if (!new || !git_tree_entry_byname(new, git_tree_entry_name(e)))
+			r = entry_paths(repo, e, NULL, dir, ps);
+	}
+	return r;
+}
+
+static int by_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The paths between two commits' trees, sorted. */
+static int commit_paths(git_repository *repo, const git_oid *from,
+			const git_oid *to, path_set *ps)
+{
+	git_commit *a = NULL, *b = NULL;
+	git_tree *ta = NULL, *tb = NULL;
+	int r = 0;
+
+	if (git_commit_lookup(&a, repo, from) < 0 ||
+	    git_commit_lookup(&b, repo, to) < 0 ||
+	    git_commit_tree(&ta, a) < 0 || git_commit_tree(&tb, b) < 0)
+		r = -1;
+	if (!r)
+		r = changed_paths(repo, ta, tb, "", ps);
+	if (!r && ps->n)
+		qsort(ps->v, ps->n, sizeof(*ps->v), by_path);
+	git_tree_free(ta);
+	git_tree_free(tb);
+	git_commit_free(a);
+	git_commit_free(b);
+	return r;
+}
+
+/* `p` is in the sorted set, or a directory of one in it, or under one. */
+static int path_set_touches(const path_set *ps, const char *p)
+{
+	size_t lo = 0, hi = ps->n, len = strlen(p), i;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(ps->v[mid], p) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* p itself, or a path under the directory p ("p/..." sorts after "p") */
+	for (i = lo; i < ps->n && !strncmp(ps->v[i], p, len); i++)
+		if (ps->v[i][len] == '\0' || ps->v[i][len] == '/')
+			return 1;
+	/* a file where p has a directory: each leading directory of p */
+	for (i = len; i-- > 0;) {
+		char *dir;
+		size_t k;
+		int hit = 0;
+
+		if (p[i] != '/')
+			continue;
+		dir = aa_strndup(p, i);
+		if (!dir)
+			return 1; /* unsure: let the full merge decide */
+		lo = 0;
+		hi = ps->n;
+		while (lo < hi) {
+			k = lo + (hi - lo) / 2;
+			if (strcmp(ps->v[k], dir) < 0)
+				lo = k + 1;
+			else
+				hi = k;
+		}
+		hit = lo < ps->n && !strcmp(ps->v[lo], dir);
+		free(dir);
+		if (hit)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * HEAD moved on from the base, which is one of its ancestors (so the
+ * base is the merge base): when no path the suggestion changes is one
+ * HEAD changed since (nor a directory of one, nor under one), the merge
+ * takes every side's change as it is and cannot conflict -- libgit2's
+ * rename detection pairs paths of one side only, so it needs a path of
+ * both sets to change the outcome. 1: decided (clean), 0: ask the full
+ * merge, -1: error.
+ */
+static int disjoint_changes(lister *l, git_commit *tip, aa_suggestion *sg)
+{
+	path_set mine = { NULL, 0, 0 };
+	size_t i;
+	int r;
+
+	if (!sg->has_base || !sg->base_in_head)
+		return 0;
+	if (!l->has_moved || !git_oid_equal(&l->moved_base, &sg->base)) {
+		path_set_free(&l->moved);
+		l->has_moved = 0;
+		if (commit_paths(l->repo, &sg->base, git_commit_id(l->head),
+				 &l->moved) < 0)
+			return -1;
+		git_oid_cpy(&l->moved_base, &sg->base);
+		l->has_moved = 1;
+	}
+	r = commit_paths(l->repo, &sg->base, git_commit_id(tip), &mine);
+	for (i = 0; !r && i < mine.n; i++)
+		if (path_set_touches(&l->moved, mine.v[i]))
+			r = 2;
+	if (!r)
+		sg->merge = mine.n ? AA_MERGE_CLEAN : AA_MERGE_APPLIED;
+	path_set_free(&mine);
+	return r < 0 ? -1 : r == 2 ? 0 : 1;
+}
+
 /* Merged, already applied, merges or conflicts, all in memory. */
 static int merge_state(lister *l, git_commit *tip, aa_suggestion *sg)
 {
@@ -235,6 +446,11 @@ static int merge_state(lister *l, git_commit *tip, aa_suggestion *sg)
 			    AA_MERGE_APPLIED : AA_MERGE_CLEAN;
 		return 0;
 	}
+	r = disjoint_changes(l, tip, sg);
+	if (r < 0)
+		return git_fail(l->d, "cannot compare a suggestion with HEAD");
+	if (r)
+		return 0;
 	if (git_merge_commits(&index, l->repo, l->head, tip, NULL) < 0)
 		return git_fail(l->d, "cannot merge a suggestion in memory");
 	if (git_index_has_conflicts(index))
@@ -359,6 +575,7 @@ int aa_list_suggestions(git_repository *repo, const char *pattern,
 		git_mempack_reset(l.mempack);
 	git_odb_free(l.odb);
 	git_commit_free(l.head);
+	path_set_free(&l.moved);
 	if (l.n)
 		qsort(l.v, l.n, sizeof(*l.v), by_branch);
 	*out = l.v;

@@ -53,6 +53,56 @@ test_expect_success 'each suggestion: merges, conflicts, merged, applied' '
 	test_grep "^off .* (not in HEAD.s history)" out
 '
 
+test_expect_success 'HEAD moved on other paths: the listing agrees with git merge-tree' '
+	git init -q moved &&
+	(
+		cd moved &&
+		echo k >k.txt &&
+		mkdir lib &&
+		printf "one\ntwo\nthree\n" >lib/u.txt &&
+		echo gone >lib/gone.txt &&
+		git add . &&
+		git commit -q -m base &&
+		printf "%s\n" "--- START-FILE: d/x.txt ---" "x" \
+			"--- END-FILE: d/x.txt ---" >../t1.md &&
+		printf "%s\n" "--- START-REPLACE-FILE: lib/u.txt ---" "ONE" \
+			"--- END-REPLACE-FILE: lib/u.txt ---" >../t2.md &&
+		printf "%s\n" "--- START-FILE: n.txt ---" "mine" \
+			"--- END-FILE: n.txt ---" >../t3.md &&
+		printf "%s\n" "--- START-FILE: lib/new.txt ---" "new" \
+			"--- END-FILE: lib/new.txt ---" >../t4.md &&
+		printf "%s\n" "--- START-FILE: k.txt/y ---" "y" \
+			"--- END-FILE: k.txt/y ---" >../t5.md &&
+		git ai-apply --each --branch=t ../t1.md ../t2.md ../t3.md ../t4.md &&
+		git rm -q k.txt &&
+		git commit -q -m "k.txt goes" &&
+		git ai-apply --branch=t-5 ../t5.md &&
+		git checkout -q -f HEAD~1 -- k.txt &&
+		git commit -q -m "k.txt back" &&
+		echo d >d &&
+		echo theirs >n.txt &&
+		git rm -q lib/gone.txt &&
+		echo kk >>k.txt &&
+		git add . &&
+		git commit -q -m "HEAD: a file d, its own n.txt, lib/gone.txt deleted" &&
+		git ai-apply --list "t-*" >../moved.out &&
+		for b in t-1 t-2 t-3 t-4 t-5
+		do
+			if git merge-tree --write-tree HEAD $b >/dev/null
+			then
+				echo "$b merges"
+			else
+				echo "$b conflicts"
+			fi || return 1
+		done >../moved.expect
+	) &&
+	sed "s/  */ /g" moved.out | cut -d" " -f1,2 >moved.actual &&
+	test_cmp moved.expect moved.actual &&
+	test_grep "^t-1 conflicts" moved.actual &&
+	test_grep "^t-2 merges" moved.actual &&
+	test_grep "^t-5 conflicts" moved.actual
+'
+
 test_expect_success '--list writes nothing: no object, no ref' '
 	(
 		cd repo &&
