@@ -832,10 +832,10 @@ static int same_bytes(const char *a, size_t alen, const char *b, size_t blen)
 
 /* A labelled block that is one part of the file, not all of it. */
 static int refuse_excerpt(planner *p, const aa_op *op, const char *cur,
-			  size_t len)
+			  size_t len, const char *content, size_t clen)
 {
 	aa_excerpt ex;
-	int r = aa_looks_like_excerpt(cur, len, op->content, op->content_len, &ex);
+	int r = aa_looks_like_excerpt(cur, len, content, clen, &ex);
 
 	if (r <= 0)
 		return r < 0 ? oom(p, op->pos) : 0;
@@ -865,6 +865,53 @@ static void warn_written_twice(planner *p, const aa_op *op, aa_plan_node *n)
 	n->written_at = op->pos;
 }
 
+/* The first lines of a and b, without their line endings, are equal. */
+static int same_first_line(const char *a, size_t alen, const char *b,
+			   size_t blen)
+{
+	const char *ea = memchr(a, '\n', alen), *eb = memchr(b, '\n', blen);
+	size_t la = ea ? (size_t)(ea - a) : alen, lb = eb ? (size_t)(eb - b) : blen;
+
+	if (la && a[la - 1] == '\r')
+		la--;
+	if (lb && b[lb - 1] == '\r')
+		lb--;
+	return la == lb && (!la || !memcmp(a, b, la));
+}
+
+/*
+ * A whole-file block whose first line is a comment naming the path
+ * ("# app/x.py") was labelled by it: when the existing file does not
+ * start with that line, it is the answer's label, not content, and is
+ * left out (writing it would add a line the file never had). Returns
+ * the op to use: `op` itself, or `tmp` without the line.
+ */
+static const aa_op *without_label_line(planner *p, const aa_op *op,
+				       aa_plan_node *n, aa_op *tmp)
+{
+	const char *cur;
+	size_t len;
+
+	if (!op->label_line_len || !n->exists ||
+	    op->label_line_len > op->content_len ||
+	    node_bytes(p, n, &cur, &len) < 0)
+		return op;
+	if (same_first_line(cur, len, op->content, op->content_len))
+		return op;
+	aa_note(p->d, op->pos, op->path,
+		"the block's first line %s names the file; it is not written "
+		"into it (the file does not start with it)",
+		aa_qtext(op->content, op->label_line_len -
+			 (op->content[op->label_line_len - 1] == '\n'), 200));
+	*tmp = *op;
+	tmp->content += op->label_line_len;
+	tmp->content_len -= op->label_line_len;
+	tmp->label_line_len = 0;
+	if (tmp->pos.line)
+		tmp->pos.line++;
+	return tmp;
+}
+
 static int plan_write(planner *p, const aa_op *op)
 {
 	aa_plan_node *n;
@@ -880,14 +927,17 @@ static int plan_write(planner *p, const aa_op *op)
 	if (n->exists) {
 		const char *cur;
 		size_t len;
+		aa_op tmp;
+		const aa_op *w = without_label_line(p, op, n, &tmp);
+		const char *content = w->content;
+		size_t clen = w->content_len;
 
 		mode = n->mode;
 		if (op->mode && mode_for_new(p, op->pos, op->path, op->mode, &mode) < 0)
 			return -1;
 		if (node_bytes(p, n, &cur, &len) < 0)
 			return -1;
-		if (mode == n->mode &&
-		    same_bytes(cur, len, op->content, op->content_len)) {
+		if (mode == n->mode && same_bytes(cur, len, content, clen)) {
 			aa_note(p->d, op->pos, op->path,
 				"already has this content; skipped");
 			p->plan->ops_skipped++;
@@ -902,8 +952,12 @@ static int plan_write(planner *p, const aa_op *op)
 		if (n->mode == AA_MODE_LINK && !op->mode)
 			return aa_error(p->d, op->pos, op->path,
 					"is a symbolic link; refusing to write a file over it");
-		if (op->may_be_excerpt && refuse_excerpt(p, op, cur, len) < 0)
+		if (op->may_be_excerpt &&
+		    refuse_excerpt(p, op, cur, len, content, clen) < 0)
 			return -1;
+		warn_written_twice(p, op, n);
+		/* no copy: the change set outlives the plan (see plan.h) */
+		node_set_data(n, (char *)(content ? content : ""), clen);
 	} else {
 		if (op->exist == AA_EXIST_MUST)
 			return aa_error(p->d, op->pos, op->path,
@@ -911,10 +965,10 @@ static int plan_write(planner *p, const aa_op *op)
 		if (check_no_directory(p, op->pos, op->path) < 0 ||
 		    mode_for_new(p, op->pos, op->path, op->mode, &mode) < 0)
 			return -1;
+		warn_written_twice(p, op, n);
+		node_set_data(n, (char *)(op->content ? op->content : ""),
+			      op->content_len);
 	}
-	warn_written_twice(p, op, n);
-	/* no copy: the change set outlives the plan (see plan.h) */
-	node_set_data(n, (char *)(op->content ? op->content : ""), op->content_len);
 	n->data_lent = 1;
 	n->mode = mode;
 	p->plan->ops_applied++;
@@ -1596,6 +1650,11 @@ static int plan_edit(planner *p, const aa_op *op)
 		aa_warn(p->d, op->pos, op->path,
 			"patch expects mode %06o, file has %06o",
 			op->old_mode, n->mode);
+	if (op->edit_kind == AA_EDIT_ELIDE) {
+		aa_op tmp;
+
+		return plan_edit_existing(p, without_label_line(p, op, n, &tmp), n);
+	}
 	return plan_edit_existing(p, op, n);
 }
 

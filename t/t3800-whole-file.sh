@@ -59,6 +59,51 @@ test_expect_success 'the path in the info string or in a first-line comment' '
 	)
 '
 
+test_expect_success 'a first-line comment naming the path: content of a new file or of a file that starts with it, a label otherwise' '
+	printf "x = 1\ny = 2\n" >expect.plain &&
+	printf "\`\`\`python\n# app/lab.py\nx = 1\ny = 2\n\`\`\`\n" >lab.md &&
+	fresh w-lab-new &&
+	(
+		cd w-lab-new &&
+		git ai-apply ../lab.md &&
+		printf "# app/lab.py\nx = 1\ny = 2\n" >expect &&
+		staged_as app/lab.py expect
+	) &&
+	fresh w-lab-old &&
+	(
+		cd w-lab-old &&
+		printf "x = 0\ny = 2\n" >app/lab.py &&
+		git add app/lab.py &&
+		git commit -q -m lab &&
+		git ai-apply ../lab.md 2>err &&
+		staged_as app/lab.py ../expect.plain &&
+		test_grep "note: app/lab.py: ../lab.md:2: the block.s first line \"# app/lab.py\" names the file; it is not written into it" err
+	) &&
+	fresh w-lab-kept &&
+	(
+		cd w-lab-kept &&
+		printf "# app/lab.py\r\nx = 0\r\n" >app/lab.py &&
+		git add app/lab.py &&
+		git commit -q -m lab &&
+		git ai-apply ../lab.md 2>err &&
+		printf "# app/lab.py\nx = 1\ny = 2\n" >expect &&
+		staged_as app/lab.py expect &&
+		! grep "names the file" err
+	)
+'
+
+test_expect_success 'a first-line label is not written into a file either when the block has elisions' '
+	printf "\`\`\`js\n// app/util.js\n// ... existing code ...\nexport function c() {\n  return 30;\n}\n\`\`\`\n" >lab-elided.md &&
+	fresh w-lab-elided &&
+	(
+		cd w-lab-elided &&
+		git ai-apply ../lab-elided.md 2>err &&
+		git show HEAD:app/util.js | sed "s/return 3;/return 30;/" >expect &&
+		staged_as app/util.js expect &&
+		test_grep "names the file" err
+	)
+'
+
 test_expect_success 'a fence without a path is prose, not an edit' '
 	printf "Try this:\n\n\`\`\`js\nconsole.log(1);\n\`\`\`\n\nHere is the updated file:\n\`\`\`js\nx();\n\`\`\`\n" >sample.md &&
 	(

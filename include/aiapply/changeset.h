@@ -130,6 +130,13 @@ typedef struct aa_op {
 	 * (aa_looks_like_excerpt) rather than gut the file.
 	 */
 	int may_be_excerpt;
+	/*
+	 * AA_OP_WRITE or AA_EDIT_ELIDE from a whole-file block whose first
+	 * line is a comment naming the path ("# app/x.py"): that line's
+	 * bytes, newline included; 0 when there is none. The planner leaves
+	 * it out of an existing file that does not start with it.
+	 */
+	size_t label_line_len;
 
 	/*
 	 * AA_OP_DELETE from a diff: the removed lines must be the whole

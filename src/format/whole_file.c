@@ -10,8 +10,9 @@
  *
  * A fence with no path is prose: a code sample is not an edit. When two
  * of those places name different paths, the block is refused as
- * ambiguous. A first-line comment that names the path stays part of the
- * content. Content with elision lines ("// ... existing code ...")
+ * ambiguous. A first-line comment that names the path is content of a
+ * new file and of a file that starts with it; in any other existing file
+ * it was the answer's label, and the planner leaves it out. Content with elision lines ("// ... existing code ...")
  * becomes an AA_EDIT_ELIDE edit, resolved against the original by
  * src/edit_elide.c (never written literally); other content is a plain
  * write (create or replace).
@@ -128,6 +129,8 @@ int aa_parse_whole_file_fenced(const aa_block *b, const aa_fence_view *fv,
 {
 	aa_pos pos = { b->in ? b->in->name : NULL, b->line };
 	found f;
+	const char *p;
+	size_t len;
 	char *path;
 	aa_op *op;
 
@@ -160,6 +163,11 @@ int aa_parse_whole_file_fenced(const aa_block *b, const aa_fence_view *fv,
 	}
 	op->exist = AA_EXIST_ANY;
 	op->may_be_excerpt = 1;
+	if (comment_path(b->data, b->len, &p, &len)) {
+		const char *nl = memchr(b->data, '\n', b->len);
+
+		op->label_line_len = nl ? (size_t)(nl - b->data) + 1 : b->len;
+	}
 	if (aa_has_elision(b->data, b->len, path)) {
 		/* never written as it stands: resolved against the original */
 		op->kind = AA_OP_EDIT;
