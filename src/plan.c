@@ -912,10 +912,118 @@ static const aa_op *without_label_line(planner *p, const aa_op *op,
 	return tmp;
 }
 
+/* Whether a whole write may replace the existing file n (of len bytes). */
+static int check_overwrite(planner *p, const aa_op *op, aa_plan_node *n,
+			   size_t len)
+{
+	if (op->exist == AA_EXIST_NEW)
+		return aa_error(p->d, op->pos, op->path,
+				"already exists (with other content)");
+	if (op->exist == AA_EXIST_EMPTY && len)
+		return aa_error(p->d, op->pos, op->path,
+				"already exists and is not empty (an empty SEARCH only creates a file or fills an empty one)");
+	if (n->mode == AA_MODE_LINK && !op->mode)
+		return aa_error(p->d, op->pos, op->path,
+				"is a symbolic link; refusing to write a file over it");
+	return 0;
+}
+
+/*
+ * A whole replacement of an existing text file keeps the file's
+ * conventions (SPEC "Text fidelity"), which a chat answer cannot carry:
+ * its encoding and BOM, and its line endings -- each new line ending in
+ * LF takes the file's dominant ending; a line whose own CR stood before
+ * its LF (a CRLF answer, a real diff of a CRLF file) keeps CRLF. The
+ * final newline is the content's. Content that brings its own BOM or
+ * UTF-16, and binary files, are written as they are. Returns 0 with
+ * *out set (NULL: no change needed, else allocated bytes in *outlen),
+ * or -1 (out of memory).
+ */
+static int keep_conventions(planner *p, const aa_op *op, aa_plan_node *n,
+			    const char *cur, size_t len, const char *content,
+			    size_t clen, char **out, size_t *outlen)
+{
+	aa_text file = AA_TEXT_INIT, t = AA_TEXT_INIT;
+	aa_buf b = AA_BUF_INIT;
+	const char *why = NULL;
+	size_t i;
+	int r = 0;
+
+	*out = NULL;
+	if (!len || n->mode == AA_MODE_LINK || is_binary(p, n->path, cur, len) ||
+	    aa_bytes_look_binary(content, clen) ||
+	    aa_text_decode_borrowed(&file, cur, len, &why) < 0)
+		goto done;
+	if (file.enc == AA_ENC_UTF8 && file.dominant == AA_EOL_LF)
+		goto done; /* the common case: nothing to carry over */
+	if (aa_text_decode_borrowed(&t, content, clen, &why) < 0 ||
+	    t.enc != AA_ENC_UTF8)
+		goto done;
+	t.enc = file.enc;
+	if (file.dominant != AA_EOL_LF)
+		for (i = 0; i < t.n; i++)
+			if (t.lines[i].eol == AA_EOL_LF)
+				t.lines[i].eol = file.dominant;
+	if (aa_text_encode(&t, &b) < 0 || aa_buf_oom(&b)) {
+		r = oom(p, op->pos);
+		goto done;
+	}
+	if (!same_bytes(b.ptr, b.len, content, clen)) {
+		*outlen = b.len;
+		*out = aa_buf_detach(&b);
+	}
+done:
+	aa_buf_free(&b);
+	aa_text_free(&t);
+	aa_text_free(&file);
+	return r;
+}
+
+/* A whole write over the existing file n; *mode: its mode after. */
+static int write_existing(planner *p, const aa_op *op, aa_plan_node *n,
+			  uint32_t *mode)
+{
+	aa_op tmp;
+	const aa_op *w = without_label_line(p, op, n, &tmp);
+	const char *cur, *content = w->content;
+	size_t len, clen = w->content_len, keptlen = 0;
+	char *kept = NULL;
+
+	*mode = n->mode;
+	if (op->mode && mode_for_new(p, op->pos, op->path, op->mode, mode) < 0)
+		return -1;
+	if (node_bytes(p, n, &cur, &len) < 0 ||
+	    keep_conventions(p, op, n, cur, len, content, clen, &kept,
+			     &keptlen) < 0)
+		return -1;
+	if (kept) {
+		content = kept;
+		clen = keptlen;
+	}
+	if (*mode == n->mode && same_bytes(cur, len, content, clen)) {
+		free(kept);
+		aa_note(p->d, op->pos, op->path, "already has this content; skipped");
+		p->plan->ops_skipped++;
+		return 1;
+	}
+	if (check_overwrite(p, op, n, len) < 0 ||
+	    (op->may_be_excerpt &&
+	     refuse_excerpt(p, op, cur, len, content, clen) < 0)) {
+		free(kept);
+		return -1;
+	}
+	warn_written_twice(p, op, n);
+	/* no copy: the change set outlives the plan (see plan.h) */
+	node_set_data(n, kept ? kept : (char *)(content ? content : ""), clen);
+	n->data_lent = !kept;
+	return 0;
+}
+
 static int plan_write(planner *p, const aa_op *op)
 {
 	aa_plan_node *n;
 	uint32_t mode = AA_MODE_FILE;
+	int r;
 
 	if (check_leading_dirs(p, op->pos, op->path) < 0 ||
 	    !(n = node_get(p, op->path)))
@@ -925,39 +1033,8 @@ static int plan_write(planner *p, const aa_op *op)
 	if (check_not_submodule(p, op->pos, n) < 0)
 		return -1;
 	if (n->exists) {
-		const char *cur;
-		size_t len;
-		aa_op tmp;
-		const aa_op *w = without_label_line(p, op, n, &tmp);
-		const char *content = w->content;
-		size_t clen = w->content_len;
-
-		mode = n->mode;
-		if (op->mode && mode_for_new(p, op->pos, op->path, op->mode, &mode) < 0)
-			return -1;
-		if (node_bytes(p, n, &cur, &len) < 0)
-			return -1;
-		if (mode == n->mode && same_bytes(cur, len, content, clen)) {
-			aa_note(p->d, op->pos, op->path,
-				"already has this content; skipped");
-			p->plan->ops_skipped++;
-			return 0;
-		}
-		if (op->exist == AA_EXIST_NEW)
-			return aa_error(p->d, op->pos, op->path,
-					"already exists (with other content)");
-		if (op->exist == AA_EXIST_EMPTY && len)
-			return aa_error(p->d, op->pos, op->path,
-					"already exists and is not empty (an empty SEARCH only creates a file or fills an empty one)");
-		if (n->mode == AA_MODE_LINK && !op->mode)
-			return aa_error(p->d, op->pos, op->path,
-					"is a symbolic link; refusing to write a file over it");
-		if (op->may_be_excerpt &&
-		    refuse_excerpt(p, op, cur, len, content, clen) < 0)
-			return -1;
-		warn_written_twice(p, op, n);
-		/* no copy: the change set outlives the plan (see plan.h) */
-		node_set_data(n, (char *)(content ? content : ""), clen);
+		if ((r = write_existing(p, op, n, &mode)) != 0)
+			return r < 0 ? -1 : 0;
 	} else {
 		if (op->exist == AA_EXIST_MUST)
 			return aa_error(p->d, op->pos, op->path,
@@ -968,8 +1045,8 @@ static int plan_write(planner *p, const aa_op *op)
 		warn_written_twice(p, op, n);
 		node_set_data(n, (char *)(op->content ? op->content : ""),
 			      op->content_len);
+		n->data_lent = 1;
 	}
-	n->data_lent = 1;
 	n->mode = mode;
 	p->plan->ops_applied++;
 	return node_sync(p, n);

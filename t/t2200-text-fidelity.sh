@@ -463,4 +463,66 @@ test_expect_success 'a CR before "\ No newline at end of file" is the last byte 
 	)
 '
 
+# A whole file from a chat answer (companion, whole-file fence, aptix
+# bundle) cannot carry a BOM, UTF-16 or CRLF: the file keeps its own.
+test_expect_success 'whole-file replacements keep the BOM, CRLF and UTF-16 of the file they replace' '
+	rm -rf whole && git init -q whole &&
+	(
+		cd whole &&
+		git config core.autocrlf false &&
+		printf "\357\273\277one\r\ntwo\r\nthree\r\n" >bom-crlf.txt &&
+		printf "\377\376" >u16.txt &&
+		printf "hi\r\nthere\r\n" | iconv -f UTF-8 -t UTF-16LE >>u16.txt &&
+		printf "a\rb\r" >cr.txt &&
+		printf "x = 1\r\ny = 2\r\n" >conf.ini &&
+		printf "plain\nlf\n" >lf.txt &&
+		git add . && git commit -q -m base
+	) &&
+	printf "%s\n" "--- START-REPLACE-FILE: bom-crlf.txt ---" one TWO three \
+		"--- END-REPLACE-FILE: bom-crlf.txt ---" \
+		"--- START-REPLACE-FILE: u16.txt ---" hi THERE new \
+		"--- END-REPLACE-FILE: u16.txt ---" \
+		"--- START-REPLACE-FILE: cr.txt ---" a B \
+		"--- END-REPLACE-FILE: cr.txt ---" \
+		"--- START-REPLACE-FILE: lf.txt ---" plain LF \
+		"--- END-REPLACE-FILE: lf.txt ---" >whole.md &&
+	printf "conf.ini\n\`\`\`ini\nx = 1\ny = 3\n\`\`\`\n" >whole2.md &&
+	(
+		cd whole &&
+		git ai-apply ../whole.md ../whole2.md &&
+		printf "\357\273\277one\r\nTWO\r\nthree\r\n" >../expect &&
+		same_bytes ../expect bom-crlf.txt &&
+		printf "\377\376" >../expect &&
+		printf "hi\r\nTHERE\r\nnew\r\n" | iconv -f UTF-8 -t UTF-16LE >>../expect &&
+		same_bytes ../expect u16.txt &&
+		printf "a\rB\r" >../expect &&
+		same_bytes ../expect cr.txt &&
+		printf "plain\nLF\n" >../expect &&
+		same_bytes ../expect lf.txt &&
+		printf "x = 1\r\ny = 3\r\n" >../expect &&
+		same_bytes ../expect conf.ini
+	)
+'
+
+test_expect_success 'a whole file that is the current one but for its conventions is already applied' '
+	(
+		cd whole &&
+		git commit -q -m applied &&
+		git ai-apply ../whole.md ../whole2.md 2>err &&
+		test_grep "already has this content; skipped" err &&
+		git diff --cached --exit-code
+	)
+'
+
+test_expect_success 'a whole-file CRLF answer over an LF file: the answer.s CRLF is only its line break' '
+	printf "%s\r\n" "--- START-REPLACE-FILE: lf.txt ---" plain again \
+		"--- END-REPLACE-FILE: lf.txt ---" >crlf-answer.md &&
+	(
+		cd whole &&
+		git ai-apply ../crlf-answer.md &&
+		printf "plain\nagain\n" >../expect &&
+		same_bytes ../expect lf.txt
+	)
+'
+
 test_done

@@ -86,7 +86,7 @@ test_expect_success 'a first-line comment naming the path: content of a new file
 		git add app/lab.py &&
 		git commit -q -m lab &&
 		git ai-apply ../lab.md 2>err &&
-		printf "# app/lab.py\nx = 1\ny = 2\n" >expect &&
+		printf "# app/lab.py\r\nx = 1\r\ny = 2\r\n" >expect &&
 		staged_as app/lab.py expect &&
 		! grep "names the file" err
 	)
