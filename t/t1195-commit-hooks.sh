@@ -193,6 +193,21 @@ test_expect_success '--branch commits carry the same trailer, under ai-apply.tra
 	)
 '
 
+test_expect_success 'several answers: each id, in their order' '
+	(
+		cd repo &&
+		git reset -q --hard base &&
+		printf "%s\n" "--- a/b.txt" "+++ b/b.txt" "@@ -1 +1 @@" \
+			"-other" "+OTHER" >../b.diff &&
+		git ai-apply --branch=s4 ../answer.diff ../b.diff >/dev/null &&
+		a=$(git hash-object ../answer.diff | cut -c1-12) &&
+		b=$(git hash-object ../b.diff | cut -c1-12) &&
+		echo "Assisted-by: git-ai-apply (diff, answers $a $b)" >../expect &&
+		trailer_lines s4 >../actual &&
+		test_cmp ../expect ../actual
+	)
+'
+
 test_expect_success 'install-hooks does not replace a hook of yours; it says how to chain' '
 	git init -q mine &&
 	(
