@@ -235,25 +235,6 @@ static size_t tolerant_placements(const aa_plan *plan)
 	return n;
 }
 
-/* "diff, companion": each format once, in the order the answer used them. */
-static void put_formats(const aa_changeset *cs, aa_buf *out)
-{
-	size_t i, j, n = 0;
-
-	for (i = 0; i < cs->n; i++) {
-		const char *f = cs->ops[i].format;
-
-		if (!f)
-			continue;
-		for (j = 0; j < i && !(cs->ops[j].format &&
-				       !strcmp(cs->ops[j].format, f)); j++)
-			;
-		if (j < i)
-			continue;
-		aa_buf_printf(out, "%s%s", n++ ? ", " : "", f);
-	}
-}
-
 /* The input's file name without its directories (a trailer is one line). */
 static const char *answer_name(const char *name)
 {
@@ -264,12 +245,17 @@ static const char *answer_name(const char *name)
 
 /*
  * AI-Answer and AI-Answer-Blob (the id the answer's text has as a blob)
- * for each input, then AI-Formats and AI-Tolerant-Placements.
+ * for each input, then AI-Formats, AI-Tolerant-Placements and the
+ * Assisted-by trailer the contrib prepare-commit-msg hook adds to a
+ * commit of a staged answer (its key from ai-apply.trailer; "off": none).
  */
-static int build_trailers(const aa_apply_inputs *in, const aa_changeset *cs,
-			  const aa_plan *plan, aa_buf *out, aa_diags *d)
+static int build_trailers(git_repository *repo, const aa_apply_inputs *in,
+			  const aa_changeset *cs, const aa_plan *plan,
+			  aa_buf *out, aa_diags *d)
 {
+	aa_buf key = AA_BUF_INIT;
 	size_t i;
+	int k;
 
 	for (i = 0; i < in->n; i++) {
 		char hex[GIT_OID_HEXSZ + 1];
@@ -283,9 +269,23 @@ static int build_trailers(const aa_apply_inputs *in, const aa_changeset *cs,
 			      answer_name(in->v[i].name), hex);
 	}
 	aa_buf_puts(out, "AI-Formats: ");
-	put_formats(cs, out);
+	aa_formats_used(cs, out);
 	aa_buf_printf(out, "\nAI-Tolerant-Placements: %zu\n",
 		      tolerant_placements(plan));
+	if ((k = aa_trailer_key(repo, &key, d)) < 0) {
+		aa_buf_free(&key);
+		return -1;
+	}
+	if (k)
+		aa_buf_printf(out, "%s: ", key.ptr);
+	if (k && aa_assisted_by(in, cs, out) < 0) {
+		aa_buf_free(&key);
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"cannot build the %s trailer", AA_TRAILER_KEY);
+	}
+	if (k)
+		aa_buf_putc(out, '\n');
+	aa_buf_free(&key);
 	return aa_buf_oom(out) ? aa_oom(d, (aa_pos){ NULL, 0 }, NULL) : 0;
 }
 
@@ -333,7 +333,7 @@ static aa_outcome plan_and_land(const aa_apply_opts *o, aa_plan_opts *popts,
 	if (!res->plan.nchanges)
 		return AA_OUT_ALREADY_APPLIED;
 	if (o->land.mode == AA_LAND_BRANCH) {
-		if (build_trailers(&res->inputs, &res->cs, &res->plan,
+		if (build_trailers(res->session.repo, &res->inputs, &res->cs, &res->plan,
 				   &res->trailers, &res->diags) < 0 ||
 		    build_note(&res->inputs, &res->note, &res->diags) < 0)
 			return AA_OUT_FATAL;

@@ -1,5 +1,6 @@
 /* Shared bookkeeping of the edit engines: where each edit landed. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "aiapply/edit.h"
 
@@ -22,6 +23,8 @@ int aa_edit_landing_add(aa_edit_ctx *cx, aa_pos pos, long line,
 	l->line = line;
 	l->offset = offset;
 	l->how = how;
+	l->reindent = AA_REINDENT_NONE;
+	l->reindent_by = 0;
 	if (how == AA_HOW_ALREADY_APPLIED)
 		cx->skipped++;
 	else
@@ -41,6 +44,51 @@ const char *aa_how_name(aa_how how)
 	case AA_HOW_MERGED: return "merged";
 	}
 	return "?";
+}
+
+static const char *const reindent_names[] = {
+	"none", "deeper", "shallower", "tabs", "spaces", "mapped"
+};
+
+const char *aa_reindent_name(aa_reindent r)
+{
+	return (unsigned)r < sizeof(reindent_names) / sizeof(*reindent_names) ?
+	       reindent_names[r] : "?";
+}
+
+int aa_reindent_parse(const char *name, aa_reindent *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(reindent_names) / sizeof(*reindent_names); i++)
+		if (!strcmp(name, reindent_names[i])) {
+			*out = (aa_reindent)i;
+			return 0;
+		}
+	return -1;
+}
+
+void aa_reindent_describe(aa_reindent r, long by, aa_buf *out)
+{
+	switch (r) {
+	case AA_REINDENT_DEEPER:
+		aa_buf_printf(out, "indented %ld blank%s deeper", by, by == 1 ? "" : "s");
+		break;
+	case AA_REINDENT_SHALLOWER:
+		aa_buf_printf(out, "indented %ld blank%s less", by, by == 1 ? "" : "s");
+		break;
+	case AA_REINDENT_TABS:
+		aa_buf_printf(out, "indented with tabs (%ld spaces a tab)", by);
+		break;
+	case AA_REINDENT_SPACES:
+		aa_buf_printf(out, "indented with spaces (%ld a tab)", by);
+		break;
+	case AA_REINDENT_MAPPED:
+		aa_buf_puts(out, "re-indented to the file's indentation");
+		break;
+	case AA_REINDENT_NONE:
+		break;
+	}
 }
 
 void aa_edit_ctx_release(aa_edit_ctx *cx)

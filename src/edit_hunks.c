@@ -1046,27 +1046,69 @@ static int report_not_found(hrun *r, const htry *y, size_t hint)
 	return ret;
 }
 
-static const char *shift_note(const ishift *sh)
+/* The kind of re-indent a shift makes, as the landing records it. */
+static aa_reindent shift_kind(const ishift *sh, long *by)
 {
+	*by = (long)sh->n;
 	switch (sh->kind) {
-	case SHIFT_ADD:
-		return "; added lines indented further, as the file is";
-	case SHIFT_REMOVE:
-		return "; added lines indented less, as the file is";
-	case SHIFT_TO_TABS:
-		return "; added lines indented with tabs, as the file is";
-	case SHIFT_TO_SPACES:
-		return "; added lines indented with spaces, as the file is";
+	case SHIFT_ADD: return AA_REINDENT_DEEPER;
+	case SHIFT_REMOVE: return AA_REINDENT_SHALLOWER;
+	case SHIFT_TO_TABS: return AA_REINDENT_TABS;
+	case SHIFT_TO_SPACES: return AA_REINDENT_SPACES;
 	case SHIFT_MAP:
-		return "; added lines re-indented to the file's indentation";
+		*by = 0;
+		return AA_REINDENT_MAPPED;
 	default:
-		return "";
+		*by = 0;
+		return AA_REINDENT_NONE;
 	}
+}
+
+/*
+ * The re-indent try y's added lines get from sh: none unless the shift
+ * changes at least one of them (a shift found on the context says
+ * nothing when the hunk adds only blank lines, or none). -1: no memory.
+ */
+static int added_reindent(const ishift *sh, const htry *y, aa_reindent *ri,
+			  long *by)
+{
+	aa_buf b = AA_BUF_INIT;
+	size_t k;
+	int changed = 0;
+
+	*ri = AA_REINDENT_NONE;
+	*by = 0;
+	for (k = y->k0; k < y->k1 && !changed && sh->kind != SHIFT_NONE; k++) {
+		const aa_hline *l = &y->h->lines[k];
+
+		if (l->kind != '+')
+			continue;
+		if (shift_line(sh, l->text, l->len, &b) < 0) {
+			aa_buf_free(&b);
+			return -1;
+		}
+		changed = b.len != l->len || (b.len && memcmp(b.ptr, l->text, b.len));
+	}
+	aa_buf_free(&b);
+	if (changed)
+		*ri = shift_kind(sh, by);
+	return 0;
+}
+
+/* "; added lines indented 2 blanks deeper, as the file is" into note. */
+static void reindent_note(aa_reindent ri, long by, aa_buf *note)
+{
+	if (ri == AA_REINDENT_NONE)
+		return;
+	aa_buf_puts(note, "; added lines ");
+	aa_reindent_describe(ri, by, note);
+	if (ri != AA_REINDENT_MAPPED)
+		aa_buf_puts(note, ", as the file is");
 }
 
 /* Records where the hunk landed and warns about every non-exact landing. */
 static int record(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv,
-		  const ishift *sh)
+		  aa_reindent ri, long by)
 {
 	const aa_hunk *h = y->h;
 	long line = orig_line(r, at) + 1;
@@ -1075,7 +1117,14 @@ static int record(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv,
 		      r->skipped_delta;
 	long offset = h->has_hint ? line - expect : 0;
 	char off[64] = "";
+	aa_buf note = AA_BUF_INIT;
+	int ret;
 
+	reindent_note(ri, by, &note);
+	if (aa_buf_oom(&note)) {
+		aa_buf_free(&note);
+		return oom(r, h->pos);
+	}
 	if (h->has_hint && (how == AA_HOW_EXACT || how == AA_HOW_OFFSET))
 		how = offset ? AA_HOW_OFFSET : AA_HOW_EXACT;
 	if (h->has_hint && offset)
@@ -1091,12 +1140,12 @@ static int record(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv,
 			"hunk applied at line %ld%s ignoring whitespace (rung 3: %s)%s",
 			line, off, lv == AA_WS_TRAILING ? "trailing blanks"
 						       : "leading and trailing blanks",
-			shift_note(sh));
+			note.ptr ? note.ptr : "");
 		break;
 	case AA_HOW_REDUCED_CONTEXT:
 		aa_warn(r->cx->diags, h->pos, r->cx->path,
 			"hunk applied at line %ld%s with reduced context (rung 4): %zu outer context line(s) not matched%s",
-			line, off, h->nlines - (y->k1 - y->k0), shift_note(sh));
+			line, off, h->nlines - (y->k1 - y->k0), note.ptr ? note.ptr : "");
 		break;
 	case AA_HOW_ALREADY_APPLIED:
 		aa_note(r->cx->diags, h->pos, r->cx->path,
@@ -1113,7 +1162,13 @@ static int record(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv,
 	/* a hunk found already applied moved the lines after it, as if applied */
 	if (how == AA_HOW_ALREADY_APPLIED)
 		r->skipped_delta += (long)y->npost - (long)y->npre;
-	return aa_edit_landing_add(r->cx, h->pos, line, offset, how);
+	aa_buf_free(&note);
+	ret = aa_edit_landing_add(r->cx, h->pos, line, offset, how);
+	if (!ret) {
+		r->cx->landings[r->cx->nlandings - 1].reindent = ri;
+		r->cx->landings[r->cx->nlandings - 1].reindent_by = by;
+	}
+	return ret;
 }
 
 /* Lands y at `at`, finding the indentation shift for a blank-tolerant rung. */
@@ -1121,16 +1176,19 @@ static int land(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv)
 {
 	aa_lview v = run_view(r);
 	ishift sh;
+	aa_reindent ri = AA_REINDENT_NONE;
+	long by = 0;
 	int ret;
 
 	memset(&sh, 0, sizeof(sh));
 	warn_bare_tail(r, y, at);
-	if (lv != AA_WS_EXACT && find_shift(&v, at, y, &sh) < 0) {
+	if (lv != AA_WS_EXACT && (find_shift(&v, at, y, &sh) < 0 ||
+				  added_reindent(&sh, y, &ri, &by) < 0)) {
 		shift_release(&sh);
 		return oom(r, y->h->pos);
 	}
 	/* record before applying: line numbers are those of the file before */
-	ret = record(r, y, at, how, lv, &sh);
+	ret = record(r, y, at, how, lv, ri, by);
 	if (!ret && apply_at(r, at, y, &sh) < 0)
 		ret = oom(r, y->h->pos);
 	r->next_at = at + y->npost;
@@ -1380,7 +1438,8 @@ static rung_result already_applied(hrun *r, const htry *y, aa_ws lv)
 		return oom(r, y->h->pos);
 	if (count != 1)
 		return 0;
-	return record(r, y, hits[0], AA_HOW_ALREADY_APPLIED, lv, NULL) < 0 ? -1 : 1;
+	return record(r, y, hits[0], AA_HOW_ALREADY_APPLIED, lv,
+		      AA_REINDENT_NONE, 0) < 0 ? -1 : 1;
 }
 
 /* Where the header says the hunk's old lines start, in current lines. */
@@ -1515,7 +1574,7 @@ static rung_result anchored_applied(hrun *r, const htry *y, aa_ws lv)
 
 	if (!at_anchor(r, y, y->post, y->npost, lv, &at))
 		return 0;
-	return record(r, y, at, AA_HOW_ALREADY_APPLIED, lv, NULL) < 0 ? -1 : 1;
+	return record(r, y, at, AA_HOW_ALREADY_APPLIED, lv, AA_REINDENT_NONE, 0) < 0 ? -1 : 1;
 }
 
 /*

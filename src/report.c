@@ -430,6 +430,9 @@ static cJSON *json_landings(const aa_change *c)
 		cJSON_AddStringToObject(o, "how", aa_how_name(l->how));
 		cJSON_AddNumberToObject(o, "line", (double)l->line);
 		cJSON_AddNumberToObject(o, "offset", (double)l->offset);
+		/* how the added lines were re-indented to the file's: "none", ... */
+		cJSON_AddStringToObject(o, "reindent", aa_reindent_name(l->reindent));
+		cJSON_AddNumberToObject(o, "reindent_by", (double)l->reindent_by);
 		cJSON_AddItemToArray(arr, o);
 	}
 	return arr;

@@ -3,11 +3,15 @@
  *
  * The record is a text file, one item a line, fields split by tabs, the
  * path always last so that it may hold anything but a newline:
- *   ai-apply-review 1
+ *   ai-apply-review 2
  *   answer <blob hex> <name>
+ *   assisted <the Assisted-by trailer's value>
  *   path <staged blob hex, 40 zeros when deleted> <path>
- *   edit <line> <offset> <rung> <path>
+ *   edit <line> <offset> <rung> <re-indent> <path>
  *   warning <first line of the message> <path>
+ * <re-indent> is "none", "mapped" or "<kind>:<by>" (aa_reindent_name(),
+ * e.g. "deeper:4", "tabs:8"). Version 1 had no "assisted" line and no
+ * <re-indent> field; it is still read.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -22,6 +26,87 @@
 
 #define RECORD_NAME "ai-apply/review"
 #define ZERO_HEX "0000000000000000000000000000000000000000"
+/* the answer blob's hex digits the trailer shows (as --review does) */
+#define TRAILER_HEX 12
+
+/* ---- the Assisted-by trailer ---- */
+
+void aa_formats_used(const aa_changeset *cs, aa_buf *out)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < cs->n; i++) {
+		const char *f = cs->ops[i].format;
+
+		if (!f)
+			continue;
+		for (j = 0; j < i && !(cs->ops[j].format &&
+				       !strcmp(cs->ops[j].format, f)); j++)
+			;
+		if (j < i)
+			continue;
+		aa_buf_printf(out, "%s%s", n++ ? ", " : "", f);
+	}
+}
+
+int aa_assisted_by(const aa_apply_inputs *in, const aa_changeset *cs,
+		   aa_buf *out)
+{
+	size_t i;
+
+	aa_buf_puts(out, "git-ai-apply (");
+	aa_formats_used(cs, out);
+	aa_buf_printf(out, ", answer%s", in->n == 1 ? "" : "s");
+	for (i = 0; i < in->n; i++) {
+		char hex[41];
+		git_oid id;
+
+		if (git_odb_hash(&id, in->v[i].data, in->v[i].len, GIT_OBJECT_BLOB) < 0)
+			return -1;
+		git_oid_tostr(hex, TRAILER_HEX + 1, &id);
+		aa_buf_printf(out, " %s", hex);
+	}
+	aa_buf_putc(out, ')');
+	return aa_buf_oom(out) ? -1 : 0;
+}
+
+/* A trailer key as git-interpret-trailers takes one: letters, digits, '-'. */
+static int is_trailer_key(const char *k)
+{
+	size_t i;
+
+	for (i = 0; k[i]; i++)
+		if (!(k[i] == '-' || (k[i] >= '0' && k[i] <= '9') ||
+		      ((k[i] | 0x20) >= 'a' && (k[i] | 0x20) <= 'z')))
+			return 0;
+	return i > 0 && k[0] != '-';
+}
+
+int aa_trailer_key(git_repository *repo, aa_buf *key, aa_diags *d)
+{
+	git_config *cfg = NULL;
+	git_buf v = { NULL, 0, 0 };
+	int r = 1;
+
+	aa_buf_clear(key);
+	if (git_repository_config_snapshot(&cfg, repo) == 0 &&
+	    git_config_get_string_buf(&v, cfg, "ai-apply.trailer") == 0)
+		aa_buf_puts(key, v.ptr);
+	else
+		aa_buf_puts(key, AA_TRAILER_KEY);
+	git_error_clear();
+	git_buf_dispose(&v);
+	git_config_free(cfg);
+	if (aa_buf_oom(key))
+		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+	if (!strcmp(key->ptr, "off"))
+		r = 0;
+	else if (!is_trailer_key(key->ptr))
+		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+			     "ai-apply.trailer is '%s': a trailer key (letters, digits and '-') or 'off'",
+			     key->ptr);
+	return r;
+}
 
 /* ---- writing ---- */
 
@@ -58,6 +143,24 @@ static void put_answers(const aa_apply_inputs *in, aa_buf *out)
 	}
 }
 
+/* The trailer's value for the contrib prepare-commit-msg hook. */
+static void put_assisted(const aa_apply_result *res, aa_buf *out)
+{
+	aa_buf v = AA_BUF_INIT;
+
+	if (aa_assisted_by(&res->inputs, &res->cs, &v) == 0 && !strchr(v.ptr, '\n'))
+		aa_buf_printf(out, "assisted\t%s\n", v.ptr);
+	aa_buf_free(&v);
+}
+
+/* "none", "mapped", "deeper:4": the re-indent field of an edit line. */
+static void put_reindent(const aa_landing *l, aa_buf *out)
+{
+	aa_buf_puts(out, aa_reindent_name(l->reindent));
+	if (l->reindent_by)
+		aa_buf_printf(out, ":%ld", l->reindent_by);
+}
+
 static void put_change(const aa_change *c, git_index *ix, aa_buf *out)
 {
 	char hex[41];
@@ -65,10 +168,12 @@ static void put_change(const aa_change *c, git_index *ix, aa_buf *out)
 
 	index_blob_hex(ix, c->path, hex);
 	aa_buf_printf(out, "path\t%s\t%s\n", hex, c->path);
-	for (j = 0; j < c->nlandings; j++)
-		aa_buf_printf(out, "edit\t%ld\t%ld\t%s\t%s\n", c->landings[j].line,
-			      c->landings[j].offset,
-			      aa_how_name(c->landings[j].how), c->path);
+	for (j = 0; j < c->nlandings; j++) {
+		aa_buf_printf(out, "edit\t%ld\t%ld\t%s\t", c->landings[j].line,
+			      c->landings[j].offset, aa_how_name(c->landings[j].how));
+		put_reindent(&c->landings[j], out);
+		aa_buf_printf(out, "\t%s\n", c->path);
+	}
 }
 
 static void put_warnings(const aa_diags *d, aa_buf *out)
@@ -134,8 +239,9 @@ void aa_review_record(git_repository *repo, aa_apply_result *res)
 	git_index *ix = res->session.index;
 	size_t i;
 
-	aa_buf_puts(&text, "ai-apply-review 1\n");
+	aa_buf_puts(&text, "ai-apply-review 2\n");
 	put_answers(&res->inputs, &text);
+	put_assisted(res, &text);
 	for (i = 0; i < res->plan.nchanges; i++)
 		if (!strchr(res->plan.changes[i].path, '\n'))
 			put_change(&res->plan.changes[i], ix, &text);
@@ -154,6 +260,8 @@ typedef struct rv_edit {
 	long line, offset;
 	char *how;
 	int tolerant;
+	aa_reindent reindent;
+	long reindent_by;
 } rv_edit;
 
 typedef struct rv_file {
@@ -173,6 +281,8 @@ typedef struct rv_record {
 	size_t nanswers;
 	char **warnings;      /* "<message>\t<path>" */
 	size_t nwarnings;
+	char *assisted;       /* the trailer's value; NULL in version 1 */
+	int version;
 } rv_record;
 
 static void record_free(rv_record *r)
@@ -190,6 +300,7 @@ static void record_free(rv_record *r)
 	for (i = 0; i < r->nwarnings; i++)
 		free(r->warnings[i]);
 	free(r->files);
+	free(r->assisted);
 	free(r->answers);
 	free(r->warnings);
 	memset(r, 0, sizeof(*r));
@@ -234,37 +345,77 @@ static int parse_path_line(rv_record *r, char *rest)
 	return 0;
 }
 
-static int parse_edit_line(rv_record *r, char *rest)
+/*
+ * The next tab-ended field of *p (at most cap - 1 bytes) into buf,
+ * *p moved past its tab: 0, or -1 when there is none.
+ */
+static int next_field(char **p, char *buf, size_t cap)
 {
-	char how[32], *p = rest, *end;
-	long line = strtol(p, &end, 10), offset;
-	rv_file *f;
-	rv_edit *ne;
+	char *tab = strchr(*p, '\t');
 	size_t n;
 
-	if (*end != '\t')
+	if (!tab || (n = (size_t)(tab - *p)) >= cap)
 		return -1;
-	offset = strtol(end + 1, &end, 10);
-	if (*end != '\t' || !(p = strchr(end + 1, '\t')) ||
-	    (n = (size_t)(p - end - 1)) >= sizeof(how))
+	memcpy(buf, *p, n);
+	buf[n] = '\0';
+	*p = tab + 1;
+	return 0;
+}
+
+/* "none", "mapped", "deeper:4" (version 2's edit lines). */
+static int parse_reindent(const char *s, rv_edit *e)
+{
+	char name[32], *colon, *end;
+
+	e->reindent_by = 0;
+	if (strlen(s) >= sizeof(name))
 		return -1;
-	memcpy(how, end + 1, n);
-	how[n] = '\0';
-	if (!(f = find_file(r, p + 1)))
+	strcpy(name, s);
+	if ((colon = strchr(name, ':'))) {
+		*colon = '\0';
+		e->reindent_by = strtol(colon + 1, &end, 10);
+		if (end == colon + 1 || *end || e->reindent_by <= 0)
+			return -1;
+	}
+	return aa_reindent_parse(name, &e->reindent);
+}
+
+static int is_tolerant_name(const char *how)
+{
+	return !strcmp(how, aa_how_name(AA_HOW_WHITESPACE)) ||
+	       !strcmp(how, aa_how_name(AA_HOW_REDUCED_CONTEXT)) ||
+	       !strcmp(how, aa_how_name(AA_HOW_CONTENT)) ||
+	       !strcmp(how, aa_how_name(AA_HOW_MERGED));
+}
+
+static int parse_edit_line(rv_record *r, char *rest)
+{
+	char how[32], reindent[32] = "none", *p, *end;
+	rv_edit e;
+	rv_file *f;
+	rv_edit *ne;
+
+	memset(&e, 0, sizeof(e));
+	e.line = strtol(rest, &end, 10);
+	if (end == rest || *end != '\t')
+		return -1;
+	p = end + 1;
+	e.offset = strtol(p, &end, 10);
+	if (end == p || *end != '\t')
+		return -1;
+	p = end + 1;
+	if (next_field(&p, how, sizeof(how)) < 0 ||
+	    (r->version >= 2 && next_field(&p, reindent, sizeof(reindent)) < 0) ||
+	    parse_reindent(reindent, &e) < 0 || !(f = find_file(r, p)))
 		return -1;
 	ne = realloc(f->edits, (f->nedits + 1) * sizeof(*ne));
 	if (!ne)
 		return -1;
 	f->edits = ne;
-	ne[f->nedits].line = line;
-	ne[f->nedits].offset = offset;
-	ne[f->nedits].tolerant = !strcmp(how, aa_how_name(AA_HOW_WHITESPACE)) ||
-		!strcmp(how, aa_how_name(AA_HOW_REDUCED_CONTEXT)) ||
-		!strcmp(how, aa_how_name(AA_HOW_CONTENT)) ||
-		!strcmp(how, aa_how_name(AA_HOW_MERGED));
-	if (!(ne[f->nedits].how = aa_strdup(how)))
+	e.tolerant = is_tolerant_name(how);
+	if (!(e.how = aa_strdup(how)))
 		return -1;
-	f->nedits++;
+	ne[f->nedits++] = e;
 	return 0;
 }
 
@@ -278,6 +429,8 @@ static int parse_line(rv_record *r, char *line)
 		return parse_path_line(r, line + 5);
 	if (!strncmp(line, "edit\t", 5))
 		return parse_edit_line(r, line + 5);
+	if (!strncmp(line, "assisted\t", 9) && !r->assisted)
+		return (r->assisted = aa_strdup(line + 9)) ? 0 : -1;
 	return -1;
 }
 
@@ -299,8 +452,13 @@ static int read_record(const char *file, rv_record *r, aa_diags *d)
 		if (n && line[n - 1] == '\n')
 			line[n - 1] = '\0';
 		no++;
-		bad = no == 1 ? strcmp(line, "ai-apply-review 1") != 0 :
-			parse_line(r, line) < 0;
+		if (no == 1) {
+			r->version = !strcmp(line, "ai-apply-review 1") ? 1 :
+				     !strcmp(line, "ai-apply-review 2") ? 2 : 0;
+			bad = !r->version;
+		} else {
+			bad = parse_line(r, line) < 0;
+		}
 	}
 	free(line);
 	fclose(f);
@@ -389,10 +547,17 @@ static void hunk_placements(const rv_file *f, const git_diff_hunk *h,
 
 		/* no line (a merge places the whole file): every hunk */
 		if (e->tolerant && !e->line)
-			aa_buf_printf(out, "!   ^ %s placement\n", e->how);
+			aa_buf_printf(out, "!   ^ %s placement", e->how);
 		else if (e->tolerant && e->line >= lo && e->line < hi)
-			aa_buf_printf(out, "!   ^ %s placement at line %ld (offset %+ld)\n",
+			aa_buf_printf(out, "!   ^ %s placement at line %ld (offset %+ld)",
 				      e->how, e->line, e->offset);
+		else
+			continue;
+		if (e->reindent != AA_REINDENT_NONE) {
+			aa_buf_puts(out, "; added lines ");
+			aa_reindent_describe(e->reindent, e->reindent_by, out);
+		}
+		aa_buf_putc(out, '\n');
 	}
 }
 
@@ -477,7 +642,10 @@ static int build_diff(git_repository *repo, git_index *ix, git_tree *head,
 
 /* ---- output ---- */
 
-/* "a.txt: 2 edits, 1 tolerant (whitespace); changed in the work tree" */
+/*
+ * "a.txt: 2 edits, 1 tolerant (whitespace re-indented); changed in the
+ * work tree since staging"
+ */
 static void file_summary(const rv_file *f, aa_buf *out)
 {
 	size_t i, nt = tolerant_count(f), k = 0;
@@ -486,7 +654,9 @@ static void file_summary(const rv_file *f, aa_buf *out)
 		      f->nedits, f->nedits == 1 ? "" : "s", nt);
 	for (i = 0; i < f->nedits; i++)
 		if (f->edits[i].tolerant)
-			aa_buf_printf(out, "%s%s", k++ ? ", " : " (", f->edits[i].how);
+			aa_buf_printf(out, "%s%s%s", k++ ? ", " : " (", f->edits[i].how,
+				      f->edits[i].reindent != AA_REINDENT_NONE ?
+				      " re-indented" : "");
 	aa_buf_puts(out, k ? ")" : "");
 	if (!f->in_index)
 		aa_buf_puts(out, strcmp(f->now, f->staged) ?
@@ -545,6 +715,8 @@ static cJSON *json_file(const rv_file *f)
 		cJSON_AddNumberToObject(e, "offset", (double)f->edits[i].offset);
 		cJSON_AddStringToObject(e, "how", f->edits[i].how);
 		cJSON_AddBoolToObject(e, "tolerant", f->edits[i].tolerant);
+		cJSON_AddStringToObject(e, "reindent", aa_reindent_name(f->edits[i].reindent));
+		cJSON_AddNumberToObject(e, "reindent_by", (double)f->edits[i].reindent_by);
 		cJSON_AddItemToArray(edits, e);
 	}
 	cJSON_AddItemToObject(o, "edits", edits);
@@ -582,6 +754,10 @@ static void print_json(FILE *out, const char *status, const rv_record *r,
 	cJSON_AddStringToObject(o, "status", status);
 	cJSON_AddItemToObject(o, "answers", json_pairs(r->answers, r->nanswers,
 						       "blob", "name"));
+	if (r->assisted)
+		cJSON_AddStringToObject(o, "assisted_by", r->assisted);
+	else
+		cJSON_AddNullToObject(o, "assisted_by");
 	for (i = 0; i < r->nfiles; i++)
 		cJSON_AddItemToArray(files, json_file(&r->files[i]));
 	cJSON_AddItemToObject(o, "files", files);

@@ -39,6 +39,7 @@ test_expect_success 'the commit carries the answer, its blob id, formats, tolera
 		AI-Answer-Blob: $(git hash-object ../answers/exact.diff)
 		AI-Formats: diff
 		AI-Tolerant-Placements: 0
+		Assisted-by: git-ai-apply (diff, answer $(git hash-object ../answers/exact.diff | cut -c1-12))
 		EOF
 		trailers s/exact >actual &&
 		test_cmp expect actual &&

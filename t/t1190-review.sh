@@ -61,8 +61,8 @@ test_expect_success 'a staged landing records the answer, each staged blob and e
 		printf "path\t%s\tg.txt\n" "$(git rev-parse :g.txt)" >>expect &&
 		grep -E "^(answer|path)	" $record >actual &&
 		test_cmp expect actual &&
-		grep "^edit	[0-9]*	[-0-9]*	merged	f.txt\$" $record &&
-		grep "^edit	[0-9]*	[-0-9]*	whitespace	g.txt\$" $record &&
+		grep "^edit	[0-9]*	[-0-9]*	merged	none	f.txt\$" $record &&
+		grep "^edit	[0-9]*	[-0-9]*	whitespace	none	g.txt\$" $record &&
 		grep "^warning	.*	g.txt\$" $record
 	)
 '
@@ -223,6 +223,68 @@ test_expect_success 'pre-commit hook: --review marks them seen; off says nothing
 		git commit -q -m off 2>../err &&
 		test_must_be_empty ../err &&
 		rm .git/hooks/pre-commit
+	)
+'
+
+# k.txt indents every line four blanks deeper than the answer quotes
+# it: the whitespace rung re-indents the added line.
+test_expect_success 'setup: an answer whose added lines are re-indented' '
+	git init -q ri &&
+	(
+		cd ri &&
+		printf "    a = 1\n    b = 2\n    d = 4\n" >k.txt &&
+		git add k.txt &&
+		git commit -q -m k
+	) &&
+	printf "%s\n" "--- a/k.txt" "+++ b/k.txt" "@@ -1,3 +1,4 @@" \
+		" a = 1" "+c = 3" " b = 2" " d = 4" >reindent.diff
+'
+
+test_expect_success 'the re-indent is its own field: in the record, the landing JSON and the warning' '
+	(
+		cd ri &&
+		git ai-apply --json ../reindent.diff >../json 2>../err &&
+		test "$(git show :k.txt | sed -n 2p)" = "    c = 3" &&
+		jq -e ".files[0].edits[0] | .how == \"whitespace\" and
+			.reindent == \"deeper\" and .reindent_by == 4" ../json &&
+		test_grep "added lines indented 4 blanks deeper, as the file is" ../err &&
+		grep "^edit	1	0	whitespace	deeper:4	k.txt\$" $record
+	)
+'
+
+test_expect_success '--review shows the re-indent in the summary and the margin, and --json' '
+	(
+		cd ri &&
+		git ai-apply --review >../out &&
+		test_grep "^k.txt: 1 edit, 1 tolerant (whitespace re-indented)\$" ../out &&
+		test_grep "^!   ^ whitespace placement at line 1 (offset +0); added lines indented 4 blanks deeper\$" ../out &&
+		git ai-apply --review --json >../json &&
+		jq -e ".files[0].edits[0] | .reindent == \"deeper\" and .reindent_by == 4" ../json
+	)
+'
+
+test_expect_success 'an exact landing has no re-indent' '
+	(
+		cd ri &&
+		git reset -q --hard &&
+		sed "4,\$s/^\(.\)/\1    /" ../reindent.diff >../exact.diff &&
+		git ai-apply --json ../exact.diff >../json 2>/dev/null &&
+		jq -e ".files[0].edits[0] | .how == \"exact\" and
+			.reindent == \"none\" and .reindent_by == 0" ../json &&
+		grep "^edit	1	0	exact	none	k.txt\$" $record
+	)
+'
+
+test_expect_success 'a record of version 1 (no re-indent field) is still read' '
+	(
+		cd ri &&
+		{
+			echo "ai-apply-review 1" &&
+			printf "path\t%s\tk.txt\n" "$(git rev-parse :k.txt)" &&
+			printf "edit\t1\t0\twhitespace\tk.txt\n"
+		} >$record &&
+		git ai-apply --review >../out &&
+		test_grep "^k.txt: 1 edit, 1 tolerant (whitespace)\$" ../out
 	)
 '
 

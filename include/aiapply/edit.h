@@ -20,11 +20,27 @@ typedef enum aa_how {
 	AA_HOW_MERGED           /* applied to an earlier version, then merged */
 } aa_how;
 
+/*
+ * How a landing re-indented the answer's added lines to follow the
+ * file's indentation (the blank-tolerant rungs 3 and 4), when it changed
+ * at least one of them.
+ */
+typedef enum aa_reindent {
+	AA_REINDENT_NONE,
+	AA_REINDENT_DEEPER,     /* a prefix of reindent_by blanks added */
+	AA_REINDENT_SHALLOWER,  /* a prefix of reindent_by blanks removed */
+	AA_REINDENT_TABS,       /* reindent_by spaces became one tab */
+	AA_REINDENT_SPACES,     /* one tab became reindent_by spaces */
+	AA_REINDENT_MAPPED      /* each indentation to the file's own */
+} aa_reindent;
+
 typedef struct aa_landing {
 	aa_pos pos;     /* the hunk / replacement / modification */
 	long line;      /* 1-based line in the file before the edit; 0 = n/a */
 	long offset;    /* line - hinted line, when there was a hint */
 	aa_how how;
+	aa_reindent reindent;
+	long reindent_by;   /* see aa_reindent; 0 for NONE and MAPPED */
 } aa_landing;
 
 typedef struct aa_edit_ctx {
@@ -47,6 +63,15 @@ typedef struct aa_edit_ctx {
 int aa_edit_landing_add(aa_edit_ctx *cx, aa_pos pos, long line,
 			long offset, aa_how how);
 const char *aa_how_name(aa_how how);
+/* "deeper", "shallower", "tabs", "spaces", "mapped"; "none". */
+const char *aa_reindent_name(aa_reindent r);
+/* Its value from aa_reindent_name(); -1 when the name is none of them. */
+int aa_reindent_parse(const char *name, aa_reindent *out);
+/*
+ * "indented 4 blanks deeper", "indented with tabs (4 spaces a tab)", ...:
+ * what the re-indent did to the added lines, for messages.
+ */
+void aa_reindent_describe(aa_reindent r, long by, aa_buf *out);
 void aa_edit_ctx_release(aa_edit_ctx *cx);
 
 /* Each returns 0, or -1 with errors in cx->diags (text then undefined). */

@@ -25,4 +25,30 @@ void aa_review_record(git_repository *repo, aa_apply_result *res);
  */
 int aa_review_show(git_repository *repo, FILE *out, int json, aa_diags *d);
 
+/* The trailer key when ai-apply.trailer is not set. */
+#define AA_TRAILER_KEY "Assisted-by"
+
+/*
+ * The formats the change set's operations came in, each once, in the
+ * order the answer used them: "diff, companion".
+ */
+void aa_formats_used(const aa_changeset *cs, aa_buf *out);
+
+/*
+ * The Assisted-by trailer's value, "git-ai-apply (diff, answer
+ * 0123456789ab)" (several answers: "answers <id> <id>"; ids are the
+ * answers' text hashed as blobs, shortened as --review shows them), into
+ * out. The --branch commit carries it; the review record keeps it for
+ * the contrib prepare-commit-msg hook. 0, or -1 when out of memory.
+ */
+int aa_assisted_by(const aa_apply_inputs *in, const aa_changeset *cs,
+		   aa_buf *out);
+
+/*
+ * The trailer key from ai-apply.trailer (AA_TRAILER_KEY when unset)
+ * into key: 1 with the key, 0 when it is "off", -1 with an error in d
+ * when it is no trailer key.
+ */
+int aa_trailer_key(git_repository *repo, aa_buf *key, aa_diags *d);
+
 #endif

@@ -759,6 +759,62 @@ static void test_rung3_no_shift_when_indent_agrees(void **state)
 	run_free(&r);
 }
 
+/* Each re-indent is recorded in the landing, with its amount, and warned. */
+static void test_rung3_reindent_recorded(void **state)
+{
+	run r;
+
+	(void)state;
+	APPLY(&r, "  if x:\n      a = 1\n  end\n", H(1, 1, " if x:\n     a = 1\n+    b = 2\n end\n"));
+	assert_out(&r, "  if x:\n      a = 1\n      b = 2\n  end\n");
+	assert_int_equal(r.cx.landings[0].reindent, AA_REINDENT_DEEPER);
+	assert_int_equal(r.cx.landings[0].reindent_by, 2);
+	assert_has(msg_of(&r.d, AA_DIAG_WARNING), "added lines indented 2 blanks deeper");
+	run_free(&r);
+	/* no common prefix: each indentation of the hunk to the file's own */
+	APPLY(&r, "if x:\n    a = 1\nend\n", H(1, 1, " if x:\n   a = 1\n+  b = 2\n end\n"));
+	assert_out(&r, "if x:\n    a = 1\n    b = 2\nend\n");
+	assert_int_equal(r.cx.landings[0].reindent, AA_REINDENT_MAPPED);
+	assert_int_equal(r.cx.landings[0].reindent_by, 0);
+	assert_has(msg_of(&r.d, AA_DIAG_WARNING), "re-indented to the file's indentation");
+	run_free(&r);
+	APPLY(&r, "if x:\n    a = 1\nend\n",
+	      H(1, 1, "     if x:\n         a = 1\n+        b = 2\n     end\n"));
+	assert_int_equal(r.cx.landings[0].reindent, AA_REINDENT_SHALLOWER);
+	assert_int_equal(r.cx.landings[0].reindent_by, 4);
+	run_free(&r);
+	APPLY(&r, "void f(void)\n{\n\tif (x) {\n\t\ta();\n\t}\n}\n",
+	      H(3, 3, "     if (x) {\n         a();\n+        b();\n     }\n"));
+	assert_int_equal(r.cx.landings[0].reindent, AA_REINDENT_TABS);
+	assert_int_equal(r.cx.landings[0].reindent_by, 4);
+	assert_has(msg_of(&r.d, AA_DIAG_WARNING), "indented with tabs (4 spaces a tab)");
+	run_free(&r);
+	APPLY(&r, "def f():\n  if x:\n    a()\n", H(2, 2, " \tif x:\n \t\ta()\n+\t\t\tb()\n"));
+	assert_int_equal(r.cx.landings[0].reindent, AA_REINDENT_SPACES);
+	assert_int_equal(r.cx.landings[0].reindent_by, 2);
+	run_free(&r);
+}
+
+/* A shift that changes no added line is no re-indent (nor in the warning). */
+static void test_rung3_reindent_only_when_added_lines_change(void **state)
+{
+	run r;
+
+	(void)state;
+	/* only a blank line added: the shift found on the context moves nothing */
+	APPLY(&r, "if x:\n    a = 1\nend\n", H(1, 1, " if x:\n   a = 1\n+\n end\n"));
+	assert_out(&r, "if x:\n    a = 1\n\nend\n");
+	assert_int_equal(r.cx.landings[0].how, AA_HOW_WHITESPACE);
+	assert_int_equal(r.cx.landings[0].reindent, AA_REINDENT_NONE);
+	assert_null(strstr(msg_of(&r.d, AA_DIAG_WARNING), "added lines"));
+	run_free(&r);
+	/* the same indentation: nothing to re-indent */
+	APPLY(&r, "if x:\n    a = 1   \nend\n",
+	      H(1, 1, " if x:\n     a = 1\n+    b = 2\n end\n"));
+	assert_int_equal(r.cx.landings[0].reindent, AA_REINDENT_NONE);
+	run_free(&r);
+}
+
 /* Trailing blanks ignored first: unique there wins over ambiguity later. */
 static void test_rung3_trailing_before_both(void **state)
 {
@@ -1916,6 +1972,8 @@ int main(void)
 		cmocka_unit_test(test_rung3_shift_less_indented),
 		cmocka_unit_test(test_rung3_tabs_in_file_spaces_in_hunk),
 		cmocka_unit_test(test_rung3_no_shift_when_indent_agrees),
+		cmocka_unit_test(test_rung3_reindent_recorded),
+		cmocka_unit_test(test_rung3_reindent_only_when_added_lines_change),
 		cmocka_unit_test(test_rung3_trailing_before_both),
 		cmocka_unit_test(test_already_applied_before_whitespace),
 		cmocka_unit_test(test_rung3_crlf),
