@@ -41,6 +41,25 @@ typedef enum aa_outcome {
  */
 void aa_report_diags(FILE *err, const aa_diags *d);
 /*
+ * The same with colors `c` (NULL or off: plain): the "error"/"warning"
+ * keyword, and the "-"/"+" lines of a hunk error's closest-region
+ * display. The diagnostics' text itself holds no escape codes.
+ */
+void aa_report_diags_color(FILE *err, const aa_diags *d, const aa_color *c);
+
+/*
+ * Appends one line of a patch to out as git diff --color prints it: a
+ * diff header line (origin GIT_DIFF_LINE_FILE_HDR, one line of it) in
+ * meta, a hunk header's "@@ ... @@" in frag and its function context in
+ * func, '-' old, '+' new with git's default whitespace errors
+ * (blank-at-eol, space-before-tab) in whitespace, ' ' context, each
+ * "<color>text<reset>" before the newline. `origin` is libgit2's
+ * (GIT_DIFF_LINE_*); `s` is the line without its sign. Plain when `c`
+ * is NULL or off. Returns 0 or -1 (out of memory).
+ */
+int aa_report_color_line(aa_buf *out, char origin, const char *s, size_t len,
+			 const aa_color *c);
+/*
  * Prints the report of a plan (plan and session may be NULL when the run
  * stopped before planning). Returns 0 or -1.
  */
