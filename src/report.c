@@ -129,20 +129,121 @@ static void put_hunk_header(aa_buf *out, const char *s, size_t len,
 		aa_buf_putc(out, '\n');
 }
 
-int aa_report_color_line(aa_buf *out, char origin, const char *s, size_t len,
-			 const aa_color *c)
+/* git's ws_blank_line: nothing but blanks. */
+static int blank_line(const char *s, size_t len)
 {
-	int plain_sign = origin == GIT_DIFF_LINE_CONTEXT ||
-			 origin == GIT_DIFF_LINE_ADDITION ||
-			 origin == GIT_DIFF_LINE_DELETION;
+	while (len && git_blank(*s)) {
+		s++;
+		len--;
+	}
+	return !len;
+}
+
+/* git's count_lines: an incomplete last line counts. */
+static long count_lines(const char *s, size_t len)
+{
+	long n = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		n += s[i] == '\n';
+	return n + (len && s[len - 1] != '\n');
+}
+
+/* git's count_trailing_blank: the blank lines at the end (not the first). */
+static long trailing_blank(const char *s, size_t len)
+{
+	const char *p, *eol;
+	long n = 0;
+
+	if (!len)
+		return 0;
+	p = s + len - 1;
+	if (*p == '\n')
+		p--; /* the last line's newline */
+	while (s < p) {
+		for (eol = p; s <= eol && *eol != '\n'; eol--)
+			;
+		if (!blank_line(eol + 1, (size_t)(p - eol)))
+			break;
+		n++;
+		p = eol - 1;
+	}
+	return n;
+}
+
+void aa_report_color_file(aa_diff_colors *dc, const aa_color *c,
+			  const char *old, size_t old_len,
+			  const char *new_data, size_t new_len)
+{
+	long l1, l2;
+
+	memset(dc, 0, sizeof(*dc));
+	dc->color = c;
+	if (!c || !c->on || !old || !new_data)
+		return;
+	l1 = trailing_blank(old, old_len);
+	l2 = trailing_blank(new_data, new_len);
+	if (l2 <= l1)
+		return;
+	dc->pre_blank = count_lines(old, old_len) - l1 + 1;
+	dc->post_blank = count_lines(new_data, new_len) - l2 + 1;
+}
+
+/* git's new_blank_line_at_eof, the counters already past this line. */
+static int added_blank_at_eof(const aa_diff_colors *dc, const char *s, size_t len)
+{
+	return dc->pre_blank && dc->post_blank &&
+	       dc->pre_blank <= dc->pre_line && dc->post_blank <= dc->post_line &&
+	       blank_line(s, len);
+}
+
+/* The "@@ -a[,b] +c[,d] @@" starts, as git's find_lno reads them. */
+static void hunk_starts(aa_diff_colors *dc, const char *s, size_t len)
+{
+	const char *minus = memchr(s, '-', len), *plus = memchr(s, '+', len);
+
+	dc->pre_line = minus ? strtol(minus + 1, NULL, 10) : 0;
+	dc->post_line = plus ? strtol(plus + 1, NULL, 10) : 0;
+}
+
+static void put_change_line(aa_diff_colors *dc, aa_buf *out, char origin,
+			    const char *s, size_t len)
+{
+	const aa_color *c = dc->color;
+	size_t n = len - (len && s[len - 1] == '\n');
+
+	dc->pre_line += origin != GIT_DIFF_LINE_ADDITION;
+	dc->post_line += origin != GIT_DIFF_LINE_DELETION;
+	if (origin == GIT_DIFF_LINE_ADDITION && added_blank_at_eof(dc, s, n)) {
+		/* the whole line in whitespace, the sign too; a "\r" after */
+		int cr = n && s[n - 1] == '\r';
+
+		aa_buf_puts(out, COL(c, WHITESPACE));
+		aa_buf_putc(out, '+');
+		put_colored(out, "", s, n - (size_t)cr, COL(c, RESET));
+		aa_buf_put(out, s + n - cr, len - n + (size_t)cr);
+		return;
+	}
+	put_sign_line(out, origin, s, len, c);
+}
+
+int aa_report_color_line(aa_diff_colors *dc, aa_buf *out, char origin,
+			 const char *s, size_t len)
+{
+	const aa_color *c = dc->color;
+	int sign = origin == GIT_DIFF_LINE_CONTEXT ||
+		   origin == GIT_DIFF_LINE_ADDITION ||
+		   origin == GIT_DIFF_LINE_DELETION;
 
 	if (!c || !c->on) {
-		if (plain_sign)
+		if (sign)
 			aa_buf_putc(out, origin);
 		aa_buf_put(out, s, len);
-	} else if (plain_sign) {
-		put_sign_line(out, origin, s, len, c);
+	} else if (sign) {
+		put_change_line(dc, out, origin, s, len);
 	} else if (origin == GIT_DIFF_LINE_HUNK_HDR) {
+		hunk_starts(dc, s, len);
 		put_hunk_header(out, s, len, c);
 	} else if (origin == GIT_DIFF_LINE_FILE_HDR) {
 		int nl = len && s[len - 1] == '\n';
@@ -529,6 +630,7 @@ static void print_stat(FILE *out, aa_session *s, const aa_plan *plan,
 typedef struct line_sink {
 	FILE *out;
 	const aa_color *color;
+	aa_diff_colors dc;    /* the file being printed */
 	aa_buf line;
 } line_sink;
 
@@ -542,8 +644,8 @@ static int print_line_cb(const git_diff_delta *delta, const git_diff_hunk *hunk,
 	if (line->origin == GIT_DIFF_LINE_FILE_HDR)
 		return 0; /* we print our own, with modes */
 	aa_buf_clear(&k->line);
-	if (aa_report_color_line(&k->line, line->origin, line->content,
-				 line->content_len, k->color) < 0)
+	if (aa_report_color_line(&k->dc, &k->line, line->origin, line->content,
+				 line->content_len) < 0)
 		return -1;
 	fwrite(k->line.ptr, 1, k->line.len, k->out);
 	return 0;
@@ -623,10 +725,13 @@ static void print_binary(line_sink *k, const aa_change *c, const sides *sd,
 static void print_diff(FILE *out, aa_session *s, const aa_plan *plan,
 		       const unsigned char *src, const aa_color *color)
 {
-	line_sink k = { out, color, AA_BUF_INIT };
+	line_sink k;
 	git_diff_options o;
 	size_t i;
 
+	memset(&k, 0, sizeof(k));
+	k.out = out;
+	k.color = color;
 	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
 	o.flags |= GIT_DIFF_SHOW_BINARY;
 	for (i = 0; i < plan->nchanges; i++) {
@@ -637,6 +742,8 @@ static void print_diff(FILE *out, aa_session *s, const aa_plan *plan,
 		if (is_rename_source(src, plan, c) || load_sides(s, c, &sd) < 0)
 			continue;
 		print_git_header(out, c, color);
+		aa_report_color_file(&k.dc, color, sd.old.ptr ? sd.old.ptr : "",
+				     sd.old.len, sd.new_data, sd.new_len);
 		if (git_patch_from_buffers(&patch, sd.old.ptr ? sd.old.ptr : "",
 					   sd.old.len, c->path, sd.new_data,
 					   sd.new_len, c->path, &o) < 0) {

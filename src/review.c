@@ -374,6 +374,8 @@ typedef struct rv_print {
 	int mark;             /* this hunk holds a tolerant placement */
 	int margin;           /* 0 (--json): the plain patch */
 	const aa_color *color; /* NULL (--json) or off: plain */
+	git_repository *repo;
+	aa_diff_colors dc;    /* the delta's colors */
 } rv_print;
 
 /* The margin of a line: "! " by a tolerant placement (in tolerant), or "  ". */
@@ -422,10 +424,52 @@ static void put_header(rv_print *p, const char *s, size_t len)
 		size_t n = nl ? (size_t)(nl - s) + 1 : len;
 
 		put_margin(p, 0);
-		aa_report_color_line(p->out, GIT_DIFF_LINE_FILE_HDR, s, n, p->color);
+		aa_report_color_line(&p->dc, p->out, GIT_DIFF_LINE_FILE_HDR, s, n);
 		s += n;
 		len -= n;
 	}
+}
+
+/* A side's blob, or NULL (none, or unreadable: no blank-at-eof check). */
+static git_blob *side_blob(git_repository *repo, const git_diff_file *f)
+{
+	git_blob *b = NULL;
+
+	if (!(f->flags & GIT_DIFF_FLAG_EXISTS) || git_oid_is_zero(&f->id))
+		return NULL;
+	if (git_blob_lookup(&b, repo, &f->id) < 0)
+		git_error_clear();
+	return b;
+}
+
+/* A new delta: its colors, from both sides' content when coloring. */
+static void start_file(rv_print *p, const git_diff_delta *delta)
+{
+	git_blob *a, *b;
+
+	p->file = find_file(p->r, delta->new_file.path ?
+			    delta->new_file.path : delta->old_file.path);
+	aa_report_color_file(&p->dc, p->color, NULL, 0, NULL, 0);
+	if (!p->color || !p->color->on)
+		return;
+	a = side_blob(p->repo, &delta->old_file);
+	b = side_blob(p->repo, &delta->new_file);
+	/* a missing side is empty, as git's /dev/null */
+	aa_report_color_file(&p->dc, p->color,
+			     a ? git_blob_rawcontent(a) : "", a ? (size_t)git_blob_rawsize(a) : 0,
+			     b ? git_blob_rawcontent(b) : "", b ? (size_t)git_blob_rawsize(b) : 0);
+	git_blob_free(a);
+	git_blob_free(b);
+}
+
+/* A "\\ No newline at end of file" line, which starts with the newline
+ * the line before it lacks. */
+static int lead_newline(const git_diff_line *l)
+{
+	return (l->origin == GIT_DIFF_LINE_CONTEXT_EOFNL ||
+		l->origin == GIT_DIFF_LINE_ADD_EOFNL ||
+		l->origin == GIT_DIFF_LINE_DEL_EOFNL) &&
+	       l->content_len && l->content[0] == '\n';
 }
 
 static int print_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
@@ -434,16 +478,15 @@ static int print_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
 	rv_print *p = payload;
 
 	if (l->origin == GIT_DIFF_LINE_FILE_HDR)
-		p->file = find_file(p->r, delta->new_file.path ?
-				    delta->new_file.path : delta->old_file.path);
+		start_file(p, delta);
 	if (l->origin == GIT_DIFF_LINE_HUNK_HDR) {
 		aa_buf marks = AA_BUF_INIT;
 
 		hunk_placements(p->file, hunk, p->color, &marks);
 		p->mark = marks.len > 0;
 		put_margin(p, p->mark);
-		aa_report_color_line(p->out, l->origin, l->content, l->content_len,
-				     p->color);
+		aa_report_color_line(&p->dc, p->out, l->origin, l->content,
+				     l->content_len);
 		if (marks.ptr && p->margin)
 			aa_buf_puts(p->out, marks.ptr);
 		aa_buf_free(&marks);
@@ -454,8 +497,16 @@ static int print_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
 		p->mark = 0;
 		return 0;
 	}
+	if (lead_newline(l)) {
+		/* "\n\\ No newline ...": the "\n" ends the line before the margin */
+		aa_buf_putc(p->out, '\n');
+		put_margin(p, p->mark);
+		aa_report_color_line(&p->dc, p->out, l->origin, l->content + 1,
+				     l->content_len - 1);
+		return 0;
+	}
 	put_margin(p, p->mark);
-	aa_report_color_line(p->out, l->origin, l->content, l->content_len, p->color);
+	aa_report_color_line(&p->dc, p->out, l->origin, l->content, l->content_len);
 	return 0;
 }
 
@@ -466,7 +517,8 @@ static int build_diff(git_repository *repo, git_index *ix, git_tree *head,
 	git_diff_options o;
 	git_diff *diff = NULL;
 	char **paths = calloc(r->nfiles ? r->nfiles : 1, sizeof(*paths));
-	rv_print p = { r, out, NULL, 0, margin, margin ? color : NULL };
+	rv_print p = { r, out, NULL, 0, margin, margin ? color : NULL, repo,
+		       { NULL, 0, 0, 0, 0 } };
 	size_t i, n = 0;
 	int rc = -1;
 

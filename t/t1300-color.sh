@@ -32,8 +32,9 @@ test_expect_success '--help names the option' '
 esc=$(printf "\033")
 
 # An answer whose hunks have a function context, a removed and an added
-# line, trailing blanks, a space before a tab, a carriage return and a
-# last line without a newline: every way git colors a hunk line.
+# line, trailing blanks, a space before a tab, a carriage return, a last
+# line without a newline and blank lines added at the end of a file:
+# every way git colors a hunk line.
 test_expect_success 'setup: an answer for every kind of diff line' '
 	git init -q c &&
 	(
@@ -41,6 +42,7 @@ test_expect_success 'setup: an answer for every kind of diff line' '
 		printf "int f(void)\n{\n\ta;\n\tb;\n\tc;\n\td;\n}\n" >a.c &&
 		printf "x\n" >b &&
 		printf "k\r\n" >crlf &&
+		printf "x\n" >e &&
 		git add . &&
 		git commit -q -m initial &&
 		git tag base &&
@@ -48,6 +50,7 @@ test_expect_success 'setup: an answer for every kind of diff line' '
 		printf "y" >b &&
 		printf "K\r\n" >crlf &&
 		printf "new\n\n" >n &&
+		printf "x\n\n  \r\n" >e &&
 		git add -N n &&
 		git diff >../every.diff &&
 		git reset -q --hard base &&
@@ -71,6 +74,7 @@ test_expect_success '--diff --color=always: the hunks as git diff --color=always
 	test_grep "^<GREEN>+<RESET>	<GREEN>C;<RESET><BRED>  <RESET>\$" decoded &&
 	test_grep "^<GREEN>+<RESET><BRED> <RESET>	<GREEN>d;<RESET>\$" decoded &&
 	test_grep "^<BOLD>diff --git a/a.c b/a.c<RESET>\$" decoded &&
+	test_grep "^<BRED>+  <RESET>.\$" decoded &&
 	test_grep "^ {<RESET>\$" decoded
 '
 
@@ -237,6 +241,23 @@ test_expect_success '--review --color=always: the diff colors, the mark in toler
 	test_grep "^<YELLOW>!<RESET> <RED>-  b<RESET>\$" decoded &&
 	test_grep "^<YELLOW>!<RESET> <GREEN>+<RESET><GREEN>B<RESET>\$" decoded &&
 	test_grep "^<YELLOW>!<RESET>  a<RESET>\$" decoded
+'
+
+test_expect_success '--review --color=always: the diff as git diff --cached --color=always' '
+	(
+		cd c &&
+		git ai-apply ../every.diff 2>/dev/null &&
+		git ai-apply --review --color=always >../out &&
+		git ai-apply --review >../plain &&
+		git diff --cached --color=always >../expect &&
+		git reset -q --hard base && rm -f n
+	) &&
+	# the diff after the summary, without its margin (no mark: blanks)
+	sed -e "1,/^\$/d" -e "s/^  //" out >actual &&
+	test_cmp expect actual &&
+	# the line before "\ No newline" ends with its text, not the margin
+	test_grep "^  +y\$" plain &&
+	test_grep "^  \\\\ No newline at end of file\$" plain
 '
 
 test_expect_success '--review: color.ai-apply.tolerant, no color in a pipe or --json' '
