@@ -581,8 +581,22 @@ static int stat_name(const aa_change *c, aa_buf *name)
 	return aa_buf_puts(name, aa_qpath(c->path));
 }
 
+/* n times ch, in set (git's diffstat graph: nothing at all for 0). */
+static void print_graph(FILE *out, char ch, size_t n, const char *set,
+			const char *reset)
+{
+	size_t k;
+
+	if (!n)
+		return;
+	fputs(set, out);
+	for (k = 0; k < n; k++)
+		fputc(ch, out);
+	fputs(reset, out);
+}
+
 static void print_stat(FILE *out, aa_session *s, const aa_plan *plan,
-		       const unsigned char *src)
+		       const unsigned char *src, const aa_color *color)
 {
 	size_t i, add, del, tadd = 0, tdel = 0, width = 0, most = 0, files = 0;
 	aa_buf name = AA_BUF_INIT;
@@ -599,7 +613,7 @@ static void print_stat(FILE *out, aa_session *s, const aa_plan *plan,
 	}
 	for (i = 0; i < plan->nchanges; i++) {
 		const aa_change *c = &plan->changes[i];
-		size_t n, plus, minus, k;
+		size_t n, plus, minus;
 
 		if (is_rename_source(src, plan, c) || stat_name(c, &name) < 0)
 			continue;
@@ -614,10 +628,8 @@ static void print_stat(FILE *out, aa_session *s, const aa_plan *plan,
 		plus = most > 50 ? (add * 50 + most - 1) / most : add;
 		minus = most > 50 ? (del * 50 + most - 1) / most : del;
 		fprintf(out, " %-*s | %4zu ", (int)width, name.ptr, n);
-		for (k = 0; k < plus; k++)
-			fputc('+', out);
-		for (k = 0; k < minus; k++)
-			fputc('-', out);
+		print_graph(out, '+', plus, COL(color, NEW), COL(color, RESET));
+		print_graph(out, '-', minus, COL(color, OLD), COL(color, RESET));
 		fputc('\n', out);
 	}
 	aa_buf_free(&name);
@@ -937,7 +949,7 @@ int aa_report(FILE *out, aa_session *s, const aa_plan *plan,
 	src = rename_sources(plan);
 	switch (o->kind) {
 	case AA_REPORT_STAT:
-		print_stat(out, s, plan, src);
+		print_stat(out, s, plan, src, o->color);
 		break;
 	case AA_REPORT_DIFF:
 		print_diff(out, s, plan, src, o->color);

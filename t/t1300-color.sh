@@ -78,6 +78,21 @@ test_expect_success '--diff --color=always: the hunks as git diff --color=always
 	test_grep "^ {<RESET>\$" decoded
 '
 
+test_expect_success '--stat --color=always: the graph as git diff --stat colors it' '
+	(
+		cd c &&
+		git ai-apply --cached --stat --color=always ../every.diff >../out &&
+		git reset -q --hard base && rm -f n &&
+		git ai-apply --cached --color=always ../every.diff >../summary &&
+		git reset -q --hard base && rm -f n
+	) &&
+	test_grep "^M a.c (+2 -2)\$" summary &&
+	test_decode_color <out >decoded &&
+	test_grep "^ a.c  *| *4 <GREEN>++<RESET><RED>--<RESET>\$" decoded &&
+	test_grep "^ n  *| *2 <GREEN>++<RESET>\$" decoded &&
+	! grep "$esc" summary
+'
+
 test_expect_success '--diff into a pipe: no color by default' '
 	(
 		cd c &&
