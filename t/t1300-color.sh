@@ -230,6 +230,30 @@ test_expect_success 'diagnostics: the warning keyword, color.ai-apply.warning' '
 	test_grep "^<CYAN>warning<RESET>: a.c:" decoded
 '
 
+# util-linux script(1) runs a command on a pseudo-terminal.
+if TERM=xterm script -qec true /dev/null >/dev/null 2>&1
+then
+	test_set_prereq PTY
+fi
+
+test_expect_success PTY 'auto: a terminal colors, a redirected stream does not' '
+	(
+		cd c &&
+		TERM=xterm script -qec "git ai-apply --check --diff ../off.diff 2>../err" \
+			/dev/null >../out &&
+		test_expect_code 1 env TERM=xterm script -qec \
+			"git ai-apply --check --diff ../bad.diff >../out2" \
+			/dev/null >../err2
+	) &&
+	test_decode_color <out >decoded &&
+	test_grep "^<RED>-	b;<RESET>" decoded &&
+	test_grep "^warning: a.c: ../off.diff:3: hunk applied" err &&
+	! grep "$esc" err &&
+	test_decode_color <err2 >decoded &&
+	test_grep "^<BOLD;RED>error<RESET>: a.c: ../bad.diff:3:" decoded &&
+	! grep "$esc" out2
+'
+
 # --review: g.txt's "  b" quoted without its indentation lands by the
 # whitespace rung, a tolerant placement.
 test_expect_success 'setup: a staged answer with a tolerant placement' '
