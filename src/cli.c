@@ -439,7 +439,7 @@ static int run(cli *c, git_repository *repo)
 	if (!res.opened) {
 		code = print_stopped(c, &res.diags);
 	} else {
-		aa_report_diags(stderr, &res.diags);
+		aa_report_diags_color(stderr, &res.diags, &c->err_color);
 		aa_report(stdout, &res.session, &res.plan, &res.diags, res.outcome,
 			  &c->report);
 		code = aa_apply_exit_code(res.outcome);
@@ -489,7 +489,7 @@ static int land_suggestion(cli *c, git_repository *repo, const char *file,
 	o.nfiles = 1;
 	report.branch = branch;
 	aa_apply(repo, &o, &res);
-	aa_report_diags(stderr, &res.diags);
+	aa_report_diags_color(stderr, &res.diags, &c->err_color);
 	if (report.kind == AA_REPORT_JSON && nth)
 		fputs(",\n", stdout);
 	aa_report(stdout, res.opened ? &res.session : NULL,
@@ -552,7 +552,7 @@ static int run_list(cli *c, git_repository *repo)
 	int r = aa_list_suggestions(repo, c->nfiles ? c->files[0] : NULL, &v,
 				    &n, &d);
 
-	aa_report_diags(stderr, &d);
+	aa_report_diags_color(stderr, &d, &c->err_color);
 	aa_report_suggestions(stdout, v, n, &d,
 			      c->report.kind == AA_REPORT_JSON);
 	aa_suggestions_free(v, n);
@@ -564,9 +564,10 @@ static int run_list(cli *c, git_repository *repo)
 static int run_review(cli *c, git_repository *repo)
 {
 	aa_diags d = AA_DIAGS_INIT;
-	int r = aa_review_show(repo, stdout, c->report.kind == AA_REPORT_JSON, &d);
+	int r = aa_review_show(repo, stdout, c->report.kind == AA_REPORT_JSON,
+			       &c->color, &d);
 
-	aa_report_diags(stderr, &d);
+	aa_report_diags_color(stderr, &d, &c->err_color);
 	aa_diags_free(&d);
 	return r < 0 ? EXIT_FATAL : 0;
 }
@@ -585,12 +586,12 @@ static int open_repository(cli *c, git_repository **repo)
 }
 
 /* --recover: finish or undo what a killed run left. */
-static int run_recover(git_repository *repo)
+static int run_recover(git_repository *repo, const aa_color *err_color)
 {
 	aa_diags d = AA_DIAGS_INIT;
 	int r = aa_recover(repo, &d);
 
-	aa_report_diags(stderr, &d);
+	aa_report_diags_color(stderr, &d, err_color);
 	aa_diags_free(&d);
 	if (r == 1)
 		puts("nothing to recover");
@@ -659,7 +660,7 @@ int main(int argc, char **argv)
 	aa_color_setup(&c.err_color, repo, c.color_when, STDERR_FILENO);
 	c.report.color = &c.color;
 	if (c.recover)
-		code = run_recover(repo);
+		code = run_recover(repo, &c.err_color);
 	else if (c.each)
 		code = run_each(&c, repo);
 	else if (c.list)

@@ -25,6 +25,8 @@ static const char *const slot_defaults[AA_COLOR_NSLOTS] = {
 	[AA_COLOR_ERROR] = "\033[1;31m",
 	[AA_COLOR_WARNING] = "\033[1;33m",
 	[AA_COLOR_TOLERANT] = "\033[33m",
+	[AA_COLOR_FUNC] = "",
+	[AA_COLOR_WHITESPACE] = "\033[41m",
 };
 
 /* The configuration key of each slot (RESET has none). */
@@ -40,6 +42,8 @@ static const char *const slot_keys[AA_COLOR_NSLOTS] = {
 	[AA_COLOR_ERROR] = "color.ai-apply.error",
 	[AA_COLOR_WARNING] = "color.ai-apply.warning",
 	[AA_COLOR_TOLERANT] = "color.ai-apply.tolerant",
+	[AA_COLOR_FUNC] = "color.diff.func",
+	[AA_COLOR_WHITESPACE] = "color.diff.whitespace",
 };
 
 int aa_color_parse_when(const char *s, aa_color_when *out)

@@ -1,19 +1,347 @@
 /* Reports: what changed, how every edit landed, and what went wrong. */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 
 #include "aiapply/report.h"
 
+/* ---- git's diff colors (git's diff.c emit_line_0, ws.c ws_check_emit) ---- */
+
+#define COL(c, slot) aa_color_get((c), AA_COLOR_##slot)
+
+/* "<set>text<reset>": git writes the reset even after an empty set. */
+static void put_colored(aa_buf *out, const char *set, const char *s, size_t n,
+			const char *reset)
+{
+	aa_buf_puts(out, set);
+	aa_buf_put(out, s, n);
+	aa_buf_puts(out, reset);
+}
+
+/* git's isspace: the blanks a whitespace check sees. */
+static int git_blank(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+}
+
+/*
+ * An added line's text (no sign, no newline) with git's default
+ * whitespace rules: a space before a tab in the indent and blanks at the
+ * end of the line (a carriage return is one) in color.diff.whitespace;
+ * a good indent is written plain, the rest in new.
+ */
+static void put_new_text(aa_buf *out, const char *s, size_t len,
+			 const aa_color *c)
+{
+	size_t trail = len, i, written = 0;
+
+	while (trail && git_blank(s[trail - 1]))
+		trail--;
+	for (i = 0; i < trail; i++) {
+		if (s[i] == ' ')
+			continue;
+		if (s[i] != '\t')
+			break;
+		if (written < i) {
+			put_colored(out, COL(c, WHITESPACE), s + written, i - written,
+				    COL(c, RESET));
+			aa_buf_putc(out, '\t');
+		} else {
+			aa_buf_put(out, s + written, i - written + 1);
+		}
+		written = i + 1;
+	}
+	if (trail > written)
+		put_colored(out, COL(c, NEW), s + written, trail - written,
+			    COL(c, RESET));
+	if (len > trail)
+		put_colored(out, COL(c, WHITESPACE), s + trail, len - trail,
+			    COL(c, RESET));
+}
+
+/*
+ * A '-', '+' or ' ' line (or, sign 0, "\ No newline"): its color, sign
+ * and text, the reset before the line end (git writes a "\r" after it,
+ * except on an added line where it is a whitespace error).
+ */
+static void put_sign_line(aa_buf *out, char sign, const char *s, size_t len,
+			  const aa_color *c)
+{
+	int nl = len && s[len - 1] == '\n', cr;
+	const char *set = sign == '-' ? COL(c, OLD) : COL(c, CONTEXT);
+
+	len -= (size_t)nl;
+	if (sign == '+') {
+		put_colored(out, COL(c, NEW), "+", 1, COL(c, RESET));
+		put_new_text(out, s, len, c);
+	} else {
+		cr = len && s[len - 1] == '\r';
+		len -= (size_t)cr;
+		aa_buf_puts(out, set);
+		if (sign)
+			aa_buf_putc(out, sign);
+		put_colored(out, "", s, len, COL(c, RESET));
+		if (cr)
+			aa_buf_putc(out, '\r');
+	}
+	if (nl)
+		aa_buf_putc(out, '\n');
+}
+
+/* The first "@@" in s[from, n), or NULL. */
+static const char *find_atat(const char *s, size_t from, size_t n)
+{
+	size_t i;
+
+	for (i = from; i + 1 < n; i++)
+		if (s[i] == '@' && s[i + 1] == '@')
+			return s + i;
+	return NULL;
+}
+
+/*
+ * "@@ -a,b +c,d @@ func": the "@@ ... @@" in frag, the blanks after it in
+ * context, the function in func, each followed by a reset.
+ */
+static void put_hunk_header(aa_buf *out, const char *s, size_t len,
+			    const aa_color *c)
+{
+	size_t n = len;
+	const char *ep, *fn;
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+		n--;
+	if (n < 10 || s[0] != '@' || s[1] != '@' || !(ep = find_atat(s, 2, n))) {
+		put_sign_line(out, 0, s, len, c);
+		return;
+	}
+	ep += 2;
+	put_colored(out, COL(c, FRAG), s, (size_t)(ep - s), COL(c, RESET));
+	for (fn = ep; fn < s + n && (*fn == ' ' || *fn == '\t'); fn++)
+		;
+	if (fn != ep)
+		put_colored(out, COL(c, CONTEXT), ep, (size_t)(fn - ep), COL(c, RESET));
+	if (fn < s + n)
+		put_colored(out, COL(c, FUNC), fn, (size_t)(s + n - fn), COL(c, RESET));
+	aa_buf_put(out, s + n, len - n);
+	if (!len || s[len - 1] != '\n')
+		aa_buf_putc(out, '\n');
+}
+
+/* git's ws_blank_line: nothing but blanks. */
+static int blank_line(const char *s, size_t len)
+{
+	while (len && git_blank(*s)) {
+		s++;
+		len--;
+	}
+	return !len;
+}
+
+/* git's count_lines: an incomplete last line counts. */
+static long count_lines(const char *s, size_t len)
+{
+	long n = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		n += s[i] == '\n';
+	return n + (len && s[len - 1] != '\n');
+}
+
+/* git's count_trailing_blank: the blank lines at the end (not the first). */
+static long trailing_blank(const char *s, size_t len)
+{
+	const char *p, *eol;
+	long n = 0;
+
+	if (!len)
+		return 0;
+	p = s + len - 1;
+	if (*p == '\n')
+		p--; /* the last line's newline */
+	while (s < p) {
+		for (eol = p; s <= eol && *eol != '\n'; eol--)
+			;
+		if (!blank_line(eol + 1, (size_t)(p - eol)))
+			break;
+		n++;
+		p = eol - 1;
+	}
+	return n;
+}
+
+void aa_report_color_file(aa_diff_colors *dc, const aa_color *c,
+			  const char *old, size_t old_len,
+			  const char *new_data, size_t new_len)
+{
+	long l1, l2;
+
+	memset(dc, 0, sizeof(*dc));
+	dc->color = c;
+	if (!c || !c->on || !old || !new_data)
+		return;
+	l1 = trailing_blank(old, old_len);
+	l2 = trailing_blank(new_data, new_len);
+	if (l2 <= l1)
+		return;
+	dc->pre_blank = count_lines(old, old_len) - l1 + 1;
+	dc->post_blank = count_lines(new_data, new_len) - l2 + 1;
+}
+
+/* git's new_blank_line_at_eof, the counters already past this line. */
+static int added_blank_at_eof(const aa_diff_colors *dc, const char *s, size_t len)
+{
+	return dc->pre_blank && dc->post_blank &&
+	       dc->pre_blank <= dc->pre_line && dc->post_blank <= dc->post_line &&
+	       blank_line(s, len);
+}
+
+/* The "@@ -a[,b] +c[,d] @@" starts, as git's find_lno reads them. */
+static void hunk_starts(aa_diff_colors *dc, const char *s, size_t len)
+{
+	const char *minus = memchr(s, '-', len), *plus = memchr(s, '+', len);
+
+	dc->pre_line = minus ? strtol(minus + 1, NULL, 10) : 0;
+	dc->post_line = plus ? strtol(plus + 1, NULL, 10) : 0;
+}
+
+static void put_change_line(aa_diff_colors *dc, aa_buf *out, char origin,
+			    const char *s, size_t len)
+{
+	const aa_color *c = dc->color;
+	size_t n = len - (len && s[len - 1] == '\n');
+
+	dc->pre_line += origin != GIT_DIFF_LINE_ADDITION;
+	dc->post_line += origin != GIT_DIFF_LINE_DELETION;
+	if (origin == GIT_DIFF_LINE_ADDITION && added_blank_at_eof(dc, s, n)) {
+		/* the whole line in whitespace, the sign too; a "\r" after */
+		int cr = n && s[n - 1] == '\r';
+
+		aa_buf_puts(out, COL(c, WHITESPACE));
+		aa_buf_putc(out, '+');
+		put_colored(out, "", s, n - (size_t)cr, COL(c, RESET));
+		aa_buf_put(out, s + n - cr, len - n + (size_t)cr);
+		return;
+	}
+	put_sign_line(out, origin, s, len, c);
+}
+
+int aa_report_color_line(aa_diff_colors *dc, aa_buf *out, char origin,
+			 const char *s, size_t len)
+{
+	const aa_color *c = dc->color;
+	int sign = origin == GIT_DIFF_LINE_CONTEXT ||
+		   origin == GIT_DIFF_LINE_ADDITION ||
+		   origin == GIT_DIFF_LINE_DELETION;
+
+	if (!c || !c->on) {
+		if (sign)
+			aa_buf_putc(out, origin);
+		aa_buf_put(out, s, len);
+	} else if (sign) {
+		put_change_line(dc, out, origin, s, len);
+	} else if (origin == GIT_DIFF_LINE_HUNK_HDR) {
+		hunk_starts(dc, s, len);
+		put_hunk_header(out, s, len, c);
+	} else if (origin == GIT_DIFF_LINE_FILE_HDR) {
+		int nl = len && s[len - 1] == '\n';
+
+		put_colored(out, COL(c, META), s, len - (size_t)nl, COL(c, RESET));
+		aa_buf_putc(out, '\n');
+	} else if (origin == GIT_DIFF_LINE_CONTEXT_EOFNL ||
+		   origin == GIT_DIFF_LINE_ADD_EOFNL ||
+		   origin == GIT_DIFF_LINE_DEL_EOFNL) {
+		/* "\n\\ No newline at end of file\n": it ends the line before */
+		size_t lead = len && s[0] == '\n';
+
+		aa_buf_put(out, s, lead);
+		put_sign_line(out, 0, s + lead, len - lead, c);
+	} else {
+		aa_buf_put(out, s, len); /* binary patch data: plain, as git */
+	}
+	return aa_buf_oom(out) ? -1 : 0;
+}
+
+/*
+ * A line of a hunk error's closest-region display (src/edit_hunks.c
+ * aligned_diff): "  <line> - text" (only in the file) or
+ * "          + text" (only in the hunk), the line number right-aligned
+ * in at least 7 columns. Returns the offset of the sign, or 0.
+ */
+static size_t closest_sign_at(const char *s, size_t len)
+{
+	size_t i = 2, digits;
+
+	if (len < 12 || s[0] != ' ' || s[1] != ' ')
+		return 0;
+	while (i < len && s[i] == ' ')
+		i++;
+	digits = i;
+	while (i < len && s[i] >= '0' && s[i] <= '9')
+		i++;
+	digits = i - digits;
+	if (digits && (i >= len || s[i++] != ' '))
+		return 0; /* the blank between the line number and the sign */
+	if (i < 10 || i + 1 >= len || s[i + 1] != ' ' ||
+	    s[i] != (digits ? '-' : '+'))
+		return 0;
+	return i;
+}
+
+/*
+ * One formatted diagnostic, "level: ...": the level keyword in its color
+ * (git colors the keyword of a remote's "error:"/"warning:" the same
+ * way, color.remote.<slot>), and in the lines after the first the
+ * closest-region display in old and new. Notes stay plain.
+ */
+static void put_diag_colored(aa_buf *out, const char *s, const aa_color *c)
+{
+	static const struct { const char *word; aa_color_slot slot; } kw[] = {
+		{ "error", AA_COLOR_ERROR }, { "warning", AA_COLOR_WARNING },
+	};
+	size_t i, n;
+	const char *nl;
+
+	for (i = 0; i < 2; i++) {
+		n = strlen(kw[i].word);
+		if (!strncmp(s, kw[i].word, n) && s[n] == ':') {
+			put_colored(out, aa_color_get(c, kw[i].slot), s, n,
+				    COL(c, RESET));
+			s += n;
+			break;
+		}
+	}
+	nl = strchr(s, '\n');
+	aa_buf_put(out, s, nl ? (size_t)(nl - s) : strlen(s));
+	while (nl) {
+		const char *line = nl + 1;
+		size_t at;
+
+		nl = strchr(line, '\n');
+		n = nl ? (size_t)(nl - line) : strlen(line);
+		aa_buf_putc(out, '\n');
+		at = closest_sign_at(line, n);
+		if (!at) {
+			aa_buf_put(out, line, n);
+			continue;
+		}
+		aa_buf_put(out, line, at);
+		put_colored(out, line[at] == '-' ? COL(c, OLD) : COL(c, NEW),
+			    line + at, n - at, COL(c, RESET));
+	}
+}
+
 /*
  * Prints the diagnostics, at most AA_REPORT_MAX_DIAGS of each level (in
  * input order), then how many of each were left out: 160,000 errors are
  * not 160,000 lines. --json keeps them all.
  */
-void aa_report_diags(FILE *err, const aa_diags *d)
+void aa_report_diags_color(FILE *err, const aa_diags *d, const aa_color *c)
 {
 	static const char *names[] = { "error", "warning", "note" };
-	aa_buf line = AA_BUF_INIT;
+	aa_buf line = AA_BUF_INIT, shown_line = AA_BUF_INIT;
 	size_t shown[3] = { 0, 0, 0 }, left[3] = { 0, 0, 0 }, i;
 
 	for (i = 0; i < d->n; i++) {
@@ -27,17 +355,29 @@ void aa_report_diags(FILE *err, const aa_diags *d)
 		}
 		shown[level]++;
 		aa_buf_clear(&line);
-		if (aa_diag_format(&d->v[i], &line) == 0)
-			fprintf(err, "%s\n", line.ptr);
+		aa_buf_clear(&shown_line);
+		if (aa_diag_format(&d->v[i], &line) < 0)
+			continue;
+		put_diag_colored(&shown_line, line.ptr, c);
+		/* out of memory: the plain text, which is whole */
+		fprintf(err, "%s\n", aa_buf_oom(&shown_line) ? line.ptr : shown_line.ptr);
 	}
 	/* errors that could not be stored (out of memory) still count */
 	if (d->nerrors > shown[0] + left[0])
 		left[0] = d->nerrors - shown[0];
 	for (i = 0; i < 3; i++)
 		if (left[i])
-			fprintf(err, "%s: ... and %zu more %s%s (--json lists them all)\n",
-				names[i], left[i], names[i], left[i] == 1 ? "" : "s");
+			fprintf(err, "%s%s%s: ... and %zu more %s%s (--json lists them all)\n",
+				i < 2 ? aa_color_get(c, i ? AA_COLOR_WARNING : AA_COLOR_ERROR) : "",
+				names[i], i < 2 ? COL(c, RESET) : "",
+				left[i], names[i], left[i] == 1 ? "" : "s");
 	aa_buf_free(&line);
+	aa_buf_free(&shown_line);
+}
+
+void aa_report_diags(FILE *err, const aa_diags *d)
+{
+	aa_report_diags_color(err, d, NULL);
 }
 
 /* Base and new bytes of a change (borrowed; blobs to free). */
@@ -241,8 +581,22 @@ static int stat_name(const aa_change *c, aa_buf *name)
 	return aa_buf_puts(name, aa_qpath(c->path));
 }
 
+/* n times ch, in set (git's diffstat graph: nothing at all for 0). */
+static void print_graph(FILE *out, char ch, size_t n, const char *set,
+			const char *reset)
+{
+	size_t k;
+
+	if (!n)
+		return;
+	fputs(set, out);
+	for (k = 0; k < n; k++)
+		fputc(ch, out);
+	fputs(reset, out);
+}
+
 static void print_stat(FILE *out, aa_session *s, const aa_plan *plan,
-		       const unsigned char *src)
+		       const unsigned char *src, const aa_color *color)
 {
 	size_t i, add, del, tadd = 0, tdel = 0, width = 0, most = 0, files = 0;
 	aa_buf name = AA_BUF_INIT;
@@ -259,7 +613,7 @@ static void print_stat(FILE *out, aa_session *s, const aa_plan *plan,
 	}
 	for (i = 0; i < plan->nchanges; i++) {
 		const aa_change *c = &plan->changes[i];
-		size_t n, plus, minus, k;
+		size_t n, plus, minus;
 
 		if (is_rename_source(src, plan, c) || stat_name(c, &name) < 0)
 			continue;
@@ -274,10 +628,8 @@ static void print_stat(FILE *out, aa_session *s, const aa_plan *plan,
 		plus = most > 50 ? (add * 50 + most - 1) / most : add;
 		minus = most > 50 ? (del * 50 + most - 1) / most : del;
 		fprintf(out, " %-*s | %4zu ", (int)width, name.ptr, n);
-		for (k = 0; k < plus; k++)
-			fputc('+', out);
-		for (k = 0; k < minus; k++)
-			fputc('-', out);
+		print_graph(out, '+', plus, COL(color, NEW), COL(color, RESET));
+		print_graph(out, '-', minus, COL(color, OLD), COL(color, RESET));
 		fputc('\n', out);
 	}
 	aa_buf_free(&name);
@@ -286,64 +638,84 @@ static void print_stat(FILE *out, aa_session *s, const aa_plan *plan,
 		tadd == 1 ? "" : "s", tdel, tdel == 1 ? "" : "s");
 }
 
+/* Where git_patch_print's lines go: the report's stream, in its colors. */
+typedef struct line_sink {
+	FILE *out;
+	const aa_color *color;
+	aa_diff_colors dc;    /* the file being printed */
+	aa_buf line;
+} line_sink;
+
 static int print_line_cb(const git_diff_delta *delta, const git_diff_hunk *hunk,
 			 const git_diff_line *line, void *payload)
 {
-	FILE *out = payload;
+	line_sink *k = payload;
 
 	(void)delta;
 	(void)hunk;
-	switch (line->origin) {
-	case GIT_DIFF_LINE_FILE_HDR:
+	if (line->origin == GIT_DIFF_LINE_FILE_HDR)
 		return 0; /* we print our own, with modes */
-	case GIT_DIFF_LINE_CONTEXT:
-	case GIT_DIFF_LINE_ADDITION:
-	case GIT_DIFF_LINE_DELETION:
-		fputc(line->origin, out);
-		break;
-	default:
-		break;
-	}
-	fwrite(line->content, 1, line->content_len, out);
+	aa_buf_clear(&k->line);
+	if (aa_report_color_line(&k->dc, &k->line, line->origin, line->content,
+				 line->content_len) < 0)
+		return -1;
+	fwrite(k->line.ptr, 1, k->line.len, k->out);
 	return 0;
 }
 
+/* One line of a diff header, "<meta>text<reset>\n". */
+static void print_meta(FILE *out, const aa_color *c, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void print_meta(FILE *out, const aa_color *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(COL(c, META), out);
+	va_start(ap, fmt);
+	vfprintf(out, fmt, ap);
+	va_end(ap);
+	fprintf(out, "%s\n", COL(c, RESET));
+}
+
 /* The "diff --git" line and git's extended headers (not ---/+++). */
-static void print_git_header(FILE *out, const aa_change *c)
+static void print_git_header(FILE *out, const aa_change *c, const aa_color *col)
 {
 	const char *from = c->renamed_from && !c->base_exists ? c->renamed_from : c->path;
 
 	/* names quoted as git quotes them (git apply unquotes) */
-	fprintf(out, "diff --git %s %s\n", aa_qpathp("a/", from),
-		aa_qpathp("b/", c->path));
+	print_meta(out, col, "diff --git %s %s", aa_qpathp("a/", from),
+		   aa_qpathp("b/", c->path));
 	if (!c->base_exists && c->renamed_from) {
 		const char *verb = c->copied ? "copy" : "rename";
 
-		fprintf(out, "%s from %s\n%s to %s\n", verb,
-			aa_qpath(c->renamed_from), verb, aa_qpath(c->path));
+		print_meta(out, col, "%s from %s", verb, aa_qpath(c->renamed_from));
+		print_meta(out, col, "%s to %s", verb, aa_qpath(c->path));
 	}
 	else if (!c->base_exists)
-		fprintf(out, "new file mode %06o\n", c->mode);
+		print_meta(out, col, "new file mode %06o", c->mode);
 	else if (!c->exists)
-		fprintf(out, "deleted file mode %06o\n", c->base_mode);
-	else if (c->mode != c->base_mode)
-		fprintf(out, "old mode %06o\nnew mode %06o\n", c->base_mode, c->mode);
+		print_meta(out, col, "deleted file mode %06o", c->base_mode);
+	else if (c->mode != c->base_mode) {
+		print_meta(out, col, "old mode %06o", c->base_mode);
+		print_meta(out, col, "new mode %06o", c->mode);
+	}
 }
 
-static void print_names(FILE *out, const aa_change *c)
+static void print_names(FILE *out, const aa_change *c, const aa_color *col)
 {
 	const char *from = c->renamed_from && !c->base_exists ? c->renamed_from : c->path;
 
-	fprintf(out, "--- %s\n+++ %s\n",
-		c->base_exists || c->renamed_from ? aa_qpathp("a/", from) : "/dev/null",
-		c->exists ? aa_qpathp("b/", c->path) : "/dev/null");
+	print_meta(out, col, "--- %s",
+		   c->base_exists || c->renamed_from ? aa_qpathp("a/", from) : "/dev/null");
+	print_meta(out, col, "+++ %s", c->exists ? aa_qpathp("b/", c->path) : "/dev/null");
 }
 
 /*
  * A binary change as git prints it, so that git apply can take it: the
  * full object names on the index line, then libgit2's "GIT binary patch".
  */
-static void print_binary(FILE *out, const aa_change *c, const sides *sd,
+static void print_binary(line_sink *k, const aa_change *c, const sides *sd,
 			 git_patch *patch)
 {
 	char from[GIT_OID_HEXSZ + 1], to[GIT_OID_HEXSZ + 1];
@@ -358,16 +730,20 @@ static void print_binary(FILE *out, const aa_change *c, const sides *sd,
 		git_odb_hash(&b, sd->new_data, sd->new_len, GIT_OBJECT_BLOB);
 	git_oid_tostr(from, sizeof(from), &a);
 	git_oid_tostr(to, sizeof(to), &b);
-	fprintf(out, "index %s..%s\n", from, to);
-	git_patch_print(patch, print_line_cb, out);
+	print_meta(k->out, k->color, "index %s..%s", from, to);
+	git_patch_print(patch, print_line_cb, k);
 }
 
 static void print_diff(FILE *out, aa_session *s, const aa_plan *plan,
-		       const unsigned char *src)
+		       const unsigned char *src, const aa_color *color)
 {
+	line_sink k;
 	git_diff_options o;
 	size_t i;
 
+	memset(&k, 0, sizeof(k));
+	k.out = out;
+	k.color = color;
 	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
 	o.flags |= GIT_DIFF_SHOW_BINARY;
 	for (i = 0; i < plan->nchanges; i++) {
@@ -377,7 +753,9 @@ static void print_diff(FILE *out, aa_session *s, const aa_plan *plan,
 
 		if (is_rename_source(src, plan, c) || load_sides(s, c, &sd) < 0)
 			continue;
-		print_git_header(out, c);
+		print_git_header(out, c, color);
+		aa_report_color_file(&k.dc, color, sd.old.ptr ? sd.old.ptr : "",
+				     sd.old.len, sd.new_data, sd.new_len);
 		if (git_patch_from_buffers(&patch, sd.old.ptr ? sd.old.ptr : "",
 					   sd.old.len, c->path, sd.new_data,
 					   sd.new_len, c->path, &o) < 0) {
@@ -387,16 +765,17 @@ static void print_diff(FILE *out, aa_session *s, const aa_plan *plan,
 		if (git_patch_get_delta(patch)->flags & GIT_DIFF_FLAG_BINARY) {
 			if (git_patch_num_hunks(patch) || !c->renamed_from ||
 			    c->base_exists)
-				print_binary(out, c, &sd, patch);
+				print_binary(&k, c, &sd, patch);
 		} else {
 			if (git_patch_num_hunks(patch) || !c->renamed_from ||
 			    c->base_exists)
-				print_names(out, c);
-			git_patch_print(patch, print_line_cb, out);
+				print_names(out, c, color);
+			git_patch_print(patch, print_line_cb, &k);
 		}
 		git_patch_free(patch);
 		free_sides(&sd);
 	}
+	aa_buf_free(&k.line);
 }
 
 /* ---- --json ---- */
@@ -573,10 +952,10 @@ int aa_report(FILE *out, aa_session *s, const aa_plan *plan,
 	src = rename_sources(plan);
 	switch (o->kind) {
 	case AA_REPORT_STAT:
-		print_stat(out, s, plan, src);
+		print_stat(out, s, plan, src, o->color);
 		break;
 	case AA_REPORT_DIFF:
-		print_diff(out, s, plan, src);
+		print_diff(out, s, plan, src, o->color);
 		break;
 	default:
 		print_summary(out, s, plan, src);

@@ -23,6 +23,7 @@
 
 #include "aiapply.h"
 #include "aiapply/review.h"
+#include "aiapply/report.h"
 
 #define RECORD_NAME "ai-apply/review"
 #define ZERO_HEX "0000000000000000000000000000000000000000"
@@ -530,16 +531,35 @@ typedef struct rv_print {
 	const rv_file *file;  /* the delta's recorded file */
 	int mark;             /* this hunk holds a tolerant placement */
 	int margin;           /* 0 (--json): the plain patch */
+	const aa_color *color; /* NULL (--json) or off: plain */
+	git_repository *repo;
+	aa_diff_colors dc;    /* the delta's colors */
 } rv_print;
+
+/* The margin of a line: "! " by a tolerant placement (in tolerant), or "  ". */
+static void put_margin(rv_print *p, int mark)
+{
+	if (!p->margin)
+		return;
+	if (!mark) {
+		aa_buf_puts(p->out, "  ");
+		return;
+	}
+	aa_buf_printf(p->out, "%s!%s ", aa_color_get(p->color, AA_COLOR_TOLERANT),
+		      aa_color_get(p->color, AA_COLOR_RESET));
+}
 
 /*
  * The tolerant edits whose line falls in the hunk's old range (the line
- * before the edit: close to HEAD's, as other edits may shift it).
+ * before the edit: close to HEAD's, as other edits may shift it), each
+ * a margin note in tolerant.
  */
 static void hunk_placements(const rv_file *f, const git_diff_hunk *h,
-			    aa_buf *out)
+			    const aa_color *c, aa_buf *out)
 {
 	long lo = h->old_start, hi = h->old_start + (h->old_lines ? h->old_lines : 1);
+	const char *set = aa_color_get(c, AA_COLOR_TOLERANT),
+		   *reset = aa_color_get(c, AA_COLOR_RESET);
 	size_t i;
 
 	for (i = 0; f && i < f->nedits; i++) {
@@ -547,33 +567,74 @@ static void hunk_placements(const rv_file *f, const git_diff_hunk *h,
 
 		/* no line (a merge places the whole file): every hunk */
 		if (e->tolerant && !e->line)
-			aa_buf_printf(out, "!   ^ %s placement", e->how);
+			aa_buf_printf(out, "%s!   ^ %s placement", set, e->how);
 		else if (e->tolerant && e->line >= lo && e->line < hi)
-			aa_buf_printf(out, "!   ^ %s placement at line %ld (offset %+ld)",
-				      e->how, e->line, e->offset);
+			aa_buf_printf(out, "%s!   ^ %s placement at line %ld (offset %+ld)",
+				      set, e->how, e->line, e->offset);
 		else
 			continue;
 		if (e->reindent != AA_REINDENT_NONE) {
 			aa_buf_puts(out, "; added lines ");
 			aa_reindent_describe(e->reindent, e->reindent_by, out);
 		}
-		aa_buf_putc(out, '\n');
+		aa_buf_printf(out, "%s\n", reset);
 	}
 }
 
 /* A file header spans several lines: each gets the blank margin. */
-static void put_margined(aa_buf *out, const char *s, size_t len, int margin)
+static void put_header(rv_print *p, const char *s, size_t len)
 {
 	while (len) {
 		const char *nl = memchr(s, '\n', len);
 		size_t n = nl ? (size_t)(nl - s) + 1 : len;
 
-		if (margin)
-			aa_buf_puts(out, "  ");
-		aa_buf_put(out, s, n);
+		put_margin(p, 0);
+		aa_report_color_line(&p->dc, p->out, GIT_DIFF_LINE_FILE_HDR, s, n);
 		s += n;
 		len -= n;
 	}
+}
+
+/* A side's blob, or NULL (none, or unreadable: no blank-at-eof check). */
+static git_blob *side_blob(git_repository *repo, const git_diff_file *f)
+{
+	git_blob *b = NULL;
+
+	if (!(f->flags & GIT_DIFF_FLAG_EXISTS) || git_oid_is_zero(&f->id))
+		return NULL;
+	if (git_blob_lookup(&b, repo, &f->id) < 0)
+		git_error_clear();
+	return b;
+}
+
+/* A new delta: its colors, from both sides' content when coloring. */
+static void start_file(rv_print *p, const git_diff_delta *delta)
+{
+	git_blob *a, *b;
+
+	p->file = find_file(p->r, delta->new_file.path ?
+			    delta->new_file.path : delta->old_file.path);
+	aa_report_color_file(&p->dc, p->color, NULL, 0, NULL, 0);
+	if (!p->color || !p->color->on)
+		return;
+	a = side_blob(p->repo, &delta->old_file);
+	b = side_blob(p->repo, &delta->new_file);
+	/* a missing side is empty, as git's /dev/null */
+	aa_report_color_file(&p->dc, p->color,
+			     a ? git_blob_rawcontent(a) : "", a ? (size_t)git_blob_rawsize(a) : 0,
+			     b ? git_blob_rawcontent(b) : "", b ? (size_t)git_blob_rawsize(b) : 0);
+	git_blob_free(a);
+	git_blob_free(b);
+}
+
+/* A "\\ No newline at end of file" line, which starts with the newline
+ * the line before it lacks. */
+static int lead_newline(const git_diff_line *l)
+{
+	return (l->origin == GIT_DIFF_LINE_CONTEXT_EOFNL ||
+		l->origin == GIT_DIFF_LINE_ADD_EOFNL ||
+		l->origin == GIT_DIFF_LINE_DEL_EOFNL) &&
+	       l->content_len && l->content[0] == '\n';
 }
 
 static int print_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
@@ -582,42 +643,47 @@ static int print_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
 	rv_print *p = payload;
 
 	if (l->origin == GIT_DIFF_LINE_FILE_HDR)
-		p->file = find_file(p->r, delta->new_file.path ?
-				    delta->new_file.path : delta->old_file.path);
+		start_file(p, delta);
 	if (l->origin == GIT_DIFF_LINE_HUNK_HDR) {
 		aa_buf marks = AA_BUF_INIT;
 
-		hunk_placements(p->file, hunk, &marks);
+		hunk_placements(p->file, hunk, p->color, &marks);
 		p->mark = marks.len > 0;
-		if (p->margin)
-			aa_buf_printf(p->out, "%c ", p->mark ? '!' : ' ');
-		aa_buf_put(p->out, l->content, l->content_len);
+		put_margin(p, p->mark);
+		aa_report_color_line(&p->dc, p->out, l->origin, l->content,
+				     l->content_len);
 		if (marks.ptr && p->margin)
 			aa_buf_puts(p->out, marks.ptr);
 		aa_buf_free(&marks);
 		return 0;
 	}
 	if (l->origin == GIT_DIFF_LINE_FILE_HDR) {
-		put_margined(p->out, l->content, l->content_len, p->margin);
+		put_header(p, l->content, l->content_len);
 		p->mark = 0;
 		return 0;
 	}
-	if (p->margin)
-		aa_buf_printf(p->out, "%c ", p->mark ? '!' : ' ');
-	if (l->origin == GIT_DIFF_LINE_CONTEXT || l->origin == GIT_DIFF_LINE_ADDITION ||
-	    l->origin == GIT_DIFF_LINE_DELETION)
-		aa_buf_putc(p->out, l->origin);
-	aa_buf_put(p->out, l->content, l->content_len);
+	if (lead_newline(l)) {
+		/* "\n\\ No newline ...": the "\n" ends the line before the margin */
+		aa_buf_putc(p->out, '\n');
+		put_margin(p, p->mark);
+		aa_report_color_line(&p->dc, p->out, l->origin, l->content + 1,
+				     l->content_len - 1);
+		return 0;
+	}
+	put_margin(p, p->mark);
+	aa_report_color_line(&p->dc, p->out, l->origin, l->content, l->content_len);
 	return 0;
 }
 
 static int build_diff(git_repository *repo, git_index *ix, git_tree *head,
-		      rv_record *r, int margin, aa_buf *out, aa_diags *d)
+		      rv_record *r, const aa_color *color, int margin,
+		      aa_buf *out, aa_diags *d)
 {
 	git_diff_options o;
 	git_diff *diff = NULL;
 	char **paths = calloc(r->nfiles ? r->nfiles : 1, sizeof(*paths));
-	rv_print p = { r, out, NULL, 0, margin };
+	rv_print p = { r, out, NULL, 0, margin, margin ? color : NULL, repo,
+		       { NULL, 0, 0, 0, 0 } };
 	size_t i, n = 0;
 	int rc = -1;
 
@@ -644,20 +710,22 @@ static int build_diff(git_repository *repo, git_index *ix, git_tree *head,
 
 /*
  * "a.txt: 2 edits, 1 tolerant (whitespace re-indented); changed in the
- * work tree since staging"
+ * work tree since staging", the tolerant part in tolerant when there is one.
  */
-static void file_summary(const rv_file *f, aa_buf *out)
+static void file_summary(const rv_file *f, const aa_color *c, aa_buf *out)
 {
 	size_t i, nt = tolerant_count(f), k = 0;
 
-	aa_buf_printf(out, "%s: %zu edit%s, %zu tolerant", aa_qpath(f->path),
-		      f->nedits, f->nedits == 1 ? "" : "s", nt);
+	aa_buf_printf(out, "%s: %zu edit%s, %s%zu tolerant", aa_qpath(f->path),
+		      f->nedits, f->nedits == 1 ? "" : "s",
+		      nt ? aa_color_get(c, AA_COLOR_TOLERANT) : "", nt);
 	for (i = 0; i < f->nedits; i++)
 		if (f->edits[i].tolerant)
 			aa_buf_printf(out, "%s%s%s", k++ ? ", " : " (", f->edits[i].how,
 				      f->edits[i].reindent != AA_REINDENT_NONE ?
 				      " re-indented" : "");
 	aa_buf_puts(out, k ? ")" : "");
+	aa_buf_puts(out, nt ? aa_color_get(c, AA_COLOR_RESET) : "");
 	if (!f->in_index)
 		aa_buf_puts(out, strcmp(f->now, f->staged) ?
 			    "; changed in the index since staging" :
@@ -667,7 +735,8 @@ static void file_summary(const rv_file *f, aa_buf *out)
 	aa_buf_putc(out, '\n');
 }
 
-static void print_human(FILE *out, const rv_record *r, const aa_buf *diff)
+static void print_human(FILE *out, const rv_record *r, const aa_buf *diff,
+			const aa_color *c)
 {
 	aa_buf s = AA_BUF_INIT;
 	size_t i;
@@ -679,11 +748,14 @@ static void print_human(FILE *out, const rv_record *r, const aa_buf *diff)
 			      tab ? tab + 1 : "");
 	}
 	for (i = 0; i < r->nfiles; i++)
-		file_summary(&r->files[i], &s);
+		file_summary(&r->files[i], c, &s);
 	for (i = 0; i < r->nwarnings; i++) {
 		const char *tab = strchr(r->warnings[i], '\t');
 
-		aa_buf_printf(&s, "warning: %s: %.*s\n", tab ? tab + 1 : "",
+		/* the keyword colored as the diagnostics color it */
+		aa_buf_printf(&s, "%swarning%s: %s: %.*s\n",
+			      aa_color_get(c, AA_COLOR_WARNING),
+			      aa_color_get(c, AA_COLOR_RESET), tab ? tab + 1 : "",
 			      (int)(tab ? (size_t)(tab - r->warnings[i]) :
 				    strlen(r->warnings[i])), r->warnings[i]);
 	}
@@ -838,7 +910,8 @@ static int open_state(git_repository *repo, git_index **ix, git_tree **head,
 	return 0;
 }
 
-int aa_review_show(git_repository *repo, FILE *out, int json, aa_diags *d)
+int aa_review_show(git_repository *repo, FILE *out, int json,
+		   const aa_color *color, aa_diags *d)
 {
 	rv_record r;
 	aa_buf path = AA_BUF_INIT, diff = AA_BUF_INIT;
@@ -871,7 +944,7 @@ int aa_review_show(git_repository *repo, FILE *out, int json, aa_diags *d)
 		rc = 0;
 		goto out;
 	}
-	if (build_diff(repo, ix, head, &r, !json, &diff, d) < 0)
+	if (build_diff(repo, ix, head, &r, color, !json, &diff, d) < 0)
 		goto out;
 	status = "staged";
 	rc = 0;
@@ -882,7 +955,7 @@ out:
 	else if (rc == 0 && !strcmp(status, "none"))
 		fputs("no staged AI change to review\n", out);
 	else if (rc == 0)
-		print_human(out, &r, &diff);
+		print_human(out, &r, &diff, color);
 	record_free(&r);
 	git_tree_free(head);
 	git_index_free(ix);

@@ -30,6 +30,8 @@ typedef enum aa_color_slot {
 	AA_COLOR_ERROR,     /* color.ai-apply.error: "error:" (bold red) */
 	AA_COLOR_WARNING,   /* color.ai-apply.warning: "warning:" (bold yellow) */
 	AA_COLOR_TOLERANT,  /* color.ai-apply.tolerant: a tolerant placement (yellow) */
+	AA_COLOR_FUNC,      /* color.diff.func: a hunk header's function (plain) */
+	AA_COLOR_WHITESPACE, /* color.diff.whitespace: whitespace errors (red background) */
 	AA_COLOR_NSLOTS
 } aa_color_slot;
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <git2.h>
 #include "apply.h"
+#include "color.h"
 
 /*
  * Writes the record of a staged landing (default mode or --cached) that
@@ -19,11 +20,13 @@
 void aa_review_record(git_repository *repo, aa_apply_result *res);
 
 /*
- * --review: prints the recorded change (json: one JSON document) to out.
- * Drops the record when none of its staged blobs is in the index any
- * more. Returns 0, or -1 with the error in d.
+ * --review: prints the recorded change (json: one JSON document, never
+ * colored) to out, in the colors `color` (NULL or off: plain). Drops the
+ * record when none of its staged blobs is in the index any more.
+ * Returns 0, or -1 with the error in d.
  */
-int aa_review_show(git_repository *repo, FILE *out, int json, aa_diags *d);
+int aa_review_show(git_repository *repo, FILE *out, int json,
+		   const aa_color *color, aa_diags *d);
 
 /* The trailer key when ai-apply.trailer is not set. */
 #define AA_TRAILER_KEY "Assisted-by"

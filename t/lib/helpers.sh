@@ -74,3 +74,63 @@ clean_result () {
 	test -z "$(git ls-files --others --exclude-standard)" &&
 	test "$(git rev-parse HEAD)" = "$(git rev-parse base)"
 }
+
+# test_decode_color <in >out: each SGR escape sequence as a readable tag,
+# as git's test_decode_color: "\033[m" <RESET>, "\033[1;31m" <BOLD;RED>,
+# "\033[41m" <BRED> (a background), "\033[38;5;208m" <FG208>.
+test_decode_color () {
+	awk '
+	function name(n) {
+		if (n == 0) return "RESET"
+		if (n == 1) return "BOLD"
+		if (n == 2) return "FAINT"
+		if (n == 3) return "ITALIC"
+		if (n == 4) return "UL"
+		if (n == 5) return "BLINK"
+		if (n == 7) return "REVERSE"
+		if (n >= 30 && n <= 37) return colors[n - 30]
+		if (n >= 40 && n <= 47) return "B" colors[n - 40]
+		if (n >= 90 && n <= 97) return "BRIGHT" colors[n - 90]
+		if (n == 39) return "FGDEFAULT"
+		if (n == 49) return "BGDEFAULT"
+		return "SGR" n
+	}
+	function tag(params,    k, i, n, p, out) {
+		if (params == "") return "<RESET>"
+		n = split(params, p, ";")
+		out = ""
+		for (i = 1; i <= n; i++) {
+			if ((p[i] == 38 || p[i] == 48) && p[i + 1] == 5) {
+				k = (p[i] == 38 ? "FG" : "BG") p[i + 2]
+				i += 2
+			} else if ((p[i] == 38 || p[i] == 48) && p[i + 1] == 2) {
+				k = (p[i] == 38 ? "FG" : "BG") "#" p[i + 2] "," p[i + 3] "," p[i + 4]
+				i += 4
+			} else {
+				k = name(p[i] + 0)
+			}
+			out = out (out == "" ? "" : ";") k
+		}
+		return "<" out ">"
+	}
+	BEGIN {
+		split("BLACK RED GREEN YELLOW BLUE MAGENTA CYAN WHITE", c, " ")
+		for (i = 0; i < 8; i++) colors[i] = c[i + 1]
+		esc = sprintf("%c", 27)
+	}
+	{
+		line = $0
+		out = ""
+		while ((i = index(line, esc "[")) > 0) {
+			rest = substr(line, i + 2)
+			if (!match(rest, /^[0-9;]*m/)) {
+				out = out substr(line, 1, i + 1)
+				line = rest
+				continue
+			}
+			out = out substr(line, 1, i - 1) tag(substr(rest, 1, RLENGTH - 1))
+			line = substr(rest, RLENGTH + 1)
+		}
+		print out line
+	}'
+}
