@@ -66,6 +66,7 @@ typedef struct hunk {
 	size_t nelines;
 	const char *tail;     /* the header's function context, with its end */
 	size_t tail_len;
+	size_t orig;          /* the diff's hunk it is (a part of) */
 } hunk;
 
 typedef struct oline {
@@ -254,6 +255,7 @@ static int add_git_hunk(fdiff *f, size_t h, size_t *ocount, size_t *ncount)
 	memset(hk, 0, sizeof(*hk));
 	hk->first = start;
 	hk->last = f->nlines;
+	hk->orig = f->nhunks;
 	header_tail(hk, gh);
 	f->nhunks++;
 	return 0;
@@ -399,7 +401,11 @@ static void print_placement(selector *x, const aa_landing *l)
 	aa_buf_free(&b);
 }
 
-/* The placements of change c shown with hunk `hi` (-1: every one). */
+/*
+ * The placements of change c shown with hunk `hi` (-1: every one): those
+ * of the diff's hunk it is (a part of), as a split does not tell which
+ * part an answer's hunk made; those with no line at the first hunk.
+ */
 static void print_placements(selector *x, const fdiff *f, const aa_change *c,
 			     size_t hi)
 {
@@ -411,9 +417,22 @@ static void print_placements(selector *x, const fdiff *f, const aa_change *c,
 
 		if (l->how == AA_HOW_ALREADY_APPLIED)
 			continue;
-		if (hi == (size_t)-1 || at == hi || (!l->line && hi == 0))
+		if (hi == (size_t)-1 || (!l->line && hi == 0) ||
+		    (at != (size_t)-1 && f->hunks[at].orig == f->hunks[hi].orig))
 			print_placement(x, l);
 	}
+}
+
+/* 1 when a hunk of the diff's hunk `orig` (or of any, for -1) was taken. */
+static int orig_taken(const fdiff *f, size_t orig)
+{
+	size_t i;
+
+	for (i = 0; i < f->nhunks; i++)
+		if (f->hunks[i].answer == YES &&
+		    (orig == (size_t)-1 || f->hunks[i].orig == orig))
+			return 1;
+	return 0;
 }
 
 /* ---- showing ---- */
@@ -654,6 +673,7 @@ static int split_hunk(fdiff *f, size_t hi)
 			p->first = at->first - 3;
 		if (p->last - at->last > 3)
 			p->last = at->last + 3;
+		p->orig = h.orig;
 		p->tail = a ? "\n" : h.tail;
 		p->tail_len = a ? 1 : h.tail_len;
 	}
@@ -1140,8 +1160,8 @@ static int settle_content(selector *x, file_q *fq)
 	for (j = 0; c && j < c->nlandings; j++) {
 		size_t at = landing_hunk(f, &c->landings[j]);
 
-		fq->keep_landing[j] = at == (size_t)-1 ? any_yes > 0 :
-				      f->hunks[at].answer == YES;
+		fq->keep_landing[j] = orig_taken(f, at == (size_t)-1 ? at :
+						 f->hunks[at].orig);
 	}
 	if (!any_yes) {
 		fq->result = CONTENT_NONE;
@@ -1663,11 +1683,105 @@ static void compact(selector *x)
 	x->plan->nchanges = n;
 }
 
+/* ---- warnings of what did not land ---- */
+
+/* Where an edit of the answer landed, before the selection. */
+typedef struct placed {
+	const char *path;
+	aa_pos pos;
+} placed;
+
+static placed *record_placements(const aa_plan *plan, size_t *n)
+{
+	size_t i, j, total = 0;
+	placed *v;
+
+	for (i = 0; i < plan->nchanges; i++)
+		total += plan->changes[i].nlandings;
+	v = calloc(total + 1, sizeof(*v));
+	*n = 0;
+	for (i = 0; v && i < plan->nchanges; i++)
+		for (j = 0; j < plan->changes[i].nlandings; j++) {
+			v[*n].path = plan->changes[i].path;
+			v[(*n)++].pos = plan->changes[i].landings[j].pos;
+		}
+	return v;
+}
+
+static int same_input(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+static int is_at(const aa_diag *dg, aa_pos pos)
+{
+	return dg->line == pos.line && same_input(dg->input, pos.input);
+}
+
+/* 1 when a kept change's landing is where dg points. */
+static int kept_placement(const aa_plan *plan, const aa_diag *dg, int *path_kept)
+{
+	size_t i, j;
+
+	*path_kept = 0;
+	for (i = 0; i < plan->nchanges; i++) {
+		const aa_change *c = &plan->changes[i];
+
+		*path_kept |= !strcmp(c->path, dg->path);
+		for (j = 0; j < c->nlandings; j++)
+			if (is_at(dg, c->landings[j].pos))
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * A warning about a path of the answer goes with what did not land: a
+ * refused hunk's placement, or a change dropped whole. (The review
+ * record and the report then speak of what landed only.)
+ */
+static int warning_dropped(const aa_plan *plan, const placed *v, size_t n,
+			   const aa_diag *dg)
+{
+	size_t i;
+	int ours = 0, at_landing = 0, path_kept;
+
+	if (dg->level != AA_DIAG_WARNING || !dg->path)
+		return 0;
+	for (i = 0; i < n; i++) {
+		ours |= !strcmp(v[i].path, dg->path);
+		at_landing |= is_at(dg, v[i].pos);
+	}
+	if (!ours || kept_placement(plan, dg, &path_kept))
+		return 0;
+	return at_landing || !path_kept;
+}
+
+static void drop_warnings(const aa_plan *plan, const placed *v, size_t n,
+			  aa_diags *d)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < d->n; i++) {
+		aa_diag *dg = &d->v[i];
+
+		if (!warning_dropped(plan, v, n, dg)) {
+			d->v[k++] = *dg;
+			continue;
+		}
+		free(dg->path);
+		free(dg->input);
+		free(dg->msg);
+	}
+	d->n = k;
+}
+
 int aa_select(aa_session *s, aa_plan *plan, const aa_select_opts *o,
 	      aa_selection **sel, aa_diags *d)
 {
 	selector x;
-	size_t i;
+	placed *all;
+	size_t i, nall;
 	int r = AA_OK;
 
 	memset(&x, 0, sizeof(x));
@@ -1684,15 +1798,22 @@ int aa_select(aa_session *s, aa_plan *plan, const aa_select_opts *o,
 		return oom(&x);
 	}
 	memset(x.keep, 1, plan->nchanges + 1);
+	all = record_placements(plan, &nall);
+	if (!all) {
+		free(x.keep);
+		return oom(&x);
+	}
 	for (i = 0; i < plan->nchanges && r == AA_OK; i++)
 		r = ask_change(&x, &plan->changes[i]);
 	if (r == AA_OK) {
 		keep_consistent(&x);
 		compact(&x);
+		drop_warnings(plan, all, nall, d);
 		if (!plan->nchanges)
 			fputs("No change selected: nothing applied.\n", x.out);
 	}
 	fflush(x.out);
+	free(all);
 	free(x.keep);
 	free(x.line);
 	return r;

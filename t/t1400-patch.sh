@@ -4,6 +4,11 @@ test_description='-p / --patch: choosing the hunks to land, as git add -p'
 
 . "$(dirname "$0")/test-lib.sh"
 
+# write_script FILE: an executable shell script from standard input.
+write_script () {
+	{ echo "#!/bin/sh" && cat; } >"$1" && chmod +x "$1"
+}
+
 # The base: a.txt (lines 1..30), b.txt, gone.txt (to delete), old.txt
 # (to move and edit), run.sh (to make executable).
 test_expect_success 'setup' '
@@ -305,6 +310,191 @@ test_expect_success '--branch with nothing chosen creates no branch' '
 	fresh b2 &&
 	printf "n\nn\nn\n" | git -C b2 ai-apply --branch=ai/none -p ../two.diff >out &&
 	test_must_fail git -C b2 rev-parse --verify -q refs/heads/ai/none
+'
+
+test_expect_success 'setup: one hunk of two changes' '
+	cat >near.diff <<-\EOF &&
+	--- a/a.txt
+	+++ b/a.txt
+	@@ -1,9 +1,9 @@
+	 1
+	-2
+	+TWO
+	 3
+	 4
+	 5
+	-6
+	+SIX
+	 7
+	 8
+	 9
+	EOF
+	seq 1 30 | sed "s/^6\$/SIX/" >a-six
+'
+
+test_expect_success 's splits a hunk at its context gap; y and n on the parts' '
+	fresh s1 &&
+	printf "s\nn\ny\n" | git -C s1 ai-apply -p ../near.diff >out &&
+	test_grep -F "(1/1) Stage this hunk [y,n,q,a,d,s,e,?]? " out &&
+	test_grep "Split into 2 hunks." out &&
+	test_grep -F "(1/2) Stage this hunk [y,n,q,a,d,e,?]? " out &&
+	test_grep -F "(2/2) Stage this hunk [y,n,q,a,d,e,?]? " out &&
+	test_grep "^@@ -1,5 +1,5 @@" out &&
+	test_grep "^@@ -3,7 +3,7 @@" out &&
+	test $(grep -c "placement: ../near.diff:3: exact at line 1" out) = 3 &&
+	(cd s1 && staged_as a.txt ../a-six) &&
+	grep "^edit" s1/.git/ai-apply/review >edits &&
+	printf "edit\t1\t0\texact\ta.txt\n" >expect &&
+	test_cmp expect edits
+'
+
+test_expect_success 's is not offered when the hunk cannot split' '
+	fresh s2 &&
+	printf "s\ny\nn\nn\n" | git -C s2 ai-apply -p ../two.diff >out &&
+	test_grep "Sorry, cannot split this hunk" out &&
+	(cd s2 && staged_as a.txt ../a-first)
+'
+
+test_expect_success 'e: the edited hunk is taken' '
+	write_script edit-two <<-\EOF &&
+	sed "s/^+TWO\$/+Two/" "$1" >"$1.new" && mv "$1.new" "$1"
+	EOF
+	fresh e1 &&
+	printf "e\nn\nn\n" |
+	GIT_EDITOR="\"$PWD/edit-two\"" git -C e1 ai-apply -p ../two.diff >out &&
+	seq 1 30 | sed "s/^2\$/Two/" >expect &&
+	(cd e1 && staged_as a.txt ../expect) &&
+	test_path_is_missing e1/.git/ai-apply-hunk-edit.diff
+'
+
+test_expect_success 'e: the editor gets the hunk with a guide' '
+	write_script show-edit <<-\EOF &&
+	cp "$1" "$TRASH/edited-file"
+	EOF
+	fresh e2 &&
+	printf "e\nn\nn\nn\n" |
+	TRASH=$PWD GIT_EDITOR="\"$PWD/show-edit\"" git -C e2 ai-apply -p ../two.diff >out &&
+	test_grep "^# Manual hunk edit mode" edited-file &&
+	test_grep "^@@ -1,5 +1,5 @@" edited-file &&
+	test_grep "^+TWO\$" edited-file &&
+	test_grep "^# To drop a .+. line, delete it." edited-file
+'
+
+test_expect_success 'e: an edit that does not fit is offered again; n discards it' '
+	write_script edit-context <<-\EOF &&
+	sed "s/^ 3\$/ three/" "$1" >"$1.new" && mv "$1.new" "$1"
+	EOF
+	fresh e3 &&
+	printf "e\nn\ny\nn\nn\n" |
+	GIT_EDITOR="\"$PWD/edit-context\"" git -C e3 ai-apply -p ../two.diff >out &&
+	test_grep "Your edited hunk does not apply. Edit again" out &&
+	test $(grep -c "(1/2) Stage this hunk" out) = 2 &&
+	(cd e3 && staged_as a.txt ../a-first)
+'
+
+test_expect_success 'e: an emptied hunk aborts the edit; the question comes again' '
+	write_script edit-empty <<-\EOF &&
+	: >"$1"
+	EOF
+	fresh e4 &&
+	printf "e\nn\nn\nn\n" |
+	GIT_EDITOR="\"$PWD/edit-empty\"" git -C e4 ai-apply -p ../two.diff >out &&
+	test $(grep -c "(1/2) Stage this hunk" out) = 2 &&
+	test_grep "No change selected" out
+'
+
+test_expect_success 'e: core.editor when GIT_EDITOR is not set' '
+	fresh e5 &&
+	git -C e5 config core.editor "\"$PWD/edit-two\"" &&
+	printf "e\nn\nn\n" | (
+		unset GIT_EDITOR VISUAL EDITOR &&
+		git -C e5 ai-apply -p ../two.diff >out
+	) &&
+	seq 1 30 | sed "s/^2\$/Two/" >expect &&
+	(cd e5 && staged_as a.txt ../expect)
+'
+
+test_expect_success 'e: end of input at "edit again" lands nothing' '
+	fresh e6 &&
+	(
+		cd e6 &&
+		printf "e\n" |
+		GIT_EDITOR="\"$TRASH_DIRECTORY/edit-context\"" test_rejected -p ../two.diff &&
+		test_grep "end of input at question 1/2" err
+	)
+'
+
+test_expect_success 'the warnings of refused hunks are dropped with them' '
+	cat >offsets.diff <<-\EOF &&
+	--- a/a.txt
+	+++ b/a.txt
+	@@ -11,3 +11,3 @@
+	 1
+	-2
+	+TWO
+	 3
+	--- a/b.txt
+	+++ b/b.txt
+	@@ -5,2 +5,2 @@
+	 x
+	-y
+	+Y
+	EOF
+	fresh p0 &&
+	printf "y\nn\n" | git -C p0 ai-apply -p ../offsets.diff >out 2>err &&
+	test_grep "warning: a.txt: ../offsets.diff:3: hunk applied at line 1" err &&
+	! grep "b.txt" err &&
+	! grep "^warning.*b.txt" p0/.git/ai-apply/review
+'
+
+test_expect_success 'a hunk placed at an offset shows its placement' '
+	cat >offset.diff <<-\EOF &&
+	--- a/a.txt
+	+++ b/a.txt
+	@@ -11,3 +11,3 @@
+	 1
+	-2
+	+TWO
+	 3
+	EOF
+	fresh p1 &&
+	printf "y\n" | git -C p1 ai-apply -p ../offset.diff >out &&
+	test_grep "^placement: ../offset.diff:3: offset at line 1, offset -10\$" out
+'
+
+test_expect_success 'a tolerant placement is marked' '
+	printf "%s\n" "--- a/b.txt" "+++ b/b.txt" "@@ -1,2 +1,2 @@" \
+		"  x" "-y" "+Y" >ws.diff &&
+	fresh p2 &&
+	printf "y\n" | git -C p2 ai-apply -p ../ws.diff >out &&
+	test_grep "^placement: ../ws.diff:3: whitespace at line 1 (tolerant: look closely)\$" out
+'
+
+test_expect_success 'the review record keeps the placements of the hunks taken only' '
+	fresh p3 &&
+	printf "n\ny\nn\n" | git -C p3 ai-apply -p ../two.diff >out &&
+	grep "^edit" p3/.git/ai-apply/review >edits &&
+	printf "edit\t20\t0\texact\ta.txt\n" >expect &&
+	test_cmp expect edits
+'
+
+test_expect_success 'no color in a pipe by default' '
+	fresh k1 &&
+	printf "y\nn\nn\n" | git -C k1 ai-apply -p ../two.diff >out &&
+	! grep "$(printf "\033")" out
+'
+
+test_expect_success '--color=always colors the hunk, the prompt and the help' '
+	fresh k2 &&
+	printf "?\ny\nn\nn\n" | git -C k2 ai-apply --color=always -p ../ws.diff >out &&
+	esc=$(printf "\033") &&
+	test_grep "^${esc}\[1mdiff --git a/b.txt b/b.txt${esc}\[m" out &&
+	test_grep "^${esc}\[36m@@ -1,2 +1,2 @@" out &&
+	test_grep "^${esc}\[31m-y${esc}\[m" out &&
+	test_grep "^${esc}\[32m+Y${esc}\[m" out &&
+	test_grep "${esc}\[1;34m(1/1) Stage this hunk" out &&
+	test_grep "${esc}\[1;31my - stage this hunk" out &&
+	test_grep "^${esc}\[33mplacement: .*whitespace" out
 '
 
 test_done
