@@ -145,6 +145,12 @@ test_expect_success '-p with the answer on standard input is refused (128)' '
 	)
 '
 
+test_expect_success '--help and the manual name -p' '
+	test_expect_code 129 git ai-apply -h >out &&
+	test_grep -F -e "-p, --patch" out &&
+	test_grep "^--patch::" "$AA_TEST_DIR/../Documentation/git-ai-apply.adoc"
+'
+
 test_expect_success '-p with --check, --json, --3way or --each is refused (128)' '
 	for opt in --check --json --3way "--branch=x --each"
 	do
@@ -495,6 +501,46 @@ test_expect_success '--color=always colors the hunk, the prompt and the help' '
 	test_grep "${esc}\[1;34m(1/1) Stage this hunk" out &&
 	test_grep "${esc}\[1;31my - stage this hunk" out &&
 	test_grep "^${esc}\[33mplacement: .*whitespace" out
+'
+
+# A real terminal: tmux runs the command, the test types the answers.
+command -v tmux >/dev/null 2>&1 && test_set_prereq TMUX
+tmux_sock=aa-t1400-$$
+
+tmux_run () {
+	tmux -L "$tmux_sock" -f /dev/null "$@"
+}
+
+# wait_for PATTERN: until the pane shows PATTERN (10 seconds at most).
+wait_for () {
+	i=0
+	while test $i -lt 100
+	do
+		tmux_run capture-pane -p -t aa >pane 2>/dev/null &&
+		grep -F -- "$1" pane >/dev/null && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "wait_for: no '$1' in:" && cat pane
+	return 1
+}
+
+test_expect_success TMUX 'a terminal session: the questions answered by keys' '
+	fresh t1 &&
+	test_when_finished "tmux_run kill-server 2>/dev/null || :" &&
+	tmux_run new-session -d -s aa -x 100 -y 50 \
+		"cd t1 && git ai-apply -p ../two.diff; echo EXIT=\$?; sleep 60" &&
+	wait_for "(1/2) Stage this hunk [y,n,q,a,d,e,?]?" &&
+	tmux_run send-keys -t aa y Enter &&
+	wait_for "(2/2) Stage this hunk" &&
+	tmux_run send-keys -t aa n Enter &&
+	wait_for "(1/1) Stage this hunk" &&
+	tmux_run capture-pane -p -e -t aa >colored &&
+	tmux_run send-keys -t aa y Enter &&
+	wait_for "EXIT=0" &&
+	test_grep "M b.txt (+1 -1)" pane &&
+	test_grep "$(printf "\033")\[" colored &&
+	(cd t1 && staged_as a.txt ../a-first && staged_as b.txt ../b-new)
 '
 
 test_done
