@@ -104,6 +104,8 @@ typedef struct selector {
 	const char *path;     /* the file asked about, for messages */
 	int eof;              /* the input ended before the last question */
 	unsigned char *keep;  /* per change: kept */
+	size_t *by_path;      /* the changes' indexes in path order */
+	unsigned char *rename_src; /* per change: a rename's deletion */
 	char *line;           /* the answer line */
 	size_t line_cap;
 } selector;
@@ -1326,14 +1328,73 @@ static int same_kind(uint32_t a, uint32_t b)
 	return ka == kb;
 }
 
+/* ---- the plan's changes by path ---- */
+
+static aa_change *find_change(selector *x, const char *path);
+
+static int cmp_change_path(const void *a, const void *b)
+{
+	const aa_change *const *p = a, *const *q = b;
+
+	return strcmp((*p)->path, (*q)->path);
+}
+
+/*
+ * Indexes the changes by path, and flags the deletions that are the
+ * other half of a rename (asked with it). 0, or -1 out of memory.
+ */
+static int index_changes(selector *x)
+{
+	size_t i, n = x->plan->nchanges;
+	const aa_change **sorted = malloc((n + 1) * sizeof(*sorted));
+
+	x->by_path = malloc((n + 1) * sizeof(*x->by_path));
+	x->rename_src = calloc(n + 1, 1);
+	if (!sorted || !x->by_path || !x->rename_src) {
+		free(sorted);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		sorted[i] = &x->plan->changes[i];
+	qsort(sorted, n, sizeof(*sorted), cmp_change_path);
+	for (i = 0; i < n; i++)
+		x->by_path[i] = (size_t)(sorted[i] - x->plan->changes);
+	free(sorted);
+	for (i = 0; i < n; i++) {
+		const aa_change *t = &x->plan->changes[i];
+		aa_change *src;
+
+		if (t->renamed_from && !t->copied && !t->base_exists &&
+		    (src = find_change(x, t->renamed_from)) && !src->exists)
+			x->rename_src[src - x->plan->changes] = 1;
+	}
+	return 0;
+}
+
+/* The first indexed change whose path is not below `path` in order. */
+static size_t lower_bound(selector *x, const char *path)
+{
+	size_t lo = 0, hi = x->plan->nchanges;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(x->plan->changes[x->by_path[mid]].path, path) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The change at `path` in the plan, or NULL. */
 static aa_change *find_change(selector *x, const char *path)
 {
-	size_t i;
+	size_t at = lower_bound(x, path);
 
-	for (i = 0; i < x->plan->nchanges; i++)
-		if (!strcmp(x->plan->changes[i].path, path))
-			return &x->plan->changes[i];
+	if (at < x->plan->nchanges &&
+	    !strcmp(x->plan->changes[x->by_path[at]].path, path))
+		return &x->plan->changes[x->by_path[at]];
 	return NULL;
 }
 
@@ -1350,18 +1411,7 @@ static aa_change *rename_source(selector *x, const aa_change *t)
 
 static int is_rename_source(selector *x, const aa_change *c)
 {
-	size_t i;
-
-	if (c->exists)
-		return 0;
-	for (i = 0; i < x->plan->nchanges; i++) {
-		const aa_change *t = &x->plan->changes[i];
-
-		if (t->renamed_from && !t->copied && !t->base_exists &&
-		    !strcmp(t->renamed_from, c->path))
-			return 1;
-	}
-	return 0;
+	return x->rename_src[c - x->plan->changes];
 }
 
 static void print_whole_meta(selector *x, const aa_change *c, qkind kind)
@@ -1626,11 +1676,14 @@ static char *missing_dependency(selector *x, const aa_change *c)
 		x->s->snap.each_under(x->s->snap.ctx, c->path, base_file_under, &u);
 	if (u.copy)
 		return u.copy;
-	for (i = 0; i < x->plan->nchanges; i++) {
-		const aa_change *o = &x->plan->changes[i];
+	/* the changes under c->path + "/" are one run in path order */
+	for (i = lower_bound(x, c->path); i < x->plan->nchanges; i++) {
+		size_t k = x->by_path[i];
+		const aa_change *o = &x->plan->changes[k];
 
-		if (x->keep[i] && o->exists && !strncmp(o->path, c->path, n) &&
-		    o->path[n] == '/')
+		if (strncmp(o->path, c->path, n))
+			break;
+		if (o->path[n] == '/' && x->keep[k] && o->exists)
 			return aa_strdup(o->path);
 	}
 	return NULL;
@@ -1799,9 +1852,9 @@ int aa_select(aa_session *s, aa_plan *plan, const aa_select_opts *o,
 	}
 	memset(x.keep, 1, plan->nchanges + 1);
 	all = record_placements(plan, &nall);
-	if (!all) {
-		free(x.keep);
-		return oom(&x);
+	if (!all || index_changes(&x) < 0) {
+		r = oom(&x);
+		goto out;
 	}
 	for (i = 0; i < plan->nchanges && r == AA_OK; i++)
 		r = ask_change(&x, &plan->changes[i]);
@@ -1812,8 +1865,11 @@ int aa_select(aa_session *s, aa_plan *plan, const aa_select_opts *o,
 		if (!plan->nchanges)
 			fputs("No change selected: nothing applied.\n", x.out);
 	}
+out:
 	fflush(x.out);
 	free(all);
+	free(x.by_path);
+	free(x.rename_src);
 	free(x.keep);
 	free(x.line);
 	return r;

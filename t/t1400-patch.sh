@@ -503,6 +503,100 @@ test_expect_success '--color=always colors the hunk, the prompt and the help' '
 	test_grep "^${esc}\[33mplacement: .*whitespace" out
 '
 
+test_expect_success 'setup: CRLF, no final newline, binary' '
+	git init -q fid &&
+	(
+		cd fid &&
+		seq 1 20 | sed "s/\$/\r/" >crlf.txt &&
+		printf "1\n2\n3\n4\n5\n6\n7\n8\n9\nlast" >noeol.txt &&
+		printf "\000bin" >blob.bin &&
+		printf "echo a\necho b\n" >tool.sh &&
+		git add . &&
+		git commit -q -m base
+	) &&
+	printf "%s\r\n" "--- a/crlf.txt" "+++ b/crlf.txt" "@@ -1,3 +1,3 @@" \
+		" 1" "-2" "+TWO" " 3" "@@ -17,3 +17,3 @@" " 17" "-18" "+EIGHTEEN" \
+		" 19" >crlf.diff &&
+	cat >noeol.diff <<-\EOF &&
+	--- a/noeol.txt
+	+++ b/noeol.txt
+	@@ -1,3 +1,3 @@
+	 1
+	-2
+	+TWO
+	 3
+	@@ -8,3 +8,3 @@
+	 8
+	 9
+	-last
+	\ No newline at end of file
+	+LAST
+	\ No newline at end of file
+	EOF
+	cat >modeedit.diff <<-\EOF
+	diff --git a/tool.sh b/tool.sh
+	old mode 100644
+	new mode 100755
+	--- a/tool.sh
+	+++ b/tool.sh
+	@@ -1,2 +1,2 @@
+	 echo a
+	-echo b
+	+echo B
+	EOF
+'
+
+test_expect_success 'a CRLF file keeps its bytes in a partial selection' '
+	rm -rf f1 && cp -R fid f1 &&
+	printf "n\ny\n" | git -C f1 ai-apply -p ../crlf.diff >out &&
+	seq 1 20 | sed -e "s/^18\$/EIGHTEEN/" -e "s/\$/\r/" >expect &&
+	(cd f1 && staged_as crlf.txt ../expect)
+'
+
+test_expect_success 'the last line without a newline: either hunk alone' '
+	rm -rf f2 && cp -R fid f2 &&
+	printf "n\ny\n" | git -C f2 ai-apply -p ../noeol.diff >out &&
+	test_grep "^\\\\ No newline at end of file" out &&
+	printf "1\n2\n3\n4\n5\n6\n7\n8\n9\nLAST" >expect &&
+	(cd f2 && staged_as noeol.txt ../expect) &&
+	rm -rf f3 && cp -R fid f3 &&
+	printf "y\nn\n" | git -C f3 ai-apply -p ../noeol.diff >out &&
+	printf "1\nTWO\n3\n4\n5\n6\n7\n8\n9\nlast" >expect &&
+	(cd f3 && staged_as noeol.txt ../expect)
+'
+
+test_expect_success 'a mode change and an edit of one file: asked apart' '
+	rm -rf f4 && cp -R fid f4 &&
+	printf "n\ny\n" | git -C f4 ai-apply -p ../modeedit.diff >out &&
+	test_grep -F "(1/2) Stage mode change [y,n,q,a,d,?]? " out &&
+	test_grep -F "(2/2) Stage this hunk" out &&
+	printf "echo a\necho B\n" >expect &&
+	(
+		cd f4 &&
+		staged_as tool.sh ../expect &&
+		git ls-files -s tool.sh >mode &&
+		test_grep "^100644 " mode
+	) &&
+	rm -rf f5 && cp -R fid f5 &&
+	printf "y\nn\n" | git -C f5 ai-apply -p ../modeedit.diff >out &&
+	(
+		cd f5 &&
+		git ls-files -s tool.sh >mode &&
+		test_grep "^100755 " mode &&
+		test "$(git rev-parse :tool.sh)" = "$(git rev-parse HEAD:tool.sh)"
+	)
+'
+
+test_expect_success 'a binary replacement is one question' '
+	printf "%s\n" "--- START-REPLACE-FILE: blob.bin ---" "text now" \
+		"--- END-REPLACE-FILE: blob.bin ---" >bin.md &&
+	rm -rf f6 && cp -R fid f6 &&
+	printf "y\n" | git -C f6 ai-apply -p ../bin.md >out &&
+	test_grep "^Binary files a/blob.bin and b/blob.bin differ" out &&
+	test_grep -F "(1/1) Stage this change [y,n,q,a,d,?]? " out &&
+	test "$(git -C f6 show :blob.bin)" = "text now"
+'
+
 # A real terminal: tmux runs the command, the test types the answers.
 command -v tmux >/dev/null 2>&1 && test_set_prereq TMUX
 tmux_sock=aa-t1400-$$
