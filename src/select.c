@@ -390,7 +390,7 @@ static void print_placement(selector *x, const aa_landing *l)
 	aa_buf b = AA_BUF_INIT;
 	int tol = is_tolerant(l->how);
 
-	aa_buf_printf(&b, "placement: %s:%ld: %s", l->pos.input ? l->pos.input : "?",
+	aa_buf_printf(&b, "placement: %s:%ld: %s", l->pos.input ? aa_qpath(l->pos.input) : "?",
 		      l->pos.line, aa_how_name(l->how));
 	if (l->line)
 		aa_buf_printf(&b, " at line %ld", l->line);
@@ -1364,9 +1364,10 @@ static int index_changes(selector *x)
 		const aa_change *t = &x->plan->changes[i];
 		aa_change *src;
 
+		/* 1: moved away; 2: moved away, then written again */
 		if (t->renamed_from && !t->copied && !t->base_exists &&
-		    (src = find_change(x, t->renamed_from)) && !src->exists)
-			x->rename_src[src - x->plan->changes] = 1;
+		    (src = find_change(x, t->renamed_from)) && src->base_exists)
+			x->rename_src[src - x->plan->changes] = src->exists ? 2 : 1;
 	}
 	return 0;
 }
@@ -1455,8 +1456,8 @@ static int show_whole(selector *x, aa_change *c, qkind kind, const char *old,
 	      kind != Q_COPY))
 		r = load_content(x, &fq, c, old, old_len, &blob);
 	if (r > 0) {
-		print_content_header(x, &fq, kind == Q_DELETION ? c->path :
-				     c->base_exists ? c->path : NULL,
+		print_content_header(x, &fq, kind == Q_DELETION ||
+				     (c->base_exists && kind != Q_ADDITION) ? c->path : NULL,
 				     kind == Q_DELETION ? NULL : c->path);
 		print_placements(x, NULL, c, (size_t)-1);
 		for (i = 0; i < fq.f.nhunks; i++)
@@ -1465,6 +1466,39 @@ static int show_whole(selector *x, aa_change *c, qkind kind, const char *old,
 	git_blob_free(blob);
 	file_q_free(&fq);
 	return r < 0 ? r : AA_OK;
+}
+
+/* A change asked as one question, kept or dropped whole. */
+static int ask_whole(selector *x, aa_change *c, qkind kind, const char *old,
+		     size_t old_len);
+
+/*
+ * After rename c was answered: the source path written again (the
+ * answer moved it away, then wrote a new file there) is asked as an
+ * addition when the rename was taken -- refused, the path is deleted,
+ * as the rename left it -- and stays as it was when the rename was not.
+ */
+static int ask_rewritten_source(selector *x, const aa_change *c, int taken)
+{
+	aa_change *s = c->renamed_from ? find_change(x, c->renamed_from) : NULL;
+	size_t k;
+	int r;
+
+	if (!s || x->rename_src[s - x->plan->changes] != 2)
+		return AA_OK;
+	k = (size_t)(s - x->plan->changes);
+	if (!taken) {
+		x->keep[k] = 0;
+		return AA_OK;
+	}
+	if ((r = ask_whole(x, s, Q_ADDITION, "", 0)) < 0)
+		return r;
+	if (!x->keep[k]) {
+		x->keep[k] = 1;
+		s->exists = 0;
+		s->nlandings = 0;
+	}
+	return AA_OK;
 }
 
 /* A change asked as one question, kept or dropped whole. */
@@ -1483,7 +1517,7 @@ static int ask_whole(selector *x, aa_change *c, qkind kind, const char *old,
 	x->keep[c - x->plan->changes] = r == YES;
 	if (src) /* a refused rename keeps its source */
 		x->keep[src - x->plan->changes] = r == YES;
-	return AA_OK;
+	return kind == Q_RENAME ? ask_rewritten_source(x, c, r == YES) : AA_OK;
 }
 
 /*

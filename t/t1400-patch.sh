@@ -597,6 +597,94 @@ test_expect_success 'a binary replacement is one question' '
 	test "$(git -C f6 show :blob.bin)" = "text now"
 '
 
+test_expect_success 'a file where a directory was: needs every file under it gone' '
+	git init -q dirrepo &&
+	(
+		cd dirrepo &&
+		mkdir d &&
+		echo one >d/x &&
+		echo two >d/y &&
+		git add . &&
+		git commit -q -m base
+	) &&
+	cat >dirfile.diff <<-\EOF &&
+	diff --git a/d/x b/d/x
+	deleted file mode 100644
+	--- a/d/x
+	+++ /dev/null
+	@@ -1 +0,0 @@
+	-one
+	diff --git a/d/y b/d/y
+	deleted file mode 100644
+	--- a/d/y
+	+++ /dev/null
+	@@ -1 +0,0 @@
+	-two
+	diff --git a/d b/d
+	new file mode 100644
+	--- /dev/null
+	+++ b/d
+	@@ -0,0 +1 @@
+	+file
+	EOF
+	rm -rf g1 && cp -R dirrepo g1 &&
+	printf "y\ny\nn\n" | git -C g1 ai-apply -p ../dirfile.diff >out 2>err &&
+	test_grep "d: not applied: d/y stays" err &&
+	(
+		cd g1 &&
+		test_path_is_missing d/x &&
+		test "$(git show :d/y)" = two &&
+		git ls-files >files &&
+		echo d/y >expect &&
+		test_cmp expect files
+	) &&
+	rm -rf g2 && cp -R dirrepo g2 &&
+	# (--cached: the default mode refuses a file where a work-tree
+	# directory is, with or without -p)
+	printf "y\ny\ny\n" | git -C g2 ai-apply --cached -p ../dirfile.diff >out &&
+	test "$(git -C g2 show :d)" = file
+'
+
+test_expect_success 'a rename whose source is written again is asked whole' '
+	cat >renew.diff <<-\EOF &&
+	diff --git a/b.txt b/c.txt
+	similarity index 50%
+	rename from b.txt
+	rename to c.txt
+	--- a/b.txt
+	+++ b/c.txt
+	@@ -1,2 +1,2 @@
+	 x
+	-y
+	+Y
+	diff --git a/b.txt b/b.txt
+	new file mode 100644
+	--- /dev/null
+	+++ b/b.txt
+	@@ -0,0 +1 @@
+	+fresh
+	EOF
+	fresh r20 &&
+	printf "n\n" | git -C r20 ai-apply -p ../renew.diff >out &&
+	test_grep -F "(1/1) Stage rename [y,n,q,a,d,?]? " out &&
+	! grep -F "Stage addition" out &&
+	test_grep "No change selected" out &&
+	fresh r21 &&
+	printf "y\nn\n" | git -C r21 ai-apply -p ../renew.diff >out &&
+	test_grep -F "(1/1) Stage addition [y,n,q,a,d,?]? " out &&
+	(
+		cd r21 &&
+		test_path_is_missing b.txt &&
+		git ls-files b.txt >listed &&
+		test_must_be_empty listed &&
+		staged_as c.txt ../b-new
+	) &&
+	fresh r22 &&
+	printf "y\ny\n" | git -C r22 ai-apply -p ../renew.diff >out &&
+	test "$(git -C r22 show :b.txt)" = fresh &&
+	(cd r22 && staged_as c.txt ../b-new)
+'
+
 # A real terminal: tmux runs the command, the test types the answers.
 command -v tmux >/dev/null 2>&1 && test_set_prereq TMUX
 tmux_sock=aa-t1400-$$
