@@ -354,6 +354,21 @@ test_expect_success 's splits a hunk at its context gap; y and n on the parts' '
 	test_cmp expect edits
 '
 
+test_expect_success '--diff and --stat report what was chosen only' '
+	fresh s3 &&
+	printf "s\nn\ny\n" | git -C s3 ai-apply -p --diff ../near.diff >out &&
+	git -C s3 diff --cached >actual &&
+	sed 1,2d actual >expect &&
+	tail -n $(wc -l <expect) out >reported &&
+	test_cmp expect reported &&
+	test_grep "^-6\$" reported &&
+	! grep "TWO" reported &&
+	fresh s4 &&
+	printf "n\ny\nn\n" | git -C s4 ai-apply -p --stat ../two.diff >out &&
+	test_grep "a.txt |  *2 +-" out &&
+	! grep "b.txt |" out
+'
+
 test_expect_success 's is not offered when the hunk cannot split' '
 	fresh s2 &&
 	printf "s\ny\nn\nn\n" | git -C s2 ai-apply -p ../two.diff >out &&
