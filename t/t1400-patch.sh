@@ -700,6 +700,23 @@ test_expect_success 'a rename whose source is written again is asked whole' '
 	(cd r22 && staged_as c.txt ../b-new)
 '
 
+test_expect_success 'a copy is one question' '
+	cat >copy.diff <<-\EOF &&
+	diff --git a/b.txt b/b2.txt
+	similarity index 100%
+	copy from b.txt
+	copy to b2.txt
+	EOF
+	fresh r23 &&
+	printf "n\n" | git -C r23 ai-apply -p ../copy.diff >out &&
+	test_grep -F "(1/1) Stage copy [y,n,q,a,d,?]? " out &&
+	test_grep "^copy from b.txt" out &&
+	test_path_is_missing r23/b2.txt &&
+	fresh r24 &&
+	printf "y\n" | git -C r24 ai-apply -p ../copy.diff >out &&
+	(cd r24 && staged_as b2.txt ../b-base && staged_as b.txt ../b-base)
+'
+
 # A real terminal: tmux runs the command, the test types the answers.
 command -v tmux >/dev/null 2>&1 && test_set_prereq TMUX
 tmux_sock=aa-t1400-$$
