@@ -25,6 +25,8 @@ command -v make >/dev/null 2>&1 || missing="$missing make"
 # The manual (make doc, make install) and git help ai-apply.
 command -v asciidoctor >/dev/null 2>&1 || missing="$missing asciidoctor"
 command -v man >/dev/null 2>&1 || missing="$missing man-db"
+# t1400: a real terminal session for -p (skipped without it).
+command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
 # t0200: the installed completion, as bash-completion's loader finds it.
 test -f /usr/share/bash-completion/bash_completion ||
 	missing="$missing bash-completion"

@@ -332,6 +332,14 @@ static aa_outcome plan_and_land(const aa_apply_opts *o, aa_plan_opts *popts,
 		return res->plan.fatal ? AA_OUT_FATAL : AA_OUT_REJECTED;
 	if (!res->plan.nchanges)
 		return AA_OUT_ALREADY_APPLIED;
+	if (o->select) {
+		r = aa_select(&res->session, &res->plan, o->select,
+			      &res->selection, &res->diags);
+		if (r < 0)
+			return outcome_of(r);
+		if (!res->plan.nchanges)
+			return AA_OUT_CHECKED; /* nothing selected: nothing written */
+	}
 	if (o->land.mode == AA_LAND_BRANCH) {
 		if (build_trailers(res->session.repo, &res->inputs, &res->cs, &res->plan,
 				   &res->trailers, &res->diags) < 0 ||
@@ -387,6 +395,8 @@ aa_outcome aa_apply(git_repository *repo, const aa_apply_opts *o,
 void aa_apply_result_free(aa_apply_result *res)
 {
 	aa_plan_free(&res->plan);
+	aa_selection_free(res->selection);
+	res->selection = NULL;
 	if (res->opened)
 		aa_session_close(&res->session);
 	aa_changeset_free(&res->cs);

@@ -42,7 +42,7 @@ enum {
 static const char usage_text[] =
 	"usage: git ai-apply [--cached | --branch=<name> [--each] | --check] [--format=<name>]\n"
 	"                    [--strict] [--base=<rev>] [-m <msg>] [--force] [--allow-delete]\n"
-	"                    [--3way] [--stat | --json | --diff] [-q] [-C <dir>] [<file>...]\n"
+	"                    [--3way] [-p] [--stat | --json | --diff] [-q] [-C <dir>] [<file>...]\n"
 	"   or: git ai-apply --recover [-C <dir>]\n"
 	"   or: git ai-apply --list [--json] [-C <dir>] [<pattern>]\n"
 	"   or: git ai-apply --review [--json] [-C <dir>]\n"
@@ -61,6 +61,8 @@ static const char usage_text[] =
 	"    --allow-delete     confirm deletions under --strict\n"
 	"    -3, --3way         write a conflicting merge with conflict markers and\n"
 	"                       index stages 1-3 instead of refusing (exit status 1)\n"
+	"    -p, --patch        choose the hunks to land, as git add -p (answers\n"
+	"                       on standard input; the answer given as a file)\n"
 	"    --stat, --diff, --json   report as diffstat, git diff or JSON\n"
 	"    --color[=<when>]   color the output: always, never or auto\n"
 	"    -q, --quiet        no summary\n"
@@ -117,6 +119,7 @@ typedef struct cli {
 	int each;             /* --each: one suggestion branch per input */
 	int list;             /* --list [<pattern>] */
 	int review;           /* --review */
+	int patch;            /* -p, --patch */
 	aa_color_when color_when; /* --color[=<when>], --no-color */
 	aa_color color;       /* standard output's colors */
 	aa_color err_color;   /* standard error's colors */
@@ -260,6 +263,8 @@ static int parse_negated(cli *c, const char *a)
 		c->report.quiet = 0;
 	else if (!strcmp(a, "--no-3way"))
 		c->plan.threeway = 0;
+	else if (!strcmp(a, "--no-patch"))
+		c->patch = 0;
 	else if (!strcmp(a, "--no-color"))
 		c->color_when = AA_COLOR_NEVER;
 	else
@@ -297,6 +302,8 @@ static int parse_flag(cli *c, const char *a)
 		c->list = 1;
 	else if (!strcmp(a, "--review"))
 		c->review = 1;
+	else if (!strcmp(a, "-p") || !strcmp(a, "--patch"))
+		c->patch = 1;
 	else if (!strcmp(a, "--color"))
 		c->color_when = AA_COLOR_ALWAYS;
 	else if (!strncmp(a, "--color=", 8)) {
@@ -306,6 +313,27 @@ static int parse_flag(cli *c, const char *a)
 	} else
 		return parse_negated(c, a);
 	return 0;
+}
+
+/*
+ * -p asks its questions on standard input, so the answer must come from
+ * a file; and it lands what is chosen, so it goes with no option that
+ * lands nothing (--check), several times (--each), conflicts (--3way),
+ * or speaks to a program (--json).
+ */
+static void check_patch(cli *c)
+{
+	size_t i;
+
+	if (!c->patch)
+		return;
+	if (c->land.mode == AA_LAND_CHECK || c->each || c->plan.threeway ||
+	    c->report.kind == AA_REPORT_JSON || c->recover || c->list || c->review)
+		die_fatal(c, "--patch cannot be used with --check, --each, --3way, --json, --recover, --list or --review");
+	for (i = 0; i < c->nfiles && strcmp(c->files[i], "-"); i++)
+		;
+	if (!c->nfiles || i < c->nfiles)
+		die_fatal(c, "--patch reads its answers from standard input: give the AI's answer as a file, not on standard input");
 }
 
 static int parse_args(cli *c, int argc, char **argv)
@@ -354,6 +382,7 @@ static int parse_args(cli *c, int argc, char **argv)
 		die_fatal(c, "--each needs --branch: each input lands on its own branch");
 	if (c->plan.threeway && c->land.mode == AA_LAND_BRANCH)
 		die_fatal(c, "--3way cannot be used with --branch: a branch never commits a conflict");
+	check_patch(c);
 	/* --check predicts the landing's exit status: a conflict is exit 1 */
 	if (c->land.mode == AA_LAND_CHECK)
 		c->plan.threeway = 0;
@@ -424,6 +453,7 @@ static int print_stopped(const cli *c, const aa_diags *d)
 
 static int run(cli *c, git_repository *repo)
 {
+	aa_select_opts sel;
 	aa_apply_opts o;
 	aa_apply_result res;
 	int code;
@@ -435,6 +465,13 @@ static int run(cli *c, git_repository *repo)
 	o.files = c->files;
 	o.nfiles = c->nfiles;
 	o.confirm_deletions = confirm_deletions;
+	if (c->patch) {
+		sel.in = stdin;
+		sel.out = stdout;
+		sel.color = &c->color;
+		sel.mode = c->land.mode;
+		o.select = &sel;
+	}
 	aa_apply(repo, &o, &res);
 	if (!res.opened) {
 		code = print_stopped(c, &res.diags);

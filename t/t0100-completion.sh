@@ -48,6 +48,12 @@ test_expect_success COMPLETION '--3way is offered' '
 	test_cmp expect actual
 '
 
+test_expect_success COMPLETION '--patch is offered' '
+	complete --pa >actual &&
+	echo --patch >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success COMPLETION 'format names' '
 	complete --format=a >actual &&
 	printf "%s\n" auto aptix ap | sort >expect &&

@@ -13,6 +13,7 @@
 #include "plan.h"
 #include "land.h"
 #include "report.h"
+#include "select.h"
 
 typedef struct aa_apply_opts {
 	aa_land_opts land;
@@ -28,6 +29,11 @@ typedef struct aa_apply_opts {
 	void (*confirm_deletions)(aa_plan_opts *plan, const aa_changeset *cs,
 				  void *payload);
 	void *payload;
+	/*
+	 * -p: ask which changes to land between plan and land (src/select.c);
+	 * NULL lands the whole plan.
+	 */
+	const aa_select_opts *select;
 } aa_apply_opts;
 
 /* One input as read: the name is borrowed from the options. */
@@ -54,6 +60,7 @@ typedef struct aa_apply_result {
 	aa_land_opts land;     /* the session points here */
 	aa_buf trailers;       /* --branch: the commit's provenance */
 	aa_buf note;           /* --branch: the answer text, as a note */
+	aa_selection *selection; /* -p: the selected contents the plan holds */
 } aa_apply_result;
 
 #define AA_APPLY_EXIT_REJECTED 1
