@@ -27,6 +27,7 @@
 
 #include "aiapply/select.h"
 #include "aiapply/edit.h"
+#include "aiapply/report.h"
 
 struct aa_selection {
 	char **bufs;          /* the selected contents the plan points into */
@@ -439,21 +440,25 @@ static int orig_taken(const fdiff *f, size_t orig)
 
 /* ---- showing ---- */
 
-static void print_dline(selector *x, const dline *l)
+/* One diff line as git diff --color prints it (src/report.c). */
+static void print_dline(selector *x, aa_diff_colors *dc, const dline *l)
 {
-	static const aa_color_slot slots[] = { AA_COLOR_CONTEXT, AA_COLOR_OLD,
-					       AA_COLOR_NEW };
-	aa_color_slot slot = slots[l->origin == '-' ? 1 : l->origin == '+' ? 2 : 0];
-	const char *on = color(x, slot);
+	static const char origins[] = { GIT_DIFF_LINE_CONTEXT,
+		GIT_DIFF_LINE_DELETION, GIT_DIFF_LINE_ADDITION };
+	aa_buf b = AA_BUF_INIT;
 	size_t len = l->len;
 	int nl = len && l->p[len - 1] == '\n';
 
-	if (nl)
-		len--;
-	fprintf(x->out, "%s%c%.*s%s\n", on, l->origin, (int)len, l->p,
-		*on ? color(x, AA_COLOR_RESET) : "");
+	aa_report_color_line(dc, &b, origins[l->origin == '-' ? 1 :
+					      l->origin == '+' ? 2 : 0],
+			     l->p, len);
+	if (!nl)
+		aa_buf_putc(&b, '\n');
+	if (b.ptr)
+		fwrite(b.ptr, 1, b.len, x->out);
 	if (!nl)
 		fputs("\\ No newline at end of file\n", x->out);
+	aa_buf_free(&b);
 }
 
 static void put_header(aa_buf *b, const fdiff *f, const hunk *h)
@@ -477,12 +482,22 @@ static void print_hunk(selector *x, const fdiff *f, const hunk *h)
 	aa_buf b = AA_BUF_INIT;
 	size_t i;
 
+	aa_diff_colors dc;
+	aa_buf line = AA_BUF_INIT;
+
+	aa_report_color_file(&dc, x->o->color, NULL, 0, NULL, 0);
 	put_header(&b, f, h);
+	if (b.ptr && (b.len == 0 || b.ptr[b.len - 1] != '\n'))
+		aa_buf_putc(&b, '\n');
 	if (b.ptr)
-		put_colored(x, AA_COLOR_FRAG, b.ptr, b.len);
+		aa_report_color_line(&dc, &line, GIT_DIFF_LINE_HUNK_HDR,
+				     b.ptr, b.len);
+	if (line.ptr)
+		fwrite(line.ptr, 1, line.len, x->out);
+	aa_buf_free(&line);
 	aa_buf_free(&b);
 	for (i = h->first; i < h->last; i++)
-		print_dline(x, &f->lines[i]);
+		print_dline(x, &dc, &f->lines[i]);
 }
 
 static void print_meta(selector *x, const char *fmt, const char *a,

@@ -512,7 +512,8 @@ test_expect_success '--color=always colors the hunk, the prompt and the help' '
 	test_grep "^${esc}\[1mdiff --git a/b.txt b/b.txt${esc}\[m" out &&
 	test_grep "^${esc}\[36m@@ -1,2 +1,2 @@" out &&
 	test_grep "^${esc}\[31m-y${esc}\[m" out &&
-	test_grep "^${esc}\[32m+Y${esc}\[m" out &&
+	# as git diff --color: the sign and the text colored apart
+	test_grep "^${esc}\[32m+${esc}\[m${esc}\[32mY${esc}\[m" out &&
 	test_grep "${esc}\[1;34m(1/1) Stage this hunk" out &&
 	test_grep "${esc}\[1;31my - stage this hunk" out &&
 	test_grep "^${esc}\[33mplacement: .*whitespace" out
