@@ -34,6 +34,8 @@
 #define MAX_DIFFS_COMPARED 64
 /* Longer hunks are not compared (the check is quadratic in lines). */
 #define MAX_HUNK_LINES_COMPARED 4096
+/* Hunk pairs and lines compared over a whole answer, at most (no hang). */
+#define MAX_DIFF_WORK ((size_t)64 * 1024 * 1024)
 
 typedef enum rival_kind {
 	RIVAL_NONE,
@@ -58,6 +60,7 @@ typedef struct scan {
 	size_t *dir_ops;       /* dir_ops[i]: directory-capable ops before op i */
 	size_t *rival;         /* op -> its rival op, or NO_OP */
 	rival_kind *why;
+	size_t work_left;      /* comparisons of diffs still allowed */
 } scan;
 
 /* ---- which operations mention which paths ---- */
@@ -107,6 +110,7 @@ static int scan_init(scan *s, const aa_changeset *cs)
 
 	memset(s, 0, sizeof(*s));
 	s->cs = cs;
+	s->work_left = MAX_DIFF_WORK;
 	s->m = calloc(2 * n, sizeof(*s->m));
 	s->path_mention = calloc(n, sizeof(*s->path_mention));
 	s->dir_ops = calloc(n + 1, sizeof(*s->dir_ops));
@@ -226,6 +230,17 @@ static int same_change(const aa_hunk *a, const aa_hunk *b)
 	}
 }
 
+/* Takes n from the comparisons allowed: -1 (and none left) when short. */
+static int spend(size_t *left, size_t n)
+{
+	if (*left < n) {
+		*left = 0;
+		return -1;
+	}
+	*left -= n;
+	return 0;
+}
+
 static int adds_back(const aa_hunk *h, const aa_hline *l)
 {
 	size_t k;
@@ -271,7 +286,8 @@ static int is_telling(const aa_hline *l)
  * removes (and does not add back): b was written against the base a
  * changes, so it does not apply after a. A repeat of a's change is not.
  */
-static int hunk_needs_removed(const aa_hunk *a, const aa_hunk *b)
+static int hunk_needs_removed(const aa_hunk *a, const aa_hunk *b,
+			      size_t *work_left)
 {
 	long lo = a->old_start > b->old_start ? a->old_start : b->old_start;
 	long hi_a = a->old_start + a->old_count, hi_b = b->old_start + b->old_count;
@@ -280,7 +296,8 @@ static int hunk_needs_removed(const aa_hunk *a, const aa_hunk *b)
 	int telling = 0;
 
 	if (lo >= hi || a->nlines > MAX_HUNK_LINES_COMPARED ||
-	    b->nlines > MAX_HUNK_LINES_COMPARED || same_change(a, b))
+	    b->nlines > MAX_HUNK_LINES_COMPARED ||
+	    spend(work_left, a->nlines + b->nlines) < 0 || same_change(a, b))
 		return 0;
 	i = skip_old(a, 0, lo - a->old_start);
 	j = skip_old(b, 0, lo - b->old_start);
@@ -293,25 +310,32 @@ static int hunk_needs_removed(const aa_hunk *a, const aa_hunk *b)
 		lb = &b->lines[j];
 		if (!line_is(la, lb))
 			return 0;
-		if (!telling && la->kind == '-' && is_telling(la) &&
-		    !adds_back(a, la))
-			telling = 1;
+		if (!telling && la->kind == '-' && is_telling(la)) {
+			if (spend(work_left, a->nlines) < 0)
+				return 0;
+			telling = !adds_back(a, la);
+		}
 		i = skip_old(a, i + 1, 0);
 		j = skip_old(b, j + 1, 0);
 	}
 	return telling;
 }
 
-static int diff_needs_removed(const aa_op *first, const aa_op *second)
+static int diff_needs_removed(scan *s, const aa_op *first,
+			      const aa_op *second)
 {
 	size_t i, j;
 
 	if (other_base(first, second))
 		return 0;
 	for (i = 0; i < first->nhunks; i++)
-		for (j = 0; j < second->nhunks; j++)
-			if (hunk_needs_removed(&first->hunks[i], &second->hunks[j]))
+		for (j = 0; j < second->nhunks; j++) {
+			if (spend(&s->work_left, 1) < 0)
+				return 0;
+			if (hunk_needs_removed(&first->hunks[i], &second->hunks[j],
+					       &s->work_left))
 				return 1;
+		}
 	return 0;
 }
 
@@ -320,7 +344,7 @@ static int diff_needs_removed(const aa_op *first, const aa_op *second)
  * only such diffs (or copies from the path) between, that it conflicts
  * with as above.
  */
-static size_t diff_rival(const scan *s, size_t i, rival_kind *why)
+static size_t diff_rival(scan *s, size_t i, rival_kind *why)
 {
 	const aa_op *op = &s->cs->ops[i];
 	size_t e = s->m[s->path_mention[i]].prev;
@@ -335,7 +359,7 @@ static size_t diff_rival(const scan *s, size_t i, rival_kind *why)
 		if (!is_line_diff(prev) || dir_op_between(s, m->op, i))
 			return NO_OP;
 		budget--;
-		if (diff_needs_removed(prev, op)) {
+		if (diff_needs_removed(s, prev, op)) {
 			*why = RIVAL_DIFFED;
 			return m->op;
 		}
@@ -621,7 +645,12 @@ static int split(const scan *s, aa_alternatives *out, aa_diags *d)
 	if (!starts)
 		return -1;
 	k = cut(s, starts);
-	if (k > 1) {
+	if (k > AA_MAX_ALTERNATIVES) {
+		aa_pos pos = { s->cs->ops[0].pos.input, 0 };
+
+		aa_warn(d, pos, NULL, "%zu alternatives (more than %d): left as one "
+			"change set", k, AA_MAX_ALTERNATIVES);
+	} else if (k > 1) {
 		shared = shared_end(s, starts[1]);
 		if (build(out, s->cs, starts, k, shared) < 0 ||
 		    note_split(d, s, starts, k, shared) < 0)

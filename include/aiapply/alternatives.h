@@ -25,10 +25,17 @@ typedef struct aa_alternatives {
 #define AA_ALTERNATIVES_INIT { NULL, 0 }
 
 /*
+ * More alternatives than this in one answer: left as one change set,
+ * with a warning (one branch each would flood the repository).
+ */
+#define AA_MAX_ALTERNATIVES 100
+
+/*
  * Splits `cs` (one answer's change set) into its alternatives.
  * Returns the number of alternatives (>= 2) with `out` filled and a note
  * in `d` naming the input, each alternative's lines and the reason;
- * 0 when `cs` is one change set (`out` stays empty: use `cs` as it is);
+ * 0 when `cs` is one change set, or holds more than AA_MAX_ALTERNATIVES
+ * (a warning in `d`) (`out` stays empty: use `cs` as it is);
  * AA_FATAL (-2) when out of memory (an error in `d`, `out` empty).
  * `out` must be empty (AA_ALTERNATIVES_INIT) on entry.
  */

@@ -693,6 +693,41 @@ static void ap_modifications_copied(void **state)
 	aa_diags_free(&d);
 }
 
+/* n creations of one path, each its own content. */
+static char *creations(size_t n)
+{
+	aa_buf b = AA_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		aa_buf_printf(&b, "<FILE_NEW file_path=\"a.txt\">\n%zu\n</FILE_NEW>\n", i);
+	assert_false(aa_buf_oom(&b));
+	return aa_buf_detach(&b);
+}
+
+static void at_most_a_hundred(void **state)
+{
+	char *text = creations(AA_MAX_ALTERNATIVES);
+	fixture f;
+	aa_alternatives alt;
+
+	(void)state;
+	assert_int_equal(split_answer(&f, text, &alt), AA_MAX_ALTERNATIVES);
+	assert_alt(&f, &alt, AA_MAX_ALTERNATIVES - 1,
+		   (const int[]){ AA_MAX_ALTERNATIVES - 1, -1 });
+	release_all(&f, &alt);
+	free(text);
+
+	text = creations(AA_MAX_ALTERNATIVES + 1);
+	assert_int_equal(split_answer(&f, text, &alt), 0);
+	assert_int_equal(f.d.n, 1);
+	assert_int_equal(f.d.v[0].level, AA_DIAG_WARNING);
+	assert_string_equal(f.d.v[0].msg,
+		"101 alternatives (more than 100): left as one change set");
+	release_all(&f, &alt);
+	free(text);
+}
+
 /* ---- ownership ---- */
 
 /* Each alternative outlives the parsed change set and its siblings. */
@@ -748,6 +783,7 @@ int main(void)
 		cmocka_unit_test(three_alternatives),
 		cmocka_unit_test(aptix_bundle),
 		cmocka_unit_test(ap_modifications_copied),
+		cmocka_unit_test(at_most_a_hundred),
 		cmocka_unit_test(freed_on_their_own),
 	};
 
