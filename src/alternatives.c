@@ -433,15 +433,10 @@ static int clone_hunk(aa_op *op, const aa_hunk *src)
 
 	if (!h)
 		return -1;
-	h->has_hint = src->has_hint;
-	h->old_start = src->old_start;
-	h->old_count = src->old_count;
-	h->new_start = src->new_start;
-	h->new_count = src->new_count;
-	h->old_no_eol = src->old_no_eol;
-	h->new_no_eol = src->new_no_eol;
-	h->count_mismatch = src->count_mismatch;
-	h->at_eof = src->at_eof;
+	*h = *src;              /* every plain field; the owned ones follow */
+	h->lines = NULL;
+	h->nlines = 0;
+	h->section = NULL;
 	if (src->section && !(h->section = aa_strdup(src->section)))
 		return -1;
 	for (k = 0; k < src->nlines; k++) {
@@ -471,9 +466,8 @@ static int clone_repl(aa_op *op, const aa_repl *src)
 
 	if (!r)
 		return -1;
-	r->all = src->all;
-	r->find_len = src->find_len;
-	r->replace_len = src->replace_len;
+	*r = *src;
+	r->find = r->replace = NULL;
 	return dup_optn(&r->find, src->find, src->find_len) |
 	       dup_optn(&r->replace, src->replace, src->replace_len);
 }
@@ -484,9 +478,9 @@ static int clone_apmod(aa_op *op, const aa_apmod *src)
 
 	if (!m)
 		return -1;
-	m->action = src->action;
-	m->leading_blank_lines = src->leading_blank_lines;
-	m->trailing_blank_lines = src->trailing_blank_lines;
+	*m = *src;
+	m->snippet = m->start_snippet = m->end_snippet = m->anchor = NULL;
+	m->content = NULL;
 	return dup_opt(&m->snippet, src->snippet) |
 	       dup_opt(&m->start_snippet, src->start_snippet) |
 	       dup_opt(&m->end_snippet, src->end_snippet) |
@@ -494,7 +488,14 @@ static int clone_apmod(aa_op *op, const aa_apmod *src)
 	       dup_opt(&m->content, src->content);
 }
 
-/* Appends a deep copy of src to cs; on failure what was copied stays freeable. */
+/*
+ * Appends a deep copy of src to cs; on failure what was copied stays
+ * freeable. Plain fields are copied with the struct (so a field added
+ * to aa_op later is not forgotten); the ones aa_op_free frees are reset
+ * and copied one by one: a new owned field of aa_op needs a line here.
+ * Sub-arrays are rebuilt through the change set's own append functions,
+ * which keep their capacity rule.
+ */
 static int clone_op(aa_changeset *cs, const aa_op *src)
 {
 	aa_op *op = aa_changeset_add(cs, src->kind, src->pos);
@@ -502,18 +503,12 @@ static int clone_op(aa_changeset *cs, const aa_op *src)
 
 	if (!op)
 		return -1;
-	op->content_len = src->content_len;
-	op->exist = src->exist;
-	op->mode = src->mode;
-	op->old_mode = src->old_mode;
-	op->dir_ok = src->dir_ok;
-	op->onto_identical = src->onto_identical;
-	op->may_be_excerpt = src->may_be_excerpt;
-	op->edit_kind = src->edit_kind;
-	op->strip_trailing_ws = src->strip_trailing_ws;
-	op->strict = src->strict;
-	op->format = src->format;
-	memcpy(op->old_blob, src->old_blob, sizeof(op->old_blob));
+	*op = *src;
+	op->path = op->to = op->content = NULL;
+	op->hunks = NULL;
+	op->repls = NULL;
+	op->apmods = NULL;
+	op->nhunks = op->nrepls = op->napmods = 0;
 	if (dup_opt(&op->path, src->path) | dup_opt(&op->to, src->to) |
 	    dup_optn(&op->content, src->content, src->content_len))
 		return -1;
