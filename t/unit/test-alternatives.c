@@ -123,6 +123,7 @@ static void assert_copy(const aa_op *a, const aa_op *b)
 	assert_int_equal(a->exist, b->exist);
 	assert_int_equal(a->mode, b->mode);
 	assert_int_equal(a->may_be_excerpt, b->may_be_excerpt);
+	assert_int_equal(a->label_line_len, b->label_line_len);
 	assert_int_equal(a->edit_kind, b->edit_kind);
 	assert_ptr_equal(a->format, b->format);
 	assert_string_equal(a->old_blob, b->old_blob);
@@ -189,6 +190,23 @@ static void whole_file_fences(void **state)
 	assert_string_equal(note(&f),
 		"2 alternatives (line 5, line 12): the path x.py is written whole "
 		"again at line 12 (first at line 5); each is a suggestion of its own");
+	release_all(&f, &alt);
+}
+
+/* Blocks named by their first-line comment: the label's length is copied. */
+static void whole_file_comment_labels(void **state)
+{
+	fixture f;
+	aa_alternatives alt;
+
+	(void)state;
+	assert_int_equal(split_answer(&f,
+		"```python\n# x.py\nprint(1)\n```\n"
+		"or\n"
+		"```python\n# x.py\nprint(2)\n```\n", &alt), 2);
+	assert_int_equal(alt.sets[1].ops[0].label_line_len, strlen("# x.py\n"));
+	assert_alt(&f, &alt, 0, (const int[]){ 0, -1 });
+	assert_alt(&f, &alt, 1, (const int[]){ 1, -1 });
 	release_all(&f, &alt);
 }
 
@@ -762,6 +780,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(whole_file_fences),
+		cmocka_unit_test(whole_file_comment_labels),
 		cmocka_unit_test(companion_start_file),
 		cmocka_unit_test(file_changes_file_new),
 		cmocka_unit_test(v4a_add_file),
