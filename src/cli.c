@@ -21,6 +21,7 @@
 #include "aiapply/apply.h"
 #include "aiapply/review.h"
 #include "aiapply/color.h"
+#include "aiapply/config.h"
 #include "journal.h"
 
 #define EXIT_FATAL AA_APPLY_EXIT_FATAL
@@ -617,9 +618,11 @@ static int open_repository(cli *c, git_repository **repo)
 				"cannot change to '%s': %s", c->chdir_to,
 				strerror(errno));
 	/* --list reads refs only: a bare repository will do */
-	return aa_apply_open_repository(repo, c->list ? AA_LAND_CHECK :
-					c->land.mode, &c->fatal) < 0 ?
-	       -1 : 0;
+	if (aa_apply_open_repository(repo, c->list ? AA_LAND_CHECK :
+				     c->land.mode, &c->fatal) < 0)
+		return -1;
+	/* git -c <name>=<value>: libgit2 does not read them itself */
+	return aa_config_add_command_line(*repo, &c->fatal) < 0 ? -1 : 0;
 }
 
 /* --recover: finish or undo what a killed run left. */
