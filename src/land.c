@@ -42,17 +42,20 @@ static int remember_object(aa_session *s, const git_oid *oid)
 	return 0;
 }
 
+struct aa_pending;
+static void pending_free(struct aa_pending *p);
+
 /* ---- opening the base ---- */
 
-static int open_mempack(aa_session *s, aa_diags *d)
+static int open_mempack(aa_base *b, aa_diags *d)
 {
-	if (git_repository_odb(&s->odb, s->repo) < 0 ||
-	    git_mempack_new(&s->mempack) < 0)
+	if (git_repository_odb(&b->odb, b->repo) < 0 ||
+	    git_mempack_new(&b->mempack) < 0)
 		return git_fail(d, "cannot set up the object database");
 	/* Highest priority: every write lands in memory first. */
-	if (git_odb_add_backend(s->odb, s->mempack, 1000) < 0) {
-		s->mempack->free(s->mempack);
-		s->mempack = NULL;
+	if (git_odb_add_backend(b->odb, b->mempack, 1000) < 0) {
+		b->mempack->free(b->mempack);
+		b->mempack = NULL;
 		return git_fail(d, "cannot set up the in-memory object store");
 	}
 	return 0;
@@ -63,39 +66,35 @@ static int open_mempack(aa_session *s, aa_diags *d)
  * killed run left), then read the index through the guard's private copy,
  * so nothing can change it between our reading and our writing.
  */
-static int open_locked_index(aa_session *s, aa_diags *d)
+static int open_locked_index(aa_base *b, aa_diags *d)
 {
-	int recovered, r = aa_guard_open(&s->guard, s->repo, &recovered, d);
+	int recovered, r = aa_guard_open(&b->guard, b->repo, &recovered, d);
 
 	if (r < 0)
 		return r;
-	if (git_index_open(&s->index, aa_guard_index_path(s->guard)) < 0 ||
-	    git_repository_set_index(s->repo, s->index) < 0)
+	if (git_index_open(&b->index, aa_guard_index_path(b->guard)) < 0 ||
+	    git_repository_set_index(b->repo, b->index) < 0)
 		return git_fail(d, "cannot read the index");
 	return 0;
 }
 
-static int open_index_base(aa_session *s, aa_diags *d)
+static int open_index_base(aa_base *b, aa_diags *d)
 {
-	const git_oid *sum;
 	int r;
 
-	if (git_repository_is_bare(s->repo) && s->opts->mode == AA_LAND_INDEX)
+	if (git_repository_is_bare(b->repo) && b->opts->mode == AA_LAND_INDEX)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 				"this is a bare repository: use --cached or --branch"), AA_FATAL;
-	if (s->opts->mode == AA_LAND_CHECK)
-		r = git_repository_index(&s->index, s->repo) < 0 ?
+	if (b->opts->mode == AA_LAND_CHECK)
+		r = git_repository_index(&b->index, b->repo) < 0 ?
 			git_fail(d, "cannot read the index") : 0;
 	else
-		r = open_locked_index(s, d);
+		r = open_locked_index(b, d);
 	if (r < 0)
 		return r;
-	if (git_index_has_conflicts(s->index))
+	if (git_index_has_conflicts(b->index))
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 				"the index has unresolved conflicts; resolve them first"), AA_FATAL;
-	sum = git_index_checksum(s->index);
-	if (sum)
-		git_oid_cpy(&s->index_checksum, sum);
 	return 0;
 }
 
@@ -128,70 +127,115 @@ static int check_branch_name(const char *name, aa_diags *d)
  * index for every attribute lookup, whatever the flags (on a large
  * repository that is most of the run): give it an empty one in memory.
  */
-static int hide_index(aa_session *s, aa_diags *d)
+static int hide_index(aa_base *b, aa_diags *d)
 {
 	git_index *empty;
 	int r;
 
 	if (git_index_new(&empty) < 0)
 		return git_fail(d, "out of memory");
-	r = git_repository_set_index(s->repo, empty);
+	r = git_repository_set_index(b->repo, empty);
 	git_index_free(empty);
 	return r < 0 ? git_fail(d, "cannot set up the repository") : 0;
 }
 
-static int open_tree_base(aa_session *s, aa_diags *d)
+static int open_tree_base(aa_base *b, aa_diags *d)
 {
-	const char *rev = s->opts->base ? s->opts->base : "HEAD";
+	const char *rev = b->opts->base ? b->opts->base : "HEAD";
 	git_object *obj = NULL;
-	int r = check_branch_name(s->opts->branch, d);
+	int r = hide_index(b, d);
 
-	if (r < 0 || (r = hide_index(s, d)) < 0)
+	if (r < 0)
 		return r;
-	r = git_revparse_single(&obj, s->repo, rev);
-
-	if (r == GIT_ENOTFOUND && !s->opts->base &&
-	    git_repository_head_unborn(s->repo) == 1)
+	r = git_revparse_single(&obj, b->repo, rev);
+	if (r == GIT_ENOTFOUND && !b->opts->base &&
+	    git_repository_head_unborn(b->repo) == 1)
 		return 0; /* unborn HEAD: a root commit over the empty tree */
 	if (r < 0)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 				"--base: '%s' is not a valid revision", rev), AA_FATAL;
-	r = git_object_peel((git_object **)&s->base_commit, obj, GIT_OBJECT_COMMIT);
+	r = git_object_peel((git_object **)&b->base_commit, obj, GIT_OBJECT_COMMIT);
 	git_object_free(obj);
 	if (r < 0)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 				"--base: '%s' is not a commit", rev), AA_FATAL;
-	if (git_commit_tree(&s->base_tree, s->base_commit) < 0)
+	if (git_commit_tree(&b->base_tree, b->base_commit) < 0)
 		return git_fail(d, "cannot read the base tree");
+	return 0;
+}
+
+int aa_base_open(aa_base *b, git_repository *repo, const aa_land_opts *opts,
+		 aa_diags *d)
+{
+	int r;
+
+	memset(b, 0, sizeof(*b));
+	b->repo = repo;
+	b->opts = opts;
+	r = open_mempack(b, d);
+	if (!r)
+		r = opts->mode == AA_LAND_BRANCH ? open_tree_base(b, d)
+						 : open_index_base(b, d);
+	return r;
+}
+
+void aa_base_close(aa_base *b)
+{
+	git_index_free(b->index);
+	aa_guard_close(b->guard);
+	git_tree_free(b->base_tree);
+	git_commit_free(b->base_commit);
+	if (b->mempack)
+		git_mempack_reset(b->mempack);
+	git_odb_free(b->odb); /* frees the mempack backend too */
+	memset(b, 0, sizeof(*b));
+}
+
+/* The lander's view of its base (s is zeroed but for s->own). */
+static void lander_init(aa_session *s, aa_base *base, const aa_land_opts *opts)
+{
+	s->base = base;
+	s->repo = base->repo;
+	s->index = base->index;
+	s->base_commit = base->base_commit;
+	s->base_tree = base->base_tree;
+	s->opts = opts;
+	aa_snapshot_bind(s);
+}
+
+int aa_lander_begin(aa_session *s, aa_base *base, const aa_land_opts *opts,
+		    aa_diags *d)
+{
+	memset(s, 0, sizeof(*s));
+	s->opts = opts;
+	if (opts->mode == AA_LAND_BRANCH && check_branch_name(opts->branch, d) < 0)
+		return AA_FATAL;
+	lander_init(s, base, opts);
 	return 0;
 }
 
 int aa_session_open(aa_session *s, git_repository *repo,
 		    const aa_land_opts *opts, aa_diags *d)
 {
-	int r;
+	int r = 0;
 
 	memset(s, 0, sizeof(*s));
-	s->repo = repo;
+	s->base = &s->own;
 	s->opts = opts;
-	r = open_mempack(s, d);
+	if (opts->mode == AA_LAND_BRANCH)
+		r = check_branch_name(opts->branch, d);
 	if (!r)
-		r = opts->mode == AA_LAND_BRANCH ? open_tree_base(s, d)
-						 : open_index_base(s, d);
+		r = aa_base_open(&s->own, repo, opts, d);
 	if (!r)
-		aa_snapshot_bind(s);
+		lander_init(s, &s->own, opts);
 	return r;
 }
 
 void aa_session_close(aa_session *s)
 {
-	git_index_free(s->index);
-	aa_guard_close(s->guard);
-	git_tree_free(s->base_tree);
-	git_commit_free(s->base_commit);
-	if (s->mempack)
-		git_mempack_reset(s->mempack);
-	git_odb_free(s->odb); /* frees the mempack backend too */
+	pending_free(s->pending);
+	if (s->base == &s->own)
+		aa_base_close(&s->own);
 	free(s->created);
 	memset(s, 0, sizeof(*s));
 }
@@ -238,10 +282,11 @@ int aa_change_content(aa_session *s, const aa_change *c, git_blob **blob,
 }
 
 /*
- * Copies the objects we created from the mempack to .git/objects, each
- * written, fsynced and renamed into place by aa_loose_write (not
- * git_odb_write: src/loose.h), so that they are on disk before the
- * journal or a ref names them and no temporary file of ours stays.
+ * Copies the objects we created since the last time from the mempack to
+ * .git/objects, each written, fsynced and renamed into place by
+ * aa_loose_write (not git_odb_write: src/loose.h), so that they are on
+ * disk before the journal or a ref names them and no temporary file of
+ * ours stays.
  */
 static int persist_objects(aa_session *s, aa_diags *d)
 {
@@ -250,19 +295,19 @@ static int persist_objects(aa_session *s, aa_diags *d)
 	size_t i;
 	int r = 0;
 
-	if (!s->ncreated)
+	if (s->npersisted == s->ncreated)
 		return 0;
 	if (aa_buf_printf(&dir, "%sobjects", git_repository_commondir(s->repo)) < 0)
 		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
 	if (git_odb_open(&disk, dir.ptr) < 0)
 		r = git_fail(d, "cannot open the object database");
-	for (i = 0; !r && i < s->ncreated; i++) {
+	for (i = s->npersisted; !r && i < s->ncreated; i++) {
 		git_odb_object *obj;
 
 		/* packs and alternates count: git would not write it either */
 		if (git_odb_exists(disk, &s->created[i]))
 			continue;
-		if (git_odb_read(&obj, s->odb, &s->created[i]) < 0) {
+		if (git_odb_read(&obj, s->base->odb, &s->created[i]) < 0) {
 			r = git_fail(d, "cannot read a new object");
 			break;
 		}
@@ -272,7 +317,64 @@ static int persist_objects(aa_session *s, aa_diags *d)
 				   git_odb_object_size(obj), d);
 		git_odb_object_free(obj);
 	}
+	if (!r)
+		s->npersisted = s->ncreated;
 	git_odb_free(disk);
+	aa_buf_free(&dir);
+	return r;
+}
+
+/* Every object the landers made since their last write, to pb. */
+static int pack_insert_new(git_packbuilder *pb, aa_session *const *v, size_t n,
+			   size_t *count)
+{
+	size_t k, i;
+
+	*count = 0;
+	for (k = 0; k < n; k++)
+		for (i = v[k]->npersisted; i < v[k]->ncreated; i++, (*count)++)
+			if (git_packbuilder_insert(pb, &v[k]->created[i], NULL) < 0)
+				return -1;
+	return 0;
+}
+
+/*
+ * --each: the new objects of every lander in one pack under
+ * objects/pack, written by libgit2's indexer with its fsyncs turned on
+ * (the pack, its index and the directory: on disk before any ref names
+ * an object). Objects are read from the mempack, which answers first:
+ * no lookup misses, so no rescan of the pack directory. A pack, not
+ * loose objects: one file, one fsync, instead of a file, a rename and
+ * two fsyncs an object.
+ */
+int aa_land_persist(aa_session *const *v, size_t n, aa_diags *d)
+{
+	git_packbuilder *pb = NULL;
+	aa_buf dir = AA_BUF_INIT;
+	size_t k, count = 0;
+	int r = 0;
+
+	if (!n)
+		return 0;
+	if (aa_buf_printf(&dir, "%sobjects/pack",
+			  git_repository_commondir(v[0]->repo)) < 0)
+		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
+	if (git_packbuilder_new(&pb, v[0]->repo) < 0)
+		r = git_fail(d, "cannot start a pack");
+	if (!r) {
+		git_packbuilder_set_threads(pb, 1);
+		if (pack_insert_new(pb, v, n, &count) < 0)
+			r = git_fail(d, "cannot add an object to the pack");
+	}
+	if (!r && count) {
+		git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
+		if (git_packbuilder_write(pb, dir.ptr, 0, NULL, NULL) < 0)
+			r = git_fail(d, "cannot write the objects' pack");
+		git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 0);
+	}
+	for (k = 0; !r && k < n; k++)
+		v[k]->npersisted = v[k]->ncreated;
+	git_packbuilder_free(pb);
 	aa_buf_free(&dir);
 	return r;
 }
@@ -492,6 +594,29 @@ static int commit_message(const aa_plan *plan, const char *given,
 
 #define AA_NOTES_REF "refs/notes/ai-apply"
 
+/* A --branch landing between aa_land_prepare and aa_land_finish. */
+struct aa_pending {
+	aa_buf refname;            /* refs/heads/<branch> */
+	aa_buf log;                /* the reflog message */
+	git_signature *committer;
+	git_oid old;               /* --force: where the branch was */
+	int exists;
+	int has_note;
+	git_oid note;              /* the notes commit ... */
+	git_oid note_parent;       /* ... built on this notes tip */
+	int note_had_parent;       /* (0: the notes ref did not exist) */
+};
+
+static void pending_free(struct aa_pending *p)
+{
+	if (!p)
+		return;
+	aa_buf_free(&p->refname);
+	aa_buf_free(&p->log);
+	git_signature_free(p->committer);
+	free(p);
+}
+
 /* Where a ref points now: 1 and *id, 0 when absent, <0 on error. */
 static int ref_target(git_repository *repo, const char *name, git_oid *id)
 {
@@ -501,12 +626,12 @@ static int ref_target(git_repository *repo, const char *name, git_oid *id)
 }
 
 /*
- * The notes commit adding the answer text as the note of s->commit,
- * on top of refs/notes/ai-apply as it is now (*old, *had); its objects
- * go to the mempack with the others, persisted before any ref.
+ * The notes commit adding the answer text as the note of s->commit, on
+ * top of the notes commit *parent_id (had; else the first one); its
+ * objects go to the mempack with the others.
  */
-static int build_note(aa_session *s, const git_signature *who, git_oid *old,
-		      int *had, git_oid *out, aa_diags *d)
+static int build_note(aa_session *s, const git_signature *who, int had,
+		      const git_oid *parent_id, git_oid *out, aa_diags *d)
 {
 	git_commit *parent = NULL;
 	git_tree *ptree = NULL, *tree = NULL;
@@ -515,9 +640,8 @@ static int build_note(aa_session *s, const git_signature *who, git_oid *old,
 	char hex[GIT_OID_HEXSZ + 1];
 	int r = 0;
 
-	*had = ref_target(s->repo, AA_NOTES_REF, old);
-	if (*had < 0 || (*had && (git_commit_lookup(&parent, s->repo, old) < 0 ||
-				  git_commit_tree(&ptree, parent) < 0)))
+	if (had && (git_commit_lookup(&parent, s->repo, parent_id) < 0 ||
+		    git_commit_tree(&ptree, parent) < 0))
 		r = git_fail(d, "cannot read " AA_NOTES_REF);
 	if (!r && git_blob_create_from_buffer(&blob, s->repo, s->opts->note,
 					      s->opts->note_len) < 0)
@@ -543,27 +667,49 @@ static int build_note(aa_session *s, const git_signature *who, git_oid *old,
 }
 
 /*
- * Another run of ours landing at the same time holds or moves the notes
- * ref for a moment: wait, rebuild the note on its new tip, try again,
- * for about a second before giving up.
+ * The note of a prepared lander, on the note the lander prepared before
+ * it on the same base (the first: on refs/notes/ai-apply as it is now),
+ * so that landers landing in order need no other notes commit.
+ */
+static int prepare_note(aa_session *s, struct aa_pending *p, aa_diags *d)
+{
+	aa_base *b = s->base;
+
+	if (!b->notes_read) {
+		b->notes_had = ref_target(s->repo, AA_NOTES_REF, &b->notes_tip);
+		if (b->notes_had < 0)
+			return git_fail(d, "cannot read " AA_NOTES_REF);
+		b->notes_read = 1;
+	}
+	p->note_had_parent = b->notes_had;
+	git_oid_cpy(&p->note_parent, &b->notes_tip);
+	if (build_note(s, p->committer, b->notes_had, &b->notes_tip, &p->note, d) < 0)
+		return AA_FATAL;
+	p->has_note = 1;
+	git_oid_cpy(&b->notes_tip, &p->note);
+	b->notes_had = 1;
+	return 0;
+}
+
+/*
+ * Another run of ours landing at the same time holds the refs for a
+ * moment: wait and try again, for about a second before giving up.
  */
 #define AA_REF_ATTEMPTS 50
 #define AA_REF_RETRY 1
 
-/* The ref, once locked, still is where we read it (had: at *old). */
-static int ref_unmoved(aa_session *s, const char *name, int had,
-		       const git_oid *old, int last, aa_diags *d)
+/* The branch, once locked, still is where we read it. */
+static int branch_unmoved(aa_session *s, struct aa_pending *p, aa_diags *d)
 {
+	const char *name = p->refname.ptr;
 	git_oid now;
 	int r = ref_target(s->repo, name, &now);
 
 	if (r < 0)
 		return git_fail(d, "cannot read a ref");
-	if (r == had && (!had || git_oid_equal(&now, old)))
+	if (r == p->exists && (!r || git_oid_equal(&now, &p->old)))
 		return 0;
-	if (!last && !strcmp(name, AA_NOTES_REF))
-		return AA_REF_RETRY;
-	if (!had && !strncmp(name, "refs/heads/", 11))
+	if (!p->exists)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 				"branch '%s' already exists (use --force to replace it)",
 				name + 11);
@@ -573,25 +719,44 @@ static int ref_unmoved(aa_session *s, const char *name, int had,
 }
 
 /*
- * The branch and the notes ref in one transaction: both are locked and
- * checked before either is written, so a held lock or a ref that moved
- * leaves both as they were. (A write failing between the two renames
- * is the one window left, as in git's own ref transactions.) Returns
- * AA_REF_RETRY, with nothing said, for a held lock or a notes ref that
- * moved, unless this is the last attempt.
+ * With both refs locked: the note must go on the notes ref's tip. When
+ * the tip is not the one it was built on (another run landed a note, or
+ * a lander before this one did not land), it is built again on the tip
+ * and its objects written (loose, fsynced) before the ref names them.
  */
-static int update_refs_with_note(aa_session *s, const char *refname,
-				 int exists, const git_oid *old,
-				 const git_oid *note, int had_note,
-				 const git_oid *old_note,
-				 const git_signature *who, const char *log,
+static int note_on_tip(aa_session *s, struct aa_pending *p, aa_diags *d)
+{
+	git_oid tip;
+	int had = ref_target(s->repo, AA_NOTES_REF, &tip);
+
+	if (had < 0)
+		return git_fail(d, "cannot read " AA_NOTES_REF);
+	if (had == p->note_had_parent &&
+	    (!had || git_oid_equal(&tip, &p->note_parent)))
+		return 0;
+	p->note_had_parent = had;
+	git_oid_cpy(&p->note_parent, &tip);
+	if (build_note(s, p->committer, had, &tip, &p->note, d) < 0)
+		return AA_FATAL;
+	return persist_objects(s, d);
+}
+
+/*
+ * The branch and the notes ref in one transaction: both are locked and
+ * checked before either is written, so a held lock or a branch that
+ * appeared or moved leaves both as they were. (A write failing between
+ * the two renames is the one window left, as in git's own ref
+ * transactions.) Returns AA_REF_RETRY, with nothing said, for a held
+ * lock, unless this is the last attempt.
+ */
+static int update_refs_with_note(aa_session *s, struct aa_pending *p,
 				 int last, aa_diags *d)
 {
 	git_transaction *tx = NULL;
 	int r = git_transaction_new(&tx, s->repo);
 
 	if (!r)
-		r = git_transaction_lock_ref(tx, refname);
+		r = git_transaction_lock_ref(tx, p->refname.ptr);
 	if (!r)
 		r = git_transaction_lock_ref(tx, AA_NOTES_REF);
 	if (r == GIT_ELOCKED && !last)
@@ -599,11 +764,12 @@ static int update_refs_with_note(aa_session *s, const char *refname,
 	else if (r < 0)
 		r = git_fail(d, "cannot lock the branch and " AA_NOTES_REF);
 	if (!r)
-		r = ref_unmoved(s, refname, exists, old, last, d);
+		r = branch_unmoved(s, p, d);
 	if (!r)
-		r = ref_unmoved(s, AA_NOTES_REF, had_note, old_note, last, d);
-	if (!r && (git_transaction_set_target(tx, refname, &s->commit, who, log) < 0 ||
-		   git_transaction_set_target(tx, AA_NOTES_REF, note, who,
+		r = note_on_tip(s, p, d);
+	if (!r && (git_transaction_set_target(tx, p->refname.ptr, &s->commit,
+					      p->committer, p->log.ptr) < 0 ||
+		   git_transaction_set_target(tx, AA_NOTES_REF, &p->note, p->committer,
 					      "ai-apply: the answer of a suggestion") < 0 ||
 		   git_transaction_commit(tx) < 0))
 		r = git_fail(d, "cannot update the branch and " AA_NOTES_REF);
@@ -611,35 +777,41 @@ static int update_refs_with_note(aa_session *s, const char *refname,
 	return r;
 }
 
-/*
- * The note's objects, persisted, then both refs; again on the notes
- * ref's new tip while another run holds or moves it.
- */
-static int land_note_and_branch(aa_session *s, const char *refname,
-				int exists, const git_oid *old,
-				const git_signature *who, const char *log,
+static int land_note_and_branch(aa_session *s, struct aa_pending *p,
 				aa_diags *d)
 {
 	int attempt, r = AA_REF_RETRY;
 
 	for (attempt = 1; r == AA_REF_RETRY; attempt++) {
-		git_oid note, old_note;
-		int had_note = 0;
-
 		if (attempt > 1) {
 			struct timespec ts = { 0, 20 * 1000 * 1000 };
 
 			nanosleep(&ts, NULL);
 		}
-		r = build_note(s, who, &old_note, &had_note, &note, d);
-		if (!r)
-			r = persist_objects(s, d);
-		if (!r)
-			r = update_refs_with_note(s, refname, exists, old, &note,
-						  had_note, &old_note, who, log,
-						  attempt == AA_REF_ATTEMPTS, d);
+		r = update_refs_with_note(s, p, attempt == AA_REF_ATTEMPTS, d);
 	}
 	return r;
+}
+
+/* No note: the branch alone, compare-and-swap. */
+static int land_branch_only(aa_session *s, struct aa_pending *p, aa_diags *d)
+{
+	git_reference *ref = NULL;
+	int r;
+
+	if (p->exists)
+		r = git_reference_create_matching(&ref, s->repo, p->refname.ptr,
+						  &s->commit, 1, &p->old, p->log.ptr);
+	else
+		r = git_reference_create(&ref, s->repo, p->refname.ptr,
+					 &s->commit, 0, p->log.ptr);
+	git_reference_free(ref);
+	/* created by another process since check_branch(): as if it had been there */
+	if (r == GIT_EEXISTS && !p->exists)
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"branch '%s' already exists (use --force to replace it)",
+				s->opts->branch);
+	return r < 0 ? git_fail(d, "cannot update the branch") : 0;
 }
 
 /* Refuses an existing branch without --force, or the checked-out one. */
@@ -675,21 +847,17 @@ static int check_branch(aa_session *s, const char *refname, git_oid *old,
 	return 0;
 }
 
-static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
+/* The tree and the commit on the base, in the mempack. */
+static int build_commit(aa_session *s, const aa_plan *plan,
+			struct aa_pending *p, aa_diags *d)
 {
-	git_signature *author = NULL, *committer = NULL;
+	git_signature *author = NULL;
 	const git_commit *parents[1];
-	aa_buf refname = AA_BUF_INIT, msg = AA_BUF_INIT, log = AA_BUF_INIT;
-	git_reference *ref = NULL;
+	aa_buf msg = AA_BUF_INIT;
 	git_tree *tree = NULL;
-	git_oid tree_id, old;
-	int exists = 0, r;
+	git_oid tree_id;
+	int r = build_tree(s, plan, &tree_id, d);
 
-	if (aa_buf_printf(&refname, "refs/heads/%s", s->opts->branch) < 0)
-		return git_fail(d, "out of memory");
-	r = check_branch(s, refname.ptr, &old, &exists, d);
-	if (!r)
-		r = build_tree(s, plan, &tree_id, d);
 	if (!r)
 		r = remember_trees(s, plan, &tree_id, d);
 	if (!r && git_tree_lookup(&tree, s->repo, &tree_id) < 0)
@@ -697,57 +865,78 @@ static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
 	if (!r)
 		r = make_signature(&author, s->repo, "AUTHOR", d);
 	if (!r)
-		r = make_signature(&committer, s->repo, "COMMITTER", d);
+		r = make_signature(&p->committer, s->repo, "COMMITTER", d);
 	if (!r && commit_message(plan, s->opts->message, s->opts->trailers,
 				  &msg) < 0)
 		r = git_fail(d, "out of memory");
 	parents[0] = s->base_commit;
-	if (!r && git_commit_create(&s->commit, s->repo, NULL, author, committer,
+	if (!r && git_commit_create(&s->commit, s->repo, NULL, author, p->committer,
 				    NULL, msg.ptr, tree, s->base_commit ? 1 : 0,
 				    parents) < 0)
 		r = git_fail(d, "cannot create the commit");
 	if (!r && remember_object(s, &s->commit) < 0)
 		r = git_fail(d, "out of memory");
+	/* the reflog names the tool once: "ai-apply: <subject>" */
+	if (!r && aa_buf_printf(&p->log, "%s%.*s",
+				strncmp(msg.ptr, "ai-apply: ", 10) ? "ai-apply: " : "",
+				(int)strcspn(msg.ptr, "\n"), msg.ptr) < 0)
+		r = git_fail(d, "out of memory");
+	git_tree_free(tree);
+	git_signature_free(author);
+	aa_buf_free(&msg);
+	return r;
+}
+
+int aa_land_prepare(aa_session *s, const aa_plan *plan, aa_diags *d)
+{
+	struct aa_pending *p;
+	int r;
+
+	if (s->opts->mode != AA_LAND_BRANCH || s->pending)
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"internal error: only a new --branch landing is prepared"), AA_FATAL;
+	if (aa_plan_conflicts(plan))
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"a branch never commits a conflict"), AA_REJECTED;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return git_fail(d, "out of memory");
+	s->pending = p;
+	if (aa_buf_printf(&p->refname, "refs/heads/%s", s->opts->branch) < 0)
+		return git_fail(d, "out of memory");
+	r = check_branch(s, p->refname.ptr, &p->old, &p->exists, d);
+	if (!r)
+		r = build_commit(s, plan, p, d);
+	if (!r && s->opts->note)
+		r = prepare_note(s, p, d);
+	return r;
+}
+
+int aa_land_finish(aa_session *s, aa_diags *d)
+{
+	struct aa_pending *p = s->pending;
+	int r;
+
+	if (!p || s->npersisted != s->ncreated)
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"internal error: a landing's objects are not on disk"), AA_FATAL;
+	aa_test_hook("branch");
+	r = p->has_note ? land_note_and_branch(s, p, d)
+			: land_branch_only(s, p, d);
+	pending_free(p);
+	s->pending = NULL;
+	return r;
+}
+
+static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
+{
+	int r = aa_land_prepare(s, plan, d);
+
 	/* Objects first: a ref must never point at a missing object. */
 	if (!r)
 		r = persist_objects(s, d);
-	/* the reflog names the tool once: "ai-apply: <subject>" */
-	if (!r && aa_buf_printf(&log, "%s%s",
-				strncmp(msg.ptr, "ai-apply: ", 10) ? "ai-apply: " : "",
-				msg.ptr) < 0)
-		r = git_fail(d, "out of memory");
-	if (!r) {
-		char *nl = strchr(log.ptr, '\n');
-
-		if (nl)
-			*nl = '\0';
-		aa_test_hook("branch");
-		if (s->opts->note)
-			r = land_note_and_branch(s, refname.ptr, exists, &old,
-						 committer, log.ptr, d);
-		else if (exists)
-			r = git_reference_create_matching(&ref, s->repo, refname.ptr,
-							  &s->commit, 1, &old, log.ptr);
-		else
-			r = git_reference_create(&ref, s->repo, refname.ptr,
-						 &s->commit, 0, log.ptr);
-		/* created by another process since check_branch(): as if it had been there */
-		if (s->opts->note)
-			; /* update_refs_with_note() said why */
-		else if (r == GIT_EEXISTS && !exists)
-			r = aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-				     "branch '%s' already exists (use --force to replace it)",
-				     s->opts->branch);
-		else if (r < 0)
-			r = git_fail(d, "cannot update the branch");
-	}
-	git_reference_free(ref);
-	git_tree_free(tree);
-	git_signature_free(author);
-	git_signature_free(committer);
-	aa_buf_free(&refname);
-	aa_buf_free(&msg);
-	aa_buf_free(&log);
+	if (!r)
+		r = aa_land_finish(s, d);
 	return r;
 }
 
@@ -864,7 +1053,7 @@ static int journal_paths(aa_session *s, const aa_plan *plan, const git_oid *ids,
 		}
 		n++;
 	}
-	r = aa_guard_journal(s->guard, v, n, d);
+	r = aa_guard_journal(s->base->guard, v, n, d);
 	free(v);
 	return r;
 }
@@ -909,9 +1098,9 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 	if (!r && git_index_write(s->index) < 0)
 		r = git_fail(d, "cannot write the index");
 	if (!r)
-		r = aa_guard_commit(s->guard, d);
+		r = aa_guard_commit(s->base->guard, d);
 	if (r && backup && aa_worktree_restore(s, backup, d) < 0)
-		aa_guard_keep_journal(s->guard);
+		aa_guard_keep_journal(s->base->guard);
 	aa_worktree_backup_free(backup);
 	free(ids);
 	free(stages);
@@ -922,9 +1111,6 @@ int aa_land(aa_session *s, const aa_plan *plan, aa_diags *d)
 {
 	if (!plan->nchanges || s->opts->mode == AA_LAND_CHECK)
 		return 0;
-	if (s->opts->mode == AA_LAND_BRANCH && aa_plan_conflicts(plan))
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-				"a branch never commits a conflict"), AA_REJECTED;
 	if (s->opts->mode == AA_LAND_BRANCH)
 		return land_branch(s, plan, d);
 	return land_index(s, plan, d);
