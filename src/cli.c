@@ -596,6 +596,13 @@ int main(int argc, char **argv)
 	 * that). On a large file it is a fifth of the whole run.
 	 */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+	/*
+	 * libgit2 caches no tree over 4 KiB: a root tree of 1,000 entries
+	 * was read and parsed again at every lookup (each attribute lookup
+	 * of --each's suggestions). Trees up to 1 MiB stay cached.
+	 */
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE,
+			 (size_t)1 << 20);
 	install_cleanup();
 	if (open_repository(&c, &repo) < 0)
 		code = print_stopped(&c, &c.fatal);

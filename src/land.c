@@ -16,6 +16,7 @@
 #include "land_internal.h"
 #include "journal.h"
 #include "loose.h"
+#include "pack.h"
 
 
 static int git_fail(aa_diags *d, const char *what)
@@ -324,57 +325,37 @@ static int persist_objects(aa_session *s, aa_diags *d)
 	return r;
 }
 
-/* Every object the landers made since their last write, to pb. */
-static int pack_insert_new(git_packbuilder *pb, aa_session *const *v, size_t n,
-			   size_t *count)
-{
-	size_t k, i;
-
-	*count = 0;
-	for (k = 0; k < n; k++)
-		for (i = v[k]->npersisted; i < v[k]->ncreated; i++, (*count)++)
-			if (git_packbuilder_insert(pb, &v[k]->created[i], NULL) < 0)
-				return -1;
-	return 0;
-}
-
 /*
- * --each: the new objects of every lander in one pack under
- * objects/pack, written by libgit2's indexer with its fsyncs turned on
- * (the pack, its index and the directory: on disk before any ref names
- * an object). Objects are read from the mempack, which answers first:
- * no lookup misses, so no rescan of the pack directory. A pack, not
- * loose objects: one file, one fsync, instead of a file, a rename and
- * two fsyncs an object.
+ * --each: the new objects of every lander in one pack (src/pack.h),
+ * fsynced before any ref names one of them. Objects are read from the
+ * mempack, which answers first: no lookup misses, so no rescan of the
+ * pack directory. One pack, not loose objects: one file and one fsync,
+ * instead of a file, a rename and two fsyncs an object.
  */
 int aa_land_persist(aa_session *const *v, size_t n, aa_diags *d)
 {
-	git_packbuilder *pb = NULL;
 	aa_buf dir = AA_BUF_INIT;
-	size_t k, count = 0;
+	git_oid *ids;
+	size_t k, i, count = 0;
 	int r = 0;
 
-	if (!n)
+	for (k = 0; k < n; k++)
+		count += v[k]->ncreated - v[k]->npersisted;
+	if (!count)
 		return 0;
-	if (aa_buf_printf(&dir, "%sobjects/pack",
-			  git_repository_commondir(v[0]->repo)) < 0)
+	ids = malloc(count * sizeof(*ids));
+	if (!ids || aa_buf_printf(&dir, "%sobjects",
+				  git_repository_commondir(v[0]->repo)) < 0) {
+		free(ids);
 		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
-	if (git_packbuilder_new(&pb, v[0]->repo) < 0)
-		r = git_fail(d, "cannot start a pack");
-	if (!r) {
-		git_packbuilder_set_threads(pb, 1);
-		if (pack_insert_new(pb, v, n, &count) < 0)
-			r = git_fail(d, "cannot add an object to the pack");
 	}
-	if (!r && count) {
-		git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
-		if (git_packbuilder_write(pb, dir.ptr, 0, NULL, NULL) < 0)
-			r = git_fail(d, "cannot write the objects' pack");
-		git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 0);
-	}
+	for (k = 0, count = 0; k < n; k++)
+		for (i = v[k]->npersisted; i < v[k]->ncreated; i++)
+			git_oid_cpy(&ids[count++], &v[k]->created[i]);
+	r = aa_pack_write(dir.ptr, v[0]->base->odb, ids, count, d);
 	for (k = 0; !r && k < n; k++)
 		v[k]->npersisted = v[k]->ncreated;
-	git_packbuilder_free(pb);
+	free(ids);
 	aa_buf_free(&dir);
 	return r;
 }
@@ -625,6 +606,145 @@ static int ref_target(git_repository *repo, const char *name, git_oid *id)
 	return r == GIT_ENOTFOUND ? 0 : r < 0 ? r : 1;
 }
 
+/* A note at the top of a notes tree: a blob named by a full commit id. */
+static int flat_note(const git_tree_entry *e)
+{
+	const char *name = git_tree_entry_name(e);
+
+	return git_tree_entry_type(e) == GIT_OBJECT_BLOB &&
+	       strlen(name) == GIT_OID_HEXSZ &&
+	       strspn(name, "0123456789abcdef") == GIT_OID_HEXSZ;
+}
+
+/*
+ * The updates that fan out the flat notes of tree (but the note of
+ * `skip`, replaced anyway): removals in rm[], the same notes at
+ * "xx/yyyy..." in add[] (paths in names, 42 bytes each).
+ */
+static size_t fan_out_updates(git_tree *tree, const char *skip,
+			      git_tree_update *rm, git_tree_update *add,
+			      char *names)
+{
+	size_t i, n = 0, count = git_tree_entrycount(tree);
+
+	for (i = 0; i < count; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+		const char *name = git_tree_entry_name(e);
+		char *path = names + n * (GIT_OID_HEXSZ + 2);
+
+		if (!flat_note(e) || !strcmp(name, skip))
+			continue;
+		snprintf(path, GIT_OID_HEXSZ + 2, "%.2s/%s", name, name + 2);
+		rm[n].action = GIT_TREE_UPDATE_REMOVE;
+		rm[n].path = name;
+		add[n].action = GIT_TREE_UPDATE_UPSERT;
+		add[n].path = path;
+		add[n].filemode = GIT_FILEMODE_BLOB;
+		git_oid_cpy(&add[n].id, git_tree_entry_id(e));
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Applies the nrm removals, then the nadd upserts (libgit2 refuses both
+ * kinds in one batch), on tree (NULL: the empty tree); *out the result.
+ */
+static int update_notes_tree(aa_session *s, git_tree *tree,
+			     const git_tree_update *rm, size_t nrm,
+			     const git_tree_update *add, size_t nadd,
+			     git_oid *out)
+{
+	git_tree *mid = NULL;
+	int r = 0;
+
+	if (nrm && (git_tree_create_updated(out, s->repo, tree, nrm, rm) < 0 ||
+		    git_tree_lookup(&mid, s->repo, out) < 0))
+		r = -1;
+	if (!r && git_tree_create_updated(out, s->repo, nrm ? mid : tree, nadd,
+					  add) < 0)
+		r = -1;
+	git_tree_free(mid);
+	return r;
+}
+
+/*
+ * Remembers the new notes tree and its fan-out tree `dir`, or every
+ * fan-out tree when flat notes were just fanned out.
+ */
+static int remember_notes_trees(aa_session *s, const git_oid *root,
+				const char *dir, int all, aa_diags *d)
+{
+	git_tree *tree = NULL;
+	size_t i, n;
+	int r = 0;
+
+	if (git_tree_lookup(&tree, s->repo, root) < 0)
+		return git_fail(d, "cannot read the notes tree");
+	n = git_tree_entrycount(tree);
+	if (remember_object(s, root) < 0)
+		r = git_fail(d, "out of memory");
+	for (i = 0; !r && i < n; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+
+		if (git_tree_entry_type(e) != GIT_OBJECT_TREE ||
+		    (!all && strcmp(git_tree_entry_name(e), dir)))
+			continue;
+		if (remember_object(s, git_tree_entry_id(e)) < 0)
+			r = git_fail(d, "out of memory");
+	}
+	git_tree_free(tree);
+	return r;
+}
+
+/*
+ * The notes tree: ptree (NULL: none) with the note blob at "xx/yyyy..."
+ * (the id of s->commit fanned out, as git does for many notes: adding
+ * one rewrites a tree of at most 256 entries and a small one, not a
+ * flat tree of every note). Flat notes of an older tree are fanned out
+ * on the way, once. The new trees are remembered.
+ */
+static int notes_tree(aa_session *s, git_tree *ptree, const git_oid *blob,
+		      git_oid *out, aa_diags *d)
+{
+	char hex[GIT_OID_HEXSZ + 1], dir[3];
+	size_t n = 0, nrm, count = ptree ? git_tree_entrycount(ptree) : 0;
+	git_tree_update *rm = calloc(count + 1, sizeof(*rm));
+	git_tree_update *add = calloc(count + 1, sizeof(*add));
+	char *names = malloc((count + 1) * (GIT_OID_HEXSZ + 2));
+	int r = 0;
+
+	git_oid_tostr(hex, sizeof(hex), &s->commit);
+	snprintf(dir, sizeof(dir), "%.2s", hex);
+	if (!rm || !add || !names)
+		r = git_fail(d, "out of memory");
+	if (!r && ptree)
+		n = fan_out_updates(ptree, hex, rm, add, names);
+	nrm = n;
+	/* a flat note of this very commit: replaced */
+	if (!r && ptree && git_tree_entry_byname(ptree, hex)) {
+		rm[nrm].action = GIT_TREE_UPDATE_REMOVE;
+		rm[nrm++].path = hex;
+	}
+	if (!r) {
+		char *path = names + count * (GIT_OID_HEXSZ + 2);
+
+		snprintf(path, GIT_OID_HEXSZ + 2, "%s/%s", dir, hex + 2);
+		add[n].action = GIT_TREE_UPDATE_UPSERT;
+		add[n].path = path;
+		add[n].filemode = GIT_FILEMODE_BLOB;
+		git_oid_cpy(&add[n].id, blob);
+	}
+	if (!r && update_notes_tree(s, ptree, rm, nrm, add, n + 1, out) < 0)
+		r = git_fail(d, "cannot create the notes tree");
+	if (!r)
+		r = remember_notes_trees(s, out, dir, n > 0, d);
+	free(rm);
+	free(add);
+	free(names);
+	return r;
+}
+
 /*
  * The notes commit adding the answer text as the note of s->commit, on
  * top of the notes commit *parent_id (had; else the first one); its
@@ -635,9 +755,7 @@ static int build_note(aa_session *s, const git_signature *who, int had,
 {
 	git_commit *parent = NULL;
 	git_tree *ptree = NULL, *tree = NULL;
-	git_treebuilder *tb = NULL;
 	git_oid blob, tree_id;
-	char hex[GIT_OID_HEXSZ + 1];
 	int r = 0;
 
 	if (had && (git_commit_lookup(&parent, s->repo, parent_id) < 0 ||
@@ -646,20 +764,18 @@ static int build_note(aa_session *s, const git_signature *who, int had,
 	if (!r && git_blob_create_from_buffer(&blob, s->repo, s->opts->note,
 					      s->opts->note_len) < 0)
 		r = git_fail(d, "cannot create the note");
-	git_oid_tostr(hex, sizeof(hex), &s->commit);
-	if (!r && (git_treebuilder_new(&tb, s->repo, ptree) < 0 ||
-		   git_treebuilder_insert(NULL, tb, hex, &blob, GIT_FILEMODE_BLOB) < 0 ||
-		   git_treebuilder_write(&tree_id, tb) < 0 ||
-		   git_tree_lookup(&tree, s->repo, &tree_id) < 0))
-		r = git_fail(d, "cannot create the notes tree");
+	if (!r && remember_object(s, &blob) < 0)
+		r = git_fail(d, "out of memory");
+	if (!r)
+		r = notes_tree(s, ptree, &blob, &tree_id, d);
+	if (!r && git_tree_lookup(&tree, s->repo, &tree_id) < 0)
+		r = git_fail(d, "cannot read the notes tree");
 	if (!r && git_commit_create(out, s->repo, NULL, who, who, NULL,
 				    "Notes added by 'git ai-apply'\n", tree,
 				    parent ? 1 : 0, (const git_commit **)&parent) < 0)
 		r = git_fail(d, "cannot create the notes commit");
-	if (!r && (remember_object(s, &blob) < 0 ||
-		   remember_object(s, &tree_id) < 0 || remember_object(s, out) < 0))
+	if (!r && remember_object(s, out) < 0)
 		r = git_fail(d, "out of memory");
-	git_treebuilder_free(tb);
 	git_tree_free(tree);
 	git_tree_free(ptree);
 	git_commit_free(parent);
