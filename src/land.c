@@ -28,7 +28,13 @@ static int git_fail(aa_diags *d, const char *what)
 	return AA_FATAL;
 }
 
-static int remember_object(aa_session *s, const git_oid *oid)
+/*
+ * Records a new object (in the mempack) and the object it replaces
+ * (base: the same tree before the change, or NULL), which --each's pack
+ * stores it as a delta against.
+ */
+static int remember_version(aa_session *s, const git_oid *oid,
+			    const git_oid *base)
 {
 	if (s->ncreated == s->capcreated) {
 		size_t cap = s->capcreated ? s->capcreated * 2 : 32;
@@ -37,10 +43,24 @@ static int remember_object(aa_session *s, const git_oid *oid)
 		if (!v)
 			return -1;
 		s->created = v;
+		v = realloc(s->bases, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		s->bases = v;
 		s->capcreated = cap;
 	}
-	git_oid_cpy(&s->created[s->ncreated++], oid);
+	git_oid_cpy(&s->created[s->ncreated], oid);
+	if (base)
+		git_oid_cpy(&s->bases[s->ncreated], base);
+	else
+		memset(&s->bases[s->ncreated], 0, sizeof(git_oid));
+	s->ncreated++;
 	return 0;
+}
+
+static int remember_object(aa_session *s, const git_oid *oid)
+{
+	return remember_version(s, oid, NULL);
 }
 
 struct aa_pending;
@@ -238,6 +258,7 @@ void aa_session_close(aa_session *s)
 	if (s->base == &s->own)
 		aa_base_close(&s->own);
 	free(s->created);
+	free(s->bases);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -335,7 +356,7 @@ static int persist_objects(aa_session *s, aa_diags *d)
 int aa_land_persist(aa_session *const *v, size_t n, aa_diags *d)
 {
 	aa_buf dir = AA_BUF_INIT;
-	git_oid *ids;
+	aa_pack_object *objs;
 	size_t k, i, count = 0;
 	int r = 0;
 
@@ -343,19 +364,21 @@ int aa_land_persist(aa_session *const *v, size_t n, aa_diags *d)
 		count += v[k]->ncreated - v[k]->npersisted;
 	if (!count)
 		return 0;
-	ids = malloc(count * sizeof(*ids));
-	if (!ids || aa_buf_printf(&dir, "%sobjects",
-				  git_repository_commondir(v[0]->repo)) < 0) {
-		free(ids);
+	objs = calloc(count, sizeof(*objs));
+	if (!objs || aa_buf_printf(&dir, "%sobjects",
+				   git_repository_commondir(v[0]->repo)) < 0) {
+		free(objs);
 		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
 	}
 	for (k = 0, count = 0; k < n; k++)
-		for (i = v[k]->npersisted; i < v[k]->ncreated; i++)
-			git_oid_cpy(&ids[count++], &v[k]->created[i]);
-	r = aa_pack_write(dir.ptr, v[0]->base->odb, ids, count, d);
+		for (i = v[k]->npersisted; i < v[k]->ncreated; i++, count++) {
+			git_oid_cpy(&objs[count].id, &v[k]->created[i]);
+			git_oid_cpy(&objs[count].base, &v[k]->bases[i]);
+		}
+	r = aa_pack_write(dir.ptr, v[0]->base->odb, objs, count, d);
 	for (k = 0; !r && k < n; k++)
 		v[k]->npersisted = v[k]->ncreated;
-	free(ids);
+	free(objs);
 	aa_buf_free(&dir);
 	return r;
 }
@@ -437,7 +460,8 @@ static int remember_trees(aa_session *s, const aa_plan *plan,
 	size_t i;
 	int r = 0;
 
-	if (remember_object(s, root) < 0)
+	if (remember_version(s, root, s->base_tree ? git_tree_id(s->base_tree)
+						      : NULL) < 0)
 		return git_fail(d, "out of memory");
 	if (git_tree_lookup(&tree, s->repo, root) < 0)
 		return git_fail(d, "cannot read the new tree");
@@ -673,7 +697,8 @@ static int update_notes_tree(aa_session *s, git_tree *tree,
  * fan-out tree when flat notes were just fanned out.
  */
 static int remember_notes_trees(aa_session *s, const git_oid *root,
-				const char *dir, int all, aa_diags *d)
+				const git_oid *old_root, const char *dir,
+				int all, aa_diags *d)
 {
 	git_tree *tree = NULL;
 	size_t i, n;
@@ -682,7 +707,7 @@ static int remember_notes_trees(aa_session *s, const git_oid *root,
 	if (git_tree_lookup(&tree, s->repo, root) < 0)
 		return git_fail(d, "cannot read the notes tree");
 	n = git_tree_entrycount(tree);
-	if (remember_object(s, root) < 0)
+	if (remember_version(s, root, old_root) < 0)
 		r = git_fail(d, "out of memory");
 	for (i = 0; !r && i < n; i++) {
 		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
@@ -738,7 +763,8 @@ static int notes_tree(aa_session *s, git_tree *ptree, const git_oid *blob,
 	if (!r && update_notes_tree(s, ptree, rm, nrm, add, n + 1, out) < 0)
 		r = git_fail(d, "cannot create the notes tree");
 	if (!r)
-		r = remember_notes_trees(s, out, dir, n > 0, d);
+		r = remember_notes_trees(s, out, ptree ? git_tree_id(ptree) : NULL,
+					 dir, n > 0, d);
 	free(rm);
 	free(add);
 	free(names);

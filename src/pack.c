@@ -166,44 +166,325 @@ static int put_deflated(z_stream *zs, aa_buf *b, const void *data, size_t len)
 	return zr == Z_STREAM_END ? 0 : -1;
 }
 
-static int cmp_oid(const void *a, const void *b)
+/* ---- tree deltas ---- */
+
+/* One entry of a raw tree: "<mode> <name>\0<20-byte id>". */
+typedef struct tree_ent {
+	const unsigned char *p;
+	size_t len;           /* the whole entry */
+	const unsigned char *name;
+	size_t name_len;
+	int is_dir;
+} tree_ent;
+
+/* Splits a raw tree into entries; -1 when it is not one. */
+static int split_tree(const unsigned char *p, size_t len, tree_ent **out,
+		      size_t *n)
 {
-	return git_oid_cmp(a, b);
+	size_t cap = len / 24 + 1, k = 0, at = 0;
+	tree_ent *v = malloc(cap * sizeof(*v));
+
+	if (!v)
+		return -1;
+	while (at < len) {
+		const unsigned char *sp = memchr(p + at, ' ', len - at), *nul;
+
+		nul = sp ? memchr(sp, '\0', len - (size_t)(sp - p)) : NULL;
+		if (!nul || (size_t)(nul - p) + 21 > len || k == cap) {
+			free(v);
+			return -1;
+		}
+		v[k].p = p + at;
+		v[k].name = sp + 1;
+		v[k].name_len = (size_t)(nul - sp - 1);
+		v[k].is_dir = (size_t)(sp - (p + at)) == 5 && !memcmp(p + at, "40000", 5);
+		v[k].len = (size_t)(nul - (p + at)) + 21;
+		at += v[k].len;
+		k++;
+	}
+	*out = v;
+	*n = k;
+	return 0;
 }
 
-/* One entry per object: offsets[i] and crcs[i] of ids[i] (sorted). */
-static int build_pack(git_odb *odb, const git_oid *ids, size_t n,
-		      uint64_t *offsets, uint32_t *crcs, aa_buf *pack,
+/* git's order of tree entries: a directory's name sorts as "name/". */
+static int tree_order(const tree_ent *a, const tree_ent *b)
+{
+	size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
+	int c = memcmp(a->name, b->name, n);
+	unsigned ca, cb;
+
+	if (c)
+		return c;
+	ca = n < a->name_len ? a->name[n] : a->is_dir ? '/' : 0;
+	cb = n < b->name_len ? b->name[n] : b->is_dir ? '/' : 0;
+	return ca < cb ? -1 : ca > cb;
+}
+
+static int put_varint(aa_buf *b, size_t v)
+{
+	unsigned char x[10];
+	size_t n = 0;
+
+	do {
+		x[n] = v & 0x7f;
+		v >>= 7;
+		if (v)
+			x[n] |= 0x80;
+		n++;
+	} while (v);
+	return aa_buf_put(b, (const char *)x, n);
+}
+
+/* Copy base[off, off + len) (split in runs of at most 0xffffff). */
+static int put_copy(aa_buf *b, size_t off, size_t len)
+{
+	while (len) {
+		size_t run = len < 0xffffff ? len : 0xffffff;
+		unsigned char x[8];
+		size_t n = 1;
+		int i;
+
+		x[0] = 0x80;
+		for (i = 0; i < 4; i++)
+			if ((off >> (8 * i)) & 0xff) {
+				x[0] |= (unsigned char)(1 << i);
+				x[n++] = (off >> (8 * i)) & 0xff;
+			}
+		for (i = 0; i < 3; i++)
+			if ((run >> (8 * i)) & 0xff) {
+				x[0] |= (unsigned char)(0x10 << i);
+				x[n++] = (run >> (8 * i)) & 0xff;
+			}
+		if (aa_buf_put(b, (const char *)x, n) < 0)
+			return -1;
+		off += run;
+		len -= run;
+	}
+	return 0;
+}
+
+/* Insert p[0..len) literally (in runs of at most 127). */
+static int put_insert(aa_buf *b, const unsigned char *p, size_t len)
+{
+	while (len) {
+		size_t run = len < 127 ? len : 127;
+		char op = (char)run;
+
+		if (aa_buf_put(b, &op, 1) < 0 ||
+		    aa_buf_put(b, (const char *)p, run) < 0)
+			return -1;
+		p += run;
+		len -= run;
+	}
+	return 0;
+}
+
+/*
+ * The delta turning tree `base` into tree `target`: entries both hold
+ * byte for byte are copied, runs of them in one copy; every other
+ * target entry is inserted. Walking both in tree order keeps it short;
+ * it is correct for any input, since each target entry is emitted once,
+ * in order. 0, or -1 when either is not a tree or memory ran out.
+ */
+static int tree_delta(const unsigned char *base, size_t base_len,
+		      const unsigned char *target, size_t target_len,
+		      aa_buf *out)
+{
+	tree_ent *bv = NULL, *tv = NULL;
+	size_t nb = 0, nt = 0, i = 0, j = 0, copy_off = 0, copy_len = 0;
+	int r = -1;
+
+	if (split_tree(base, base_len, &bv, &nb) < 0 ||
+	    split_tree(target, target_len, &tv, &nt) < 0 ||
+	    put_varint(out, base_len) < 0 || put_varint(out, target_len) < 0)
+		goto done;
+	for (j = 0; j < nt; j++) {
+		int c = 1;
+
+		while (i < nb && (c = tree_order(&bv[i], &tv[j])) < 0)
+			i++;
+		if (i < nb && !c && bv[i].len == tv[j].len &&
+		    !memcmp(bv[i].p, tv[j].p, tv[j].len)) {
+			size_t off = (size_t)(bv[i].p - base);
+
+			if (copy_len && copy_off + copy_len == off) {
+				copy_len += tv[j].len;
+			} else {
+				if (copy_len && put_copy(out, copy_off, copy_len) < 0)
+					goto done;
+				copy_off = off;
+				copy_len = tv[j].len;
+			}
+			i++;
+			continue;
+		}
+		if (copy_len && put_copy(out, copy_off, copy_len) < 0)
+			goto done;
+		copy_len = 0;
+		if (put_insert(out, tv[j].p, tv[j].len) < 0)
+			goto done;
+	}
+	if (copy_len && put_copy(out, copy_off, copy_len) < 0)
+		goto done;
+	r = 0;
+done:
+	free(bv);
+	free(tv);
+	return r;
+}
+
+/* ---- the pack ---- */
+
+/* One object of the pack. */
+typedef struct pack_ent {
+	git_oid id;
+	git_oid base;      /* as given; then the base it is stored against */
+	int has_base;
+	uint64_t offset;
+	uint32_t crc;
+} pack_ent;
+
+static int cmp_ent(const void *a, const void *b)
+{
+	return git_oid_cmp(&((const pack_ent *)a)->id, &((const pack_ent *)b)->id);
+}
+
+static pack_ent *find_ent(pack_ent *v, size_t n, const git_oid *id)
+{
+	pack_ent key;
+
+	git_oid_cpy(&key.id, id);
+	return bsearch(&key, v, n, sizeof(*v), cmp_ent);
+}
+
+/* Sorted by id, each once, keeping a base given for any copy. */
+static size_t unique_ents(pack_ent *v, size_t n)
+{
+	size_t i, k = 0;
+
+	qsort(v, n, sizeof(*v), cmp_ent);
+	for (i = 0; i < n; i++) {
+		if (k && !git_oid_cmp(&v[k - 1].id, &v[i].id)) {
+			if (!v[k - 1].has_base && v[i].has_base) {
+				git_oid_cpy(&v[k - 1].base, &v[i].base);
+				v[k - 1].has_base = 1;
+			}
+			continue;
+		}
+		v[k++] = v[i];
+	}
+	return k;
+}
+
+/*
+ * One level of deltas: a base that is itself stored as a delta is
+ * replaced by its own base, and so on (n steps at most: no cycle).
+ * Bases not among the objects are added (written whole); *v may move.
+ */
+static int resolve_bases(pack_ent **v, size_t *n)
+{
+	size_t i, count = *n, extra = 0;
+	git_oid *base = malloc((count ? count : 1) * sizeof(*base));
+	pack_ent *w;
+
+	if (!base)
+		return -1;
+	for (i = 0; i < count; i++) {
+		pack_ent *e = &(*v)[i], *b;
+		size_t steps = 0;
+
+		git_oid_cpy(&base[i], &e->base);
+		while (e->has_base && steps++ < count &&
+		       (b = find_ent(*v, count, &base[i])) && b->has_base)
+			git_oid_cpy(&base[i], &b->base);
+	}
+	for (i = 0; i < count; i++) {
+		git_oid_cpy(&(*v)[i].base, &base[i]);
+		if ((*v)[i].has_base && !git_oid_cmp(&base[i], &(*v)[i].id))
+			(*v)[i].has_base = 0;
+		extra += (*v)[i].has_base;
+	}
+	free(base);
+	w = realloc(*v, (count + extra + 1) * sizeof(*w));
+	if (!w)
+		return -1;
+	*v = w;
+	for (i = 0; i < count; i++)
+		if (w[i].has_base) {
+			memset(&w[*n], 0, sizeof(w[*n]));
+			git_oid_cpy(&w[(*n)++].id, &w[i].base);
+		}
+	*n = unique_ents(w, *n);
+	/* a base must be whole (this also breaks any cycle) */
+	for (i = 0; i < *n; i++) {
+		pack_ent *b = w[i].has_base ? find_ent(w, *n, &w[i].base) : NULL;
+
+		if (w[i].has_base && (!b || b->has_base))
+			w[i].has_base = 0;
+	}
+	return 0;
+}
+
+/* The entry of e: a delta against its base when that is worth it. */
+static int put_object(git_odb *odb, pack_ent *e, aa_buf *pack, z_stream *zs,
+		      aa_buf *delta, aa_diags *d)
+{
+	git_odb_object *obj = NULL, *base = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	int r = 0, as_delta = 0;
+
+	if (git_odb_read(&obj, odb, &e->id) < 0 ||
+	    (e->has_base && git_odb_read(&base, odb, &e->base) < 0)) {
+		git_odb_object_free(obj);
+		git_oid_tostr(hex, sizeof(hex), obj ? &e->base : &e->id);
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"cannot read object %s for the pack", hex);
+	}
+	aa_buf_clear(delta);
+	if (base && git_odb_object_type(obj) == GIT_OBJECT_TREE &&
+	    git_odb_object_type(base) == GIT_OBJECT_TREE &&
+	    tree_delta(git_odb_object_data(base), git_odb_object_size(base),
+		       git_odb_object_data(obj), git_odb_object_size(obj),
+		       delta) == 0)
+		as_delta = delta->len < git_odb_object_size(obj) / 2;
+	e->offset = pack->len;
+	if (as_delta)
+		r = put_entry_header(pack, (git_object_t)7 /* REF_DELTA */, delta->len) |
+		    aa_buf_put(pack, (const char *)e->base.id, GIT_OID_RAWSZ) |
+		    put_deflated(zs, pack, delta->ptr, delta->len);
+	else
+		r = put_entry_header(pack, git_odb_object_type(obj),
+				     git_odb_object_size(obj)) |
+		    put_deflated(zs, pack, git_odb_object_data(obj),
+				 git_odb_object_size(obj));
+	git_odb_object_free(obj);
+	git_odb_object_free(base);
+	if (r < 0)
+		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+	e->crc = (uint32_t)crc32(0, (const Bytef *)pack->ptr + e->offset,
+				 (uInt)(pack->len - e->offset));
+	return 0;
+}
+
+/* Whole objects first, then the deltas; then the trailer. */
+static int build_pack(git_odb *odb, pack_ent *v, size_t n, aa_buf *pack,
 		      z_stream *zs, aa_diags *d)
 {
+	aa_buf delta = AA_BUF_INIT;
 	size_t i;
+	int pass, r = 0;
 
 	if (aa_buf_put(pack, "PACK", 4) < 0 || put_be32(pack, 2) < 0 ||
 	    put_be32(pack, (uint32_t)n) < 0)
 		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
-	for (i = 0; i < n; i++) {
-		git_odb_object *obj;
-		int r;
-
-		if (git_odb_read(&obj, odb, &ids[i]) < 0) {
-			char hex[GIT_OID_HEXSZ + 1];
-
-			git_oid_tostr(hex, sizeof(hex), &ids[i]);
-			return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-					"cannot read new object %s", hex);
-		}
-		offsets[i] = pack->len;
-		r = put_entry_header(pack, git_odb_object_type(obj),
-				     git_odb_object_size(obj));
-		if (!r)
-			r = put_deflated(zs, pack, git_odb_object_data(obj),
-					 git_odb_object_size(obj));
-		git_odb_object_free(obj);
-		if (r < 0)
-			return aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
-		crcs[i] = (uint32_t)crc32(0, (const Bytef *)pack->ptr + offsets[i],
-					  (uInt)(pack->len - offsets[i]));
-	}
+	for (pass = 0; pass < 2 && !r; pass++)
+		for (i = 0; i < n && !r; i++)
+			if (v[i].has_base == pass)
+				r = put_object(odb, &v[i], pack, zs, &delta, d);
+	aa_buf_free(&delta);
+	if (r < 0)
+		return r;
 	if (aa_buf_grow(pack, 20) < 0)
 		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
 	sha1_buf(pack->ptr, pack->len, (unsigned char *)pack->ptr + pack->len);
@@ -212,24 +493,24 @@ static int build_pack(git_odb *odb, const git_oid *ids, size_t n,
 }
 
 /* The index v2: fan-out, ids, CRCs, offsets, both checksums. */
-static int build_index(const git_oid *ids, size_t n, const uint64_t *offsets,
-		       const uint32_t *crcs, const aa_buf *pack, aa_buf *idx)
+static int build_index(const pack_ent *v, size_t n, const aa_buf *pack,
+		       aa_buf *idx)
 {
 	size_t i, at = 0;
 	unsigned fan;
 	int r = aa_buf_put(idx, "\377tOc", 4) | put_be32(idx, 2);
 
 	for (fan = 0; fan < 256; fan++) {
-		while (at < n && ids[at].id[0] <= fan)
+		while (at < n && v[at].id.id[0] <= fan)
 			at++;
 		r |= put_be32(idx, (uint32_t)at);
 	}
 	for (i = 0; i < n; i++)
-		r |= aa_buf_put(idx, (const char *)ids[i].id, GIT_OID_RAWSZ);
+		r |= aa_buf_put(idx, (const char *)v[i].id.id, GIT_OID_RAWSZ);
 	for (i = 0; i < n; i++)
-		r |= put_be32(idx, crcs[i]);
+		r |= put_be32(idx, v[i].crc);
 	for (i = 0; i < n; i++)
-		r |= put_be32(idx, (uint32_t)offsets[i]);
+		r |= put_be32(idx, (uint32_t)v[i].offset);
 	r |= aa_buf_put(idx, pack->ptr + pack->len - 20, 20);
 	if (r < 0 || aa_buf_grow(idx, 20) < 0)
 		return -1;
@@ -328,43 +609,28 @@ static int place_pack(const char *dir, const aa_buf *pack, aa_buf *tmp_pack,
 	return r;
 }
 
-/* Sorted, each id once (git's index holds an id once). */
-static git_oid *unique_ids(const git_oid *ids, size_t n, size_t *out_n)
-{
-	git_oid *v = malloc((n ? n : 1) * sizeof(*v));
-	size_t i, k = 0;
-
-	if (!v)
-		return NULL;
-	memcpy(v, ids, n * sizeof(*v));
-	qsort(v, n, sizeof(*v), cmp_oid);
-	for (i = 0; i < n; i++)
-		if (!k || git_oid_cmp(&v[k - 1], &v[i]))
-			v[k++] = v[i];
-	*out_n = k;
-	return v;
-}
-
-int aa_pack_write(const char *objects_dir, git_odb *odb, const git_oid *ids,
-		  size_t n, aa_diags *d)
+int aa_pack_write(const char *objects_dir, git_odb *odb,
+		  const aa_pack_object *objs, size_t n, aa_diags *d)
 {
 	aa_buf dir = AA_BUF_INIT, pack = AA_BUF_INIT, idx = AA_BUF_INIT,
 	       tmp_pack = AA_BUF_INIT, tmp_idx = AA_BUF_INIT;
-	uint64_t *offsets = NULL;
-	uint32_t *crcs = NULL;
+	pack_ent *v;
 	z_stream zs;
-	git_oid *v;
-	size_t k = 0;
+	size_t i, k = n;
 	int r = 0;
 
 	if (!n)
 		return 0;
 	memset(&zs, 0, sizeof(zs));
-	v = unique_ids(ids, n, &k);
-	offsets = calloc(n, sizeof(*offsets));
-	crcs = calloc(n, sizeof(*crcs));
-	if (!v || !offsets || !crcs ||
-	    aa_buf_printf(&dir, "%s/pack", objects_dir) < 0)
+	v = calloc(n, sizeof(*v));
+	if (v)
+		for (i = 0; i < n; i++) {
+			git_oid_cpy(&v[i].id, &objs[i].id);
+			git_oid_cpy(&v[i].base, &objs[i].base);
+			v[i].has_base = !git_oid_is_zero(&objs[i].base);
+		}
+	if (!v || aa_buf_printf(&dir, "%s/pack", objects_dir) < 0 ||
+	    (k = unique_ents(v, n), resolve_bases(&v, &k)) < 0)
 		r = aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
 	/* git init makes it; a repository may have lost it */
 	if (!r && mkdir(dir.ptr, 0777) < 0 && errno != EEXIST)
@@ -373,14 +639,14 @@ int aa_pack_write(const char *objects_dir, git_odb *odb, const git_oid *ids,
 	if (!r && deflateInit(&zs, AA_PACK_COMPRESSION) != Z_OK)
 		r = aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
 	else if (!r) {
-		r = build_pack(odb, v, k, offsets, crcs, &pack, &zs, d);
+		r = build_pack(odb, v, k, &pack, &zs, d);
 		deflateEnd(&zs);
 	}
 	/* 4-byte offsets: a pack of new objects this large is refused */
 	if (!r && pack.len > 0x7fffffff)
 		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 			     "the new objects are larger than 2 GiB");
-	if (!r && build_index(v, k, offsets, crcs, &pack, &idx) < 0)
+	if (!r && build_index(v, k, &pack, &idx) < 0)
 		r = aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
 	if (!r)
 		r = write_temp(dir.ptr, "tmp_pack_", &pack, &tmp_pack, d);
@@ -398,8 +664,6 @@ int aa_pack_write(const char *objects_dir, git_odb *odb, const git_oid *ids,
 	aa_buf_free(&idx);
 	aa_buf_free(&tmp_pack);
 	aa_buf_free(&tmp_idx);
-	free(offsets);
-	free(crcs);
 	free(v);
 	return r < 0 ? AA_FATAL : 0;
 }

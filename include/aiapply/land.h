@@ -79,6 +79,7 @@ typedef struct aa_session {
 	aa_snapshot snap;
 	const aa_land_opts *opts;
 	git_oid *created;        /* objects written to the mempack */
+	git_oid *bases;          /* ... each one's older version, or zero */
 	size_t ncreated, capcreated;
 	size_t npersisted;       /* created[0..npersisted) are on disk */
 	git_oid commit;          /* --branch: the new commit */
