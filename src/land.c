@@ -17,6 +17,7 @@
 #include "journal.h"
 #include "loose.h"
 #include "pack.h"
+#include "odb_view.h"
 
 
 static int git_fail(aa_diags *d, const char *what)
@@ -68,17 +69,11 @@ static void pending_free(struct aa_pending *p);
 
 /* ---- opening the base ---- */
 
-static int open_mempack(aa_base *b, aa_diags *d)
+/* The object database: the disk's through a view, new objects in memory. */
+static int open_objects(aa_base *b, aa_diags *d)
 {
-	if (git_repository_odb(&b->odb, b->repo) < 0 ||
-	    git_mempack_new(&b->mempack) < 0)
+	if (aa_odb_view_open(&b->odb, &b->mempack, b->repo) < 0)
 		return git_fail(d, "cannot set up the object database");
-	/* Highest priority: every write lands in memory first. */
-	if (git_odb_add_backend(b->odb, b->mempack, 1000) < 0) {
-		b->mempack->free(b->mempack);
-		b->mempack = NULL;
-		return git_fail(d, "cannot set up the in-memory object store");
-	}
 	return 0;
 }
 
@@ -193,7 +188,7 @@ int aa_base_open(aa_base *b, git_repository *repo, const aa_land_opts *opts,
 	memset(b, 0, sizeof(*b));
 	b->repo = repo;
 	b->opts = opts;
-	r = open_mempack(b, d);
+	r = open_objects(b, d);
 	if (!r)
 		r = opts->mode == AA_LAND_BRANCH ? open_tree_base(b, d)
 						 : open_index_base(b, d);
