@@ -426,31 +426,79 @@ static int resolve_bases(pack_ent **v, size_t *n)
 	return 0;
 }
 
+/*
+ * The few delta bases, read once: most deltas share one (the base
+ * commit's root tree, the first notes tree), and libgit2's cache keeps
+ * a tree it parsed instead of its raw bytes, so each read inflated it.
+ */
+#define BASE_CACHE 4
+
+typedef struct base_cache {
+	git_odb_object *v[BASE_CACHE];
+	size_t next;
+} base_cache;
+
+static int read_base(git_odb *odb, base_cache *c, const git_oid *id,
+		     git_odb_object **out)
+{
+	size_t i;
+
+	for (i = 0; i < BASE_CACHE; i++)
+		if (c->v[i] && git_oid_equal(git_odb_object_id(c->v[i]), id)) {
+			*out = c->v[i];
+			return 0;
+		}
+	if (git_odb_read(out, odb, id) < 0)
+		return -1;
+	git_odb_object_free(c->v[c->next]);
+	c->v[c->next] = *out;
+	c->next = (c->next + 1) % BASE_CACHE;
+	return 0;
+}
+
+static void base_cache_free(base_cache *c)
+{
+	size_t i;
+
+	for (i = 0; i < BASE_CACHE; i++)
+		git_odb_object_free(c->v[i]);
+}
+
+/* Its delta against base into delta, when the delta is worth it. */
+static int worth_a_delta(git_odb_object *obj, git_odb_object *base,
+			 aa_buf *delta)
+{
+	aa_buf_clear(delta);
+	return base && git_odb_object_type(obj) == GIT_OBJECT_TREE &&
+	       git_odb_object_type(base) == GIT_OBJECT_TREE &&
+	       tree_delta(git_odb_object_data(base), git_odb_object_size(base),
+			  git_odb_object_data(obj), git_odb_object_size(obj),
+			  delta) == 0 &&
+	       delta->len < git_odb_object_size(obj) / 2;
+}
+
 /* The entry of e: a delta against its base when that is worth it. */
 static int put_object(git_odb *odb, pack_ent *e, aa_buf *pack, z_stream *zs,
-		      aa_buf *delta, aa_diags *d)
+		      base_cache *bases, aa_buf *delta, aa_diags *d)
 {
 	git_odb_object *obj = NULL, *base = NULL;
 	char hex[GIT_OID_HEXSZ + 1];
-	int r = 0, as_delta = 0;
+	int r;
 
-	if (git_odb_read(&obj, odb, &e->id) < 0 ||
-	    (e->has_base && git_odb_read(&base, odb, &e->base) < 0)) {
-		git_odb_object_free(obj);
-		git_oid_tostr(hex, sizeof(hex), obj ? &e->base : &e->id);
+	if (git_odb_read(&obj, odb, &e->id) < 0) {
+		git_oid_tostr(hex, sizeof(hex), &e->id);
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 				"cannot read object %s for the pack", hex);
 	}
-	aa_buf_clear(delta);
-	if (base && git_odb_object_type(obj) == GIT_OBJECT_TREE &&
-	    git_odb_object_type(base) == GIT_OBJECT_TREE &&
-	    tree_delta(git_odb_object_data(base), git_odb_object_size(base),
-		       git_odb_object_data(obj), git_odb_object_size(obj),
-		       delta) == 0)
-		as_delta = delta->len < git_odb_object_size(obj) / 2;
+	if (e->has_base && read_base(odb, bases, &e->base, &base) < 0) {
+		git_odb_object_free(obj);
+		git_oid_tostr(hex, sizeof(hex), &e->base);
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"cannot read object %s for the pack", hex);
+	}
 	e->offset = pack->len;
-	if (as_delta)
-		r = put_entry_header(pack, (git_object_t)7 /* REF_DELTA */, delta->len) |
+	if (worth_a_delta(obj, base, delta))
+		r = put_entry_header(pack, GIT_OBJECT_REF_DELTA, delta->len) |
 		    aa_buf_put(pack, (const char *)e->base.id, GIT_OID_RAWSZ) |
 		    put_deflated(zs, pack, delta->ptr, delta->len);
 	else
@@ -459,7 +507,6 @@ static int put_object(git_odb *odb, pack_ent *e, aa_buf *pack, z_stream *zs,
 		    put_deflated(zs, pack, git_odb_object_data(obj),
 				 git_odb_object_size(obj));
 	git_odb_object_free(obj);
-	git_odb_object_free(base);
 	if (r < 0)
 		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
 	e->crc = (uint32_t)crc32(0, (const Bytef *)pack->ptr + e->offset,
@@ -472,16 +519,19 @@ static int build_pack(git_odb *odb, pack_ent *v, size_t n, aa_buf *pack,
 		      z_stream *zs, aa_diags *d)
 {
 	aa_buf delta = AA_BUF_INIT;
+	base_cache bases;
 	size_t i;
 	int pass, r = 0;
 
+	memset(&bases, 0, sizeof(bases));
 	if (aa_buf_put(pack, "PACK", 4) < 0 || put_be32(pack, 2) < 0 ||
 	    put_be32(pack, (uint32_t)n) < 0)
 		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
 	for (pass = 0; pass < 2 && !r; pass++)
 		for (i = 0; i < n && !r; i++)
 			if (v[i].has_base == pass)
-				r = put_object(odb, &v[i], pack, zs, &delta, d);
+				r = put_object(odb, &v[i], pack, zs, &bases, &delta, d);
+	base_cache_free(&bases);
 	aa_buf_free(&delta);
 	if (r < 0)
 		return r;
@@ -636,7 +686,12 @@ int aa_pack_write(const char *objects_dir, git_odb *odb,
 	if (!r && mkdir(dir.ptr, 0777) < 0 && errno != EEXIST)
 		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot create %s: %s",
 			     aa_qpath(dir.ptr), strerror(errno));
-	if (!r && deflateInit(&zs, AA_PACK_COMPRESSION) != Z_OK)
+	/*
+	 * A small hash table (memLevel 3): most objects are small, and
+	 * deflateReset clears the table once an object.
+	 */
+	if (!r && deflateInit2(&zs, AA_PACK_COMPRESSION, Z_DEFLATED, 15, 3,
+			       Z_DEFAULT_STRATEGY) != Z_OK)
 		r = aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
 	else if (!r) {
 		r = build_pack(odb, v, k, &pack, &zs, d);
