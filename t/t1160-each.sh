@@ -240,6 +240,40 @@ test_expect_success 'notes go in a fanned-out tree; flat notes of an older tree 
 	)
 '
 
+test_expect_success 'each suggestion has the tree git apply gives (new directories, names sorting around a directory, a removal)' '
+	git init -q trees &&
+	(
+		cd trees &&
+		mkdir d &&
+		echo one >d/one.txt &&
+		echo ab >a-b &&
+		echo at >a.txt &&
+		echo zero >d0 &&
+		git add . &&
+		git commit -q -m base &&
+		cp d/one.txt old && echo two >>d/one.txt &&
+		mkdir -p a d/sub e/f &&
+		echo x >a/x.txt && echo new >d/sub/new.txt && echo g >e/f/g.txt &&
+		echo dt >d.txt &&
+		git add -N a/x.txt d/sub/new.txt e/f/g.txt d.txt &&
+		git diff -- d/one.txt a/x.txt d/sub/new.txt >../t1.diff &&
+		git diff -- d.txt e/f/g.txt >../t2.diff &&
+		git rm -q --cached d0 &&
+		git diff --cached -- d0 >../t3.diff &&
+		git reset -q --hard &&
+		git clean -q -fd &&
+		git ai-apply --each --branch=t ../t1.diff ../t2.diff ../t3.diff &&
+		for i in 1 2 3
+		do
+			GIT_INDEX_FILE=.git/tmp-index git read-tree HEAD &&
+			GIT_INDEX_FILE=.git/tmp-index git apply --cached ../t$i.diff &&
+			want=$(GIT_INDEX_FILE=.git/tmp-index git write-tree) &&
+			test "$(git rev-parse t-$i^{tree})" = "$want" || return 1
+		done &&
+		git fsck --no-progress
+	)
+'
+
 test_expect_success '--base: every suggestion starts from it' '
 	(
 		cd repo &&
