@@ -537,6 +537,19 @@ static int cmp_upd(const void *a, const void *b)
 	return strcmp(((const fast_upd *)a)->path, ((const fast_upd *)b)->path);
 }
 
+/* "<mode> " as git writes it (octal, no leading zero); NULL: unknown. */
+static const char *mode_text(unsigned mode)
+{
+	switch (mode) {
+	case GIT_FILEMODE_TREE: return "40000 ";
+	case GIT_FILEMODE_BLOB: return "100644 ";
+	case GIT_FILEMODE_BLOB_EXECUTABLE: return "100755 ";
+	case GIT_FILEMODE_LINK: return "120000 ";
+	case GIT_FILEMODE_COMMIT: return "160000 ";
+	default: return NULL;
+	}
+}
+
 /* "<mode> <name>\0<id>" for each entry, hashed and written. */
 static int write_raw_tree(aa_session *s, const raw_ent *v, size_t n,
 			  git_oid *out)
@@ -546,7 +559,8 @@ static int write_raw_tree(aa_session *s, const raw_ent *v, size_t n,
 	int r = 0;
 
 	for (i = 0; i < n && !r; i++)
-		r = aa_buf_printf(&b, "%o ", v[i].mode) |
+		r = !mode_text(v[i].mode) ? FAST_NO :
+		    aa_buf_puts(&b, mode_text(v[i].mode)) |
 		    aa_buf_put(&b, v[i].name, v[i].name_len) |
 		    aa_buf_put(&b, "", 1) |
 		    aa_buf_put(&b, (const char *)v[i].id.id, GIT_OID_RAWSZ);
@@ -554,7 +568,7 @@ static int write_raw_tree(aa_session *s, const raw_ent *v, size_t n,
 				GIT_OBJECT_TREE) < 0)
 		r = -1;
 	aa_buf_free(&b);
-	return r;
+	return r == FAST_NO ? r : r ? -1 : 0;
 }
 
 /* The entry named name[0..len) of the entries v[0..n) (tree order). */
@@ -670,8 +684,8 @@ static int fast_tree(aa_session *s, git_tree *base, fast_upd *u, size_t n,
 	}
 	if (!r && added)
 		qsort(v, nv, sizeof(*v), raw_order);
-	if (!r && write_raw_tree(s, v, nv, out) < 0)
-		r = -1;
+	if (!r)
+		r = write_raw_tree(s, v, nv, out);
 	if (!r && remember_version(s, out, root && base ? git_tree_id(base) : NULL) < 0)
 		r = -1;
 	free(v);

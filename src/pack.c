@@ -686,12 +686,7 @@ int aa_pack_write(const char *objects_dir, git_odb *odb,
 	if (!r && mkdir(dir.ptr, 0777) < 0 && errno != EEXIST)
 		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot create %s: %s",
 			     aa_qpath(dir.ptr), strerror(errno));
-	/*
-	 * A small hash table (memLevel 3): most objects are small, and
-	 * deflateReset clears the table once an object.
-	 */
-	if (!r && deflateInit2(&zs, AA_PACK_COMPRESSION, Z_DEFLATED, 15, 3,
-			       Z_DEFAULT_STRATEGY) != Z_OK)
+	if (!r && deflateInit(&zs, AA_PACK_COMPRESSION) != Z_OK)
 		r = aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
 	else if (!r) {
 		r = build_pack(odb, v, k, &pack, &zs, d);
