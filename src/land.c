@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <zlib.h>
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
 #include <git2/sys/repository.h>
@@ -35,8 +36,8 @@ static int git_fail(aa_diags *d, const char *what)
  * (base: the same tree before the change, or NULL), which --each's pack
  * stores it as a delta against.
  */
-static int remember_version(aa_session *s, const git_oid *oid,
-			    const git_oid *base)
+int aa_remember_version(aa_session *s, const git_oid *oid,
+			const git_oid *base)
 {
 	if (s->ncreated == s->capcreated) {
 		size_t cap = s->capcreated ? s->capcreated * 2 : 32;
@@ -62,7 +63,7 @@ static int remember_version(aa_session *s, const git_oid *oid,
 
 static int remember_object(aa_session *s, const git_oid *oid)
 {
-	return remember_version(s, oid, NULL);
+	return aa_remember_version(s, oid, NULL);
 }
 
 struct aa_pending;
@@ -267,8 +268,8 @@ static void to_git_oid(git_oid *out, const aa_oid *in)
 }
 
 /* The blob id of a change's new content, writing it to the mempack. */
-static int change_blob(aa_session *s, const aa_change *c, git_oid *out,
-		       aa_diags *d)
+int aa_change_blob(aa_session *s, const aa_change *c, git_oid *out,
+		   aa_diags *d)
 {
 	if (c->has_oid) {
 		to_git_oid(out, &c->oid);
@@ -343,6 +344,31 @@ static int persist_objects(aa_session *s, aa_diags *d)
 }
 
 /*
+ * zlib's level for --each's pack: pack.compression, else
+ * core.compression, as git; unset, 0 (stored). Compressing was half of
+ * the write's time; the pack is a short-lived one (git gc repacks it,
+ * finding deltas and compressing those), and stored it is still smaller
+ * on disk than the loose objects it replaces (one 4 KiB block each).
+ */
+static int pack_compression(git_repository *repo)
+{
+	static const char *const vars[] = { "pack.compression", "core.compression" };
+	git_config *cfg = NULL;
+	int32_t level = 0;
+	size_t i;
+
+	if (git_repository_config_snapshot(&cfg, repo) < 0)
+		return 0;
+	for (i = 0; i < 2; i++)
+		if (git_config_get_int32(&level, cfg, vars[i]) == 0)
+			break;
+	git_config_free(cfg);
+	git_error_clear();
+	/* -1 is zlib's default, as for git */
+	return i == 2 ? 0 : level < -1 || level > 9 ? Z_DEFAULT_COMPRESSION : level;
+}
+
+/*
  * --each: the new objects of every lander in one pack (src/pack.h),
  * fsynced before any ref names one of them. Objects are read from the
  * mempack, which answers first: no lookup misses, so no rescan of the
@@ -371,7 +397,8 @@ int aa_land_persist(aa_session *const *v, size_t n, aa_diags *d)
 			git_oid_cpy(&objs[count].id, &v[k]->created[i]);
 			git_oid_cpy(&objs[count].base, &v[k]->bases[i]);
 		}
-	r = aa_pack_write(dir.ptr, v[0]->base->odb, objs, count, d);
+	r = aa_pack_write(dir.ptr, v[0]->base->odb, objs, count,
+			  pack_compression(v[0]->repo), d);
 	for (k = 0; !r && k < n; k++)
 		v[k]->npersisted = v[k]->ncreated;
 	free(objs);
@@ -402,7 +429,7 @@ static int tree_updates(aa_session *s, const aa_plan *plan, int removals,
 		} else {
 			u[*n].action = GIT_TREE_UPDATE_UPSERT;
 			u[*n].filemode = (git_filemode_t)c->mode;
-			if (change_blob(s, c, &u[*n].id, d) < 0)
+			if (aa_change_blob(s, c, &u[*n].id, d) < 0)
 				return AA_FATAL;
 		}
 		(*n)++;
@@ -456,7 +483,7 @@ static int remember_trees(aa_session *s, const aa_plan *plan,
 	size_t i;
 	int r = 0;
 
-	if (remember_version(s, root, s->base_tree ? git_tree_id(s->base_tree)
+	if (aa_remember_version(s, root, s->base_tree ? git_tree_id(s->base_tree)
 						      : NULL) < 0)
 		return git_fail(d, "out of memory");
 	if (git_tree_lookup(&tree, s->repo, root) < 0)
@@ -483,249 +510,6 @@ static int remember_trees(aa_session *s, const aa_plan *plan,
 		free(p);
 	}
 	git_tree_free(tree);
-	return r;
-}
-
-/* ---- --branch: the new tree without a tree builder ---- */
-
-/*
- * git_tree_create_updated copies every entry of each tree it changes
- * into a tree builder (a root of 1,000 entries: 1,000 allocations), a
- * large share of a suggestion. The usual change -- blobs replaced or
- * added under directories that exist -- is written here instead: each
- * changed tree serialized from its base's entries with the new ones.
- * Anything else (removals, a directory replacing a file or the other
- * way, no base) takes libgit2's way.
- */
-
-/* One entry of a tree being written; the name is borrowed. */
-typedef struct raw_ent {
-	const char *name;
-	size_t name_len;
-	unsigned mode;
-	git_oid id;
-} raw_ent;
-
-/* One blob to put, its path relative to the tree at hand. */
-typedef struct fast_upd {
-	const char *path;
-	unsigned mode;
-	git_oid id;
-} fast_upd;
-
-#define FAST_NO 1 /* the fast way does not apply */
-
-/* git's order of tree entries: a directory's name sorts as "name/". */
-static int raw_order(const void *pa, const void *pb)
-{
-	const raw_ent *a = pa, *b = pb;
-	size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
-	int c = memcmp(a->name, b->name, n);
-	unsigned ca, cb;
-
-	if (c)
-		return c;
-	ca = n < a->name_len ? (unsigned char)a->name[n] :
-	     a->mode == GIT_FILEMODE_TREE ? '/' : 0;
-	cb = n < b->name_len ? (unsigned char)b->name[n] :
-	     b->mode == GIT_FILEMODE_TREE ? '/' : 0;
-	return ca < cb ? -1 : ca > cb;
-}
-
-static int cmp_upd(const void *a, const void *b)
-{
-	return strcmp(((const fast_upd *)a)->path, ((const fast_upd *)b)->path);
-}
-
-/* "<mode> " as git writes it (octal, no leading zero); NULL: unknown. */
-static const char *mode_text(unsigned mode)
-{
-	switch (mode) {
-	case GIT_FILEMODE_TREE: return "40000 ";
-	case GIT_FILEMODE_BLOB: return "100644 ";
-	case GIT_FILEMODE_BLOB_EXECUTABLE: return "100755 ";
-	case GIT_FILEMODE_LINK: return "120000 ";
-	case GIT_FILEMODE_COMMIT: return "160000 ";
-	default: return NULL;
-	}
-}
-
-/* "<mode> <name>\0<id>" for each entry, hashed and written. */
-static int write_raw_tree(aa_session *s, const raw_ent *v, size_t n,
-			  git_oid *out)
-{
-	aa_buf b = AA_BUF_INIT;
-	size_t i;
-	int r = 0;
-
-	for (i = 0; i < n && !r; i++)
-		r = !mode_text(v[i].mode) ? FAST_NO :
-		    aa_buf_puts(&b, mode_text(v[i].mode)) |
-		    aa_buf_put(&b, v[i].name, v[i].name_len) |
-		    aa_buf_put(&b, "", 1) |
-		    aa_buf_put(&b, (const char *)v[i].id.id, GIT_OID_RAWSZ);
-	if (!r && git_odb_write(out, s->base->odb, b.ptr ? b.ptr : "", b.len,
-				GIT_OBJECT_TREE) < 0)
-		r = -1;
-	aa_buf_free(&b);
-	return r == FAST_NO ? r : r ? -1 : 0;
-}
-
-/* The entry named name[0..len) of the entries v[0..n) (tree order). */
-static raw_ent *find_raw(raw_ent *v, size_t n, const char *name, size_t len,
-			 unsigned mode)
-{
-	raw_ent key;
-
-	key.name = name;
-	key.name_len = len;
-	key.mode = mode;
-	return bsearch(&key, v, n, sizeof(*v), raw_order);
-}
-
-static int fast_tree(aa_session *s, git_tree *base, fast_upd *u, size_t n,
-		     int root, git_oid *out);
-
-/*
- * The directory name[0..len) with the updates u[0..n) below it (paths
- * start "name/"): its new id in *id. FAST_NO when a blob stands there.
- */
-static int fast_subtree(aa_session *s, git_tree *base, const char *name,
-			size_t len, fast_upd *u, size_t n, git_oid *id,
-			int *existed)
-{
-	char *dir = aa_strndup(name, len);
-	const git_tree_entry *e = dir && base ? git_tree_entry_byname(base, dir) : NULL;
-	git_tree *sub = NULL;
-	size_t k;
-	int r = dir ? 0 : -1;
-
-	*existed = e != NULL;
-	if (!r && e && git_tree_entry_type(e) != GIT_OBJECT_TREE)
-		r = FAST_NO;
-	if (!r && e && git_tree_lookup(&sub, s->repo, git_tree_entry_id(e)) < 0)
-		r = -1;
-	if (!r) {
-		for (k = 0; k < n; k++)
-			u[k].path += len + 1;
-		r = fast_tree(s, sub, u, n, 0, id);
-		for (k = 0; k < n; k++)
-			u[k].path -= len + 1;
-	}
-	git_tree_free(sub);
-	free(dir);
-	return r;
-}
-
-/* base's entries into v; *n their number. */
-static raw_ent *base_entries(git_tree *base, size_t extra, size_t *n)
-{
-	size_t i, count = base ? git_tree_entrycount(base) : 0;
-	raw_ent *v = malloc((count + extra + 1) * sizeof(*v));
-
-	for (i = 0; v && i < count; i++) {
-		const git_tree_entry *e = git_tree_entry_byindex(base, i);
-
-		v[i].name = git_tree_entry_name(e);
-		v[i].name_len = strlen(v[i].name);
-		v[i].mode = git_tree_entry_filemode(e);
-		git_oid_cpy(&v[i].id, git_tree_entry_id(e));
-	}
-	*n = count;
-	return v;
-}
-
-/*
- * base (NULL: none) with the blobs u[0..n) (sorted, distinct, relative
- * to it) put: 0 and *out (remembered, the root with its base for a
- * delta), FAST_NO, or -1.
- */
-static int fast_tree(aa_session *s, git_tree *base, fast_upd *u, size_t n,
-		     int root, git_oid *out)
-{
-	size_t count, nv, i = 0;
-	raw_ent *v = base_entries(base, n, &count), *hit;
-	int r = v ? 0 : -1, added = 0;
-
-	nv = count;
-	while (!r && i < n) {
-		const char *slash = strchr(u[i].path, '/');
-		size_t len = slash ? (size_t)(slash - u[i].path) : strlen(u[i].path);
-		size_t j = i + 1;
-		unsigned mode = slash ? GIT_FILEMODE_TREE : u[i].mode;
-		git_oid id;
-		int existed = 0;
-
-		if (slash) {
-			while (j < n && !strncmp(u[j].path, u[i].path, len + 1))
-				j++;
-			r = fast_subtree(s, base, u[i].path, len, &u[i], j - i, &id,
-					 &existed);
-		} else {
-			/* a directory of that name: not a blob's place */
-			hit = find_raw(v, count, u[i].path, len, GIT_FILEMODE_TREE);
-			r = hit ? FAST_NO : 0;
-			git_oid_cpy(&id, &u[i].id);
-		}
-		hit = r ? NULL : find_raw(v, count, u[i].path, len, mode);
-		if (!r && !hit && slash && existed)
-			r = FAST_NO;
-		if (!r && hit) {
-			hit->mode = mode;
-			git_oid_cpy(&hit->id, &id);
-		} else if (!r) {
-			v[nv].name = u[i].path;
-			v[nv].name_len = len;
-			v[nv].mode = mode;
-			git_oid_cpy(&v[nv++].id, &id);
-			added = 1;
-		}
-		i = j;
-	}
-	if (!r && added)
-		qsort(v, nv, sizeof(*v), raw_order);
-	if (!r)
-		r = write_raw_tree(s, v, nv, out);
-	if (!r && remember_version(s, out, root && base ? git_tree_id(base) : NULL) < 0)
-		r = -1;
-	free(v);
-	return r;
-}
-
-/*
- * The plan's tree the fast way: 0 and *out, FAST_NO (nothing written
- * that matters: objects made stay unnamed in memory), or -1.
- */
-static int fast_build_tree(aa_session *s, const aa_plan *plan, git_oid *out,
-			   aa_diags *d)
-{
-	size_t i, before = s->ncreated;
-	fast_upd *u;
-	int r = 0;
-
-	if (!s->base_tree)
-		return FAST_NO;
-	for (i = 0; i < plan->nchanges; i++)
-		if (!plan->changes[i].exists)
-			return FAST_NO;
-	u = calloc(plan->nchanges ? plan->nchanges : 1, sizeof(*u));
-	if (!u)
-		return git_fail(d, "out of memory");
-	for (i = 0; !r && i < plan->nchanges; i++) {
-		u[i].path = plan->changes[i].path;
-		u[i].mode = (unsigned)plan->changes[i].mode;
-		r = change_blob(s, &plan->changes[i], &u[i].id, d);
-	}
-	if (!r) {
-		qsort(u, plan->nchanges, sizeof(*u), cmp_upd);
-		r = fast_tree(s, s->base_tree, u, plan->nchanges, 1, out);
-		if (r < 0)
-			r = git_fail(d, "cannot build the new tree");
-	}
-	/* libgit2's way instead: what was made here is not to be written */
-	if (r == FAST_NO)
-		s->ncreated = before;
-	free(u);
 	return r;
 }
 
@@ -946,7 +730,7 @@ static int remember_notes_trees(aa_session *s, const git_oid *root,
 	if (git_tree_lookup(&tree, s->repo, root) < 0)
 		return git_fail(d, "cannot read the notes tree");
 	n = git_tree_entrycount(tree);
-	if (remember_version(s, root, old_root) < 0)
+	if (aa_remember_version(s, root, old_root) < 0)
 		r = git_fail(d, "out of memory");
 	for (i = 0; !r && i < n; i++) {
 		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
@@ -1236,9 +1020,9 @@ static int build_commit(aa_session *s, const aa_plan *plan,
 	const git_oid *parents[1];
 	aa_buf msg = AA_BUF_INIT;
 	git_oid tree_id;
-	int r = fast_build_tree(s, plan, &tree_id, d);
+	int r = aa_fast_build_tree(s, plan, &tree_id, d);
 
-	if (r == FAST_NO) {
+	if (r == AA_FAST_NO) {
 		r = build_tree(s, plan, &tree_id, d);
 		if (!r)
 			r = remember_trees(s, plan, &tree_id, d);
@@ -1462,7 +1246,7 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 	}
 	for (i = 0; !r && i < plan->nchanges; i++) {
 		if (plan->changes[i].exists)
-			r = change_blob(s, &plan->changes[i], &ids[i], d);
+			r = aa_change_blob(s, &plan->changes[i], &ids[i], d);
 		if (!r && plan->changes[i].conflict)
 			r = stage_blobs(s, &plan->changes[i], stages[i], d);
 	}

@@ -1,6 +1,6 @@
 /*
  * Writing one pack and its index (src/pack.h): entries undeltified,
- * zlib at git's core.compression default for speed, ids sorted for the
+ * zlib at the level asked, ids sorted for the
  * index, SHA-1 trailers computed here (libgit2 exposes no raw SHA-1).
  */
 #include <errno.h>
@@ -144,11 +144,7 @@ static int put_entry_header(aa_buf *b, git_object_t type, size_t size)
 	return aa_buf_put(b, (const char *)h, n + 1);
 }
 
-/* zlib at this level; one stream for the whole pack, reset per object. */
-#ifndef AA_PACK_COMPRESSION
-#define AA_PACK_COMPRESSION Z_BEST_SPEED
-#endif
-
+/* One zlib stream for the whole pack, reset per object. */
 static int put_deflated(z_stream *zs, aa_buf *b, const void *data, size_t len)
 {
 	uLong bound = deflateBound(zs, (uLong)len);
@@ -660,7 +656,7 @@ static int place_pack(const char *dir, const aa_buf *pack, aa_buf *tmp_pack,
 }
 
 int aa_pack_write(const char *objects_dir, git_odb *odb,
-		  const aa_pack_object *objs, size_t n, aa_diags *d)
+		  const aa_pack_object *objs, size_t n, int level, aa_diags *d)
 {
 	aa_buf dir = AA_BUF_INIT, pack = AA_BUF_INIT, idx = AA_BUF_INIT,
 	       tmp_pack = AA_BUF_INIT, tmp_idx = AA_BUF_INIT;
@@ -686,7 +682,7 @@ int aa_pack_write(const char *objects_dir, git_odb *odb,
 	if (!r && mkdir(dir.ptr, 0777) < 0 && errno != EEXIST)
 		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot create %s: %s",
 			     aa_qpath(dir.ptr), strerror(errno));
-	if (!r && deflateInit(&zs, AA_PACK_COMPRESSION) != Z_OK)
+	if (!r && deflateInit(&zs, level) != Z_OK)
 		r = aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
 	else if (!r) {
 		r = build_pack(odb, v, k, &pack, &zs, d);

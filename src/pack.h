@@ -25,10 +25,10 @@ typedef struct aa_pack_object {
  * makes it visible), then the directory fsynced. A tree with a base is
  * a delta against it, the base then written whole in the same pack
  * (deltas are one level deep: a base that is itself a delta is replaced
- * by its own base). On failure nothing of
+ * by its own base). level: zlib's, 0 (stored) to 9. On failure nothing of
  * ours stays; returns 0 or AA_FATAL with the reason in d.
  */
 int aa_pack_write(const char *objects_dir, git_odb *odb,
-		  const aa_pack_object *v, size_t n, aa_diags *d);
+		  const aa_pack_object *v, size_t n, int level, aa_diags *d);
 
 #endif

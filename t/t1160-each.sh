@@ -274,6 +274,40 @@ test_expect_success 'each suggestion has the tree git apply gives (new directori
 	)
 '
 
+# in_pack_size BLOB: the blob's size in the newest pack (verify-pack -v).
+in_pack_size () {
+	git verify-pack -v "$(ls -t .git/objects/pack/*.idx | head -1)" |
+	awk -v id="$1" '$1 == id { print $4 }'
+}
+
+test_expect_success 'the pack is stored uncompressed unless core.compression or pack.compression says' '
+	git init -q level &&
+	(
+		cd level &&
+		echo base >a.txt &&
+		git add a.txt &&
+		git commit -q -m base &&
+		{
+			echo "--- START-FILE: big.txt ---" &&
+			for i in $(test_seq 1 200)
+			do
+				echo "the same line, again and again"
+			done &&
+			echo "--- END-FILE: big.txt ---"
+		} >../big.md &&
+		git ai-apply --each --branch=z ../big.md &&
+		blob=$(git rev-parse z-1:big.txt) &&
+		size=$(git cat-file -s $blob) &&
+		test $(in_pack_size $blob) -gt $size &&
+		git config core.compression 9 &&
+		git ai-apply --each --branch=c ../big.md &&
+		test $(in_pack_size $blob) -lt $((size / 10)) &&
+		git config pack.compression 0 &&
+		git ai-apply --each --branch=p ../big.md &&
+		test $(in_pack_size $blob) -gt $size
+	)
+'
+
 test_expect_success '--base: every suggestion starts from it' '
 	(
 		cd repo &&
