@@ -199,6 +199,8 @@ int aa_base_open(aa_base *b, git_repository *repo, const aa_land_opts *opts,
 
 void aa_base_close(aa_base *b)
 {
+	git_signature_free(b->author);
+	git_signature_free(b->committer);
 	git_index_free(b->index);
 	aa_guard_close(b->guard);
 	git_tree_free(b->base_tree);
@@ -574,6 +576,23 @@ static int make_signature(git_signature **out, git_repository *repo,
 	return r;
 }
 
+/*
+ * The author (committer: the committer) of a lander's commit: made once
+ * a base (the config read once, one time for all of --each's commits).
+ */
+static int base_signature(aa_session *s, int committer, git_signature **out,
+			  aa_diags *d)
+{
+	git_signature **sig = committer ? &s->base->committer : &s->base->author;
+	int r = 0;
+
+	if (!*sig)
+		r = make_signature(sig, s->repo, committer ? "COMMITTER" : "AUTHOR", d);
+	if (!r && git_signature_dup(out, *sig) < 0)
+		r = git_fail(d, "out of memory");
+	return r;
+}
+
 /* "ai-apply: update a, b" or "ai-apply: change N files". */
 static int default_subject(const aa_plan *plan, aa_buf *msg)
 {
@@ -783,11 +802,21 @@ static int notes_tree(aa_session *s, git_tree *ptree, const git_oid *blob,
 		add[n].filemode = GIT_FILEMODE_BLOB;
 		git_oid_cpy(&add[n].id, blob);
 	}
+	/* the usual case, nothing flat to move: without a tree builder */
+	if (!r && !nrm) {
+		r = aa_fast_put_blob(s, ptree, add[n].path, blob, out);
+		if (r < 0)
+			r = git_fail(d, "cannot create the notes tree");
+		if (r != AA_FAST_NO)
+			goto done;
+		r = 0;
+	}
 	if (!r && update_notes_tree(s, ptree, rm, nrm, add, n + 1, out) < 0)
 		r = git_fail(d, "cannot create the notes tree");
 	if (!r)
 		r = remember_notes_trees(s, out, ptree ? git_tree_id(ptree) : NULL,
 					 dir, n > 0, d);
+done:
 	free(rm);
 	free(add);
 	free(names);
@@ -1028,9 +1057,9 @@ static int build_commit(aa_session *s, const aa_plan *plan,
 			r = remember_trees(s, plan, &tree_id, d);
 	}
 	if (!r)
-		r = make_signature(&author, s->repo, "AUTHOR", d);
+		r = base_signature(s, 0, &author, d);
 	if (!r)
-		r = make_signature(&p->committer, s->repo, "COMMITTER", d);
+		r = base_signature(s, 1, &p->committer, d);
 	if (!r && commit_message(plan, s->opts->message, s->opts->trailers,
 				  &msg) < 0)
 		r = git_fail(d, "out of memory");

@@ -25,6 +25,14 @@ int aa_change_blob(aa_session *s, const aa_change *c, git_oid *out,
 int aa_fast_build_tree(aa_session *s, const aa_plan *plan, git_oid *out,
 		       aa_diags *d);
 
+/*
+ * base (NULL: empty) with the blob at path (parent directories made as
+ * needed), the fast way: 0 and *out (new trees remembered, the root with
+ * base as its delta base), AA_FAST_NO (nothing remembered), or -1.
+ */
+int aa_fast_put_blob(aa_session *s, git_tree *base, const char *path,
+		     const git_oid *blob, git_oid *out);
+
 /* Fills s->snap for the session's base (index or tree). */
 void aa_snapshot_bind(aa_session *s);
 

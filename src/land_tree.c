@@ -252,3 +252,19 @@ int aa_fast_build_tree(aa_session *s, const aa_plan *plan, git_oid *out,
 	free(u);
 	return r;
 }
+
+int aa_fast_put_blob(aa_session *s, git_tree *base, const char *path,
+		     const git_oid *blob, git_oid *out)
+{
+	size_t before = s->ncreated;
+	fast_upd u;
+	int r;
+
+	u.path = path;
+	u.mode = GIT_FILEMODE_BLOB;
+	git_oid_cpy(&u.id, blob);
+	r = fast_tree(s, base, &u, 1, 1, out);
+	if (r == AA_FAST_NO)
+		s->ncreated = before;
+	return r < 0 ? -1 : r;
+}

@@ -61,6 +61,8 @@ typedef struct aa_base {
 	git_oid notes_tip;        /* --branch: where the next note goes on */
 	int notes_read;           /* notes_tip/notes_had are known */
 	int notes_had;            /* refs/notes/ai-apply exists (at notes_tip) */
+	git_signature *author;    /* --branch: made once, for every lander */
+	git_signature *committer;
 } aa_base;
 
 /*
