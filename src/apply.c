@@ -15,6 +15,7 @@
 #include "aiapply.h"
 #include "aiapply/apply.h"
 #include "aiapply/review.h"
+#include "apply_internal.h"
 
 /* ---- inputs ---- */
 
@@ -320,48 +321,34 @@ static aa_outcome outcome_of(int r)
 	return r == AA_FATAL ? AA_OUT_FATAL : AA_OUT_REJECTED;
 }
 
-/* Plans the parsed change set and lands it; the session is open. */
-static aa_outcome plan_and_land(const aa_apply_opts *o, aa_plan_opts *popts,
-				aa_apply_result *res)
+/* --branch: the commit's trailers and the note, for the lander. */
+static int set_provenance(aa_apply_result *res)
 {
-	int r;
-
-	if (aa_plan_build(&res->plan, &res->cs, &res->session.snap, popts,
-			  &res->diags) < 0)
-		/* plan.fatal: the repository failed, not the answer */
-		return res->plan.fatal ? AA_OUT_FATAL : AA_OUT_REJECTED;
-	if (!res->plan.nchanges)
-		return AA_OUT_ALREADY_APPLIED;
-	if (o->select) {
-		r = aa_select(&res->session, &res->plan, o->select,
-			      &res->selection, &res->diags);
-		if (r < 0)
-			return outcome_of(r);
-		if (!res->plan.nchanges)
-			return AA_OUT_CHECKED; /* nothing selected: nothing written */
-	}
-	if (o->land.mode == AA_LAND_BRANCH) {
-		if (build_trailers(res->session.repo, &res->inputs, &res->cs, &res->plan,
-				   &res->trailers, &res->diags) < 0 ||
-		    build_note(&res->inputs, &res->note, &res->diags) < 0)
-			return AA_OUT_FATAL;
-		res->land.trailers = res->trailers.ptr;
-		res->land.note = res->note.ptr;
-		res->land.note_len = res->note.len;
-	}
-	r = aa_land(&res->session, &res->plan, &res->diags);
-	if (r < 0)
-		return outcome_of(r);
-	if (o->land.mode == AA_LAND_CHECK)
-		return AA_OUT_CHECKED;
-	/* a staged landing: the index is in place, record it for --review */
-	if (o->land.mode == AA_LAND_INDEX || o->land.mode == AA_LAND_CACHED)
-		aa_review_record(res->session.repo, res);
-	return aa_plan_conflicts(&res->plan) ? AA_OUT_CONFLICTED : AA_OUT_APPLIED;
+	if (build_trailers(res->session.repo, &res->inputs, &res->cs, &res->plan,
+			   &res->trailers, &res->diags) < 0 ||
+	    build_note(&res->inputs, &res->note, &res->diags) < 0)
+		return -1;
+	res->land.trailers = res->trailers.ptr;
+	res->land.note = res->note.ptr;
+	res->land.note_len = res->note.len;
+	return 0;
 }
 
-static aa_outcome run_pipeline(git_repository *repo, const aa_apply_opts *o,
-			       aa_apply_result *res)
+void aa_apply_result_init(aa_apply_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->plan = (aa_plan)AA_PLAN_INIT;
+	res->cs = (aa_changeset)AA_CHANGESET_INIT;
+}
+
+/*
+ * Everything before the landing: the inputs, a lander (on `base`, or on
+ * a base of its own when NULL), the change set, the plan and, for
+ * --branch, the provenance. 0 to go on and land; -1 when the run ends
+ * here, its outcome in res->outcome.
+ */
+int aa_apply_plan_one(git_repository *repo, aa_base *base,
+		      const aa_apply_opts *o, aa_apply_result *res)
 {
 	aa_plan_opts popts = o->plan;
 	int r;
@@ -369,27 +356,74 @@ static aa_outcome run_pipeline(git_repository *repo, const aa_apply_opts *o,
 	res->land = o->land;
 	res->land.check_worktree = o->land.mode != AA_LAND_BRANCH &&
 				   git_repository_workdir(repo) != NULL;
+	res->outcome = AA_OUT_FATAL;
 	if (read_inputs(o, repo, &res->inputs, &res->diags) < 0)
-		return AA_OUT_FATAL;
-	r = aa_session_open(&res->session, repo, &res->land, &res->diags);
+		return -1;
+	r = base ? aa_lander_begin(&res->session, base, &res->land, &res->diags)
+		 : aa_session_open(&res->session, repo, &res->land, &res->diags);
 	res->opened = 1;
 	if (r < 0)
-		return outcome_of(r);
+		return res->outcome = outcome_of(r), -1;
+	res->outcome = AA_OUT_REJECTED;
 	if (parse_inputs(o, &res->inputs, &res->cs, &res->diags) < 0)
-		return AA_OUT_REJECTED;
+		return -1;
 	if (o->confirm_deletions && !popts.allow_delete && o->parse.strict)
 		o->confirm_deletions(&popts, &res->cs, o->payload);
-	return plan_and_land(o, &popts, res);
+	if (aa_plan_build(&res->plan, &res->cs, &res->session.snap, &popts,
+			  &res->diags) < 0) {
+		/* plan.fatal: the repository failed, not the answer */
+		res->outcome = res->plan.fatal ? AA_OUT_FATAL : AA_OUT_REJECTED;
+		return -1;
+	}
+	if (!res->plan.nchanges) {
+		res->outcome = AA_OUT_ALREADY_APPLIED;
+		return -1;
+	}
+	if (o->select) {
+		r = aa_select(&res->session, &res->plan, o->select,
+			      &res->selection, &res->diags);
+		if (r < 0) {
+			res->outcome = outcome_of(r);
+			return -1;
+		}
+		if (!res->plan.nchanges) {
+			/* nothing selected: nothing written */
+			res->outcome = AA_OUT_CHECKED;
+			return -1;
+		}
+	}
+	if (o->land.mode == AA_LAND_BRANCH && set_provenance(res) < 0) {
+		res->outcome = AA_OUT_FATAL;
+		return -1;
+	}
+	res->outcome = AA_OUT_APPLIED;
+	return 0;
+}
+
+/* The outcome of a landing that went through (r = 0) or not. */
+aa_outcome aa_apply_landed(aa_apply_result *res, int r)
+{
+	aa_land_mode mode = res->land.mode;
+
+	if (r < 0)
+		return res->outcome = outcome_of(r);
+	if (mode == AA_LAND_CHECK)
+		return res->outcome = AA_OUT_CHECKED;
+	/* a staged landing: the index is in place, record it for --review */
+	if (mode == AA_LAND_INDEX || mode == AA_LAND_CACHED)
+		aa_review_record(res->session.repo, res);
+	return res->outcome = aa_plan_conflicts(&res->plan) ? AA_OUT_CONFLICTED
+							 : AA_OUT_APPLIED;
 }
 
 aa_outcome aa_apply(git_repository *repo, const aa_apply_opts *o,
 		    aa_apply_result *res)
 {
-	memset(res, 0, sizeof(*res));
-	res->plan = (aa_plan)AA_PLAN_INIT;
-	res->cs = (aa_changeset)AA_CHANGESET_INIT;
-	res->outcome = run_pipeline(repo, o, res);
-	return res->outcome;
+	aa_apply_result_init(res);
+	if (aa_apply_plan_one(repo, NULL, o, res) < 0)
+		return res->outcome;
+	return aa_apply_landed(res, aa_land(&res->session, &res->plan,
+					    &res->diags));
 }
 
 void aa_apply_result_free(aa_apply_result *res)

@@ -488,96 +488,56 @@ static int run(cli *c, git_repository *repo)
 
 /* ---- --each: one suggestion branch per input ---- */
 
-/*
- * The base every suggestion starts from, resolved once: a HEAD that
- * moved during the run cannot give suggestions different parents.
- * Unresolvable (unborn HEAD, a bad --base): left as given, for the
- * session to report per suggestion.
- */
-static const char *resolve_base(git_repository *repo, const char *base,
-				char hex[GIT_OID_HEXSZ + 1])
+/* One suggestion's messages and report (--json: an array element). */
+static void print_suggestion(const cli *c, aa_apply_result *one,
+			     const char *branch, size_t nth)
 {
-	git_object *obj = NULL;
+	aa_report_opts report = c->report;
 
-	if (git_revparse_single(&obj, repo, base ? base : "HEAD") < 0) {
-		git_error_clear();
-		return base;
-	}
-	git_oid_tostr(hex, GIT_OID_HEXSZ + 1, git_object_id(obj));
-	git_object_free(obj);
-	return hex;
+	report.branch = branch;
+	aa_report_diags_color(stderr, &one->diags, &c->err_color);
+	if (report.kind == AA_REPORT_JSON && nth)
+		fputs(",\n", stdout);
+	aa_report(stdout, one->opened ? &one->session : NULL,
+		  one->opened ? &one->plan : NULL, &one->diags, one->outcome,
+		  &report);
 }
 
-/* One suggestion: input `file` on branch `branch`; its exit status. */
-static int land_suggestion(cli *c, git_repository *repo, const char *file,
-			   const char *branch, const char *base, size_t nth)
+/*
+ * --each (src/each.c lands them): input i on <branch>-<i>. Exit 0 when
+ * every one landed, else the worst status (128 over 1). --json:
+ * {"suggestions": [report, ...], "landed": n, "failed": n}.
+ */
+static int run_each(cli *c, git_repository *repo)
 {
 	aa_apply_opts o;
-	aa_apply_result res;
-	aa_report_opts report = c->report;
+	aa_each_result res;
+	size_t i;
 	int code;
 
 	memset(&o, 0, sizeof(o));
 	o.land = c->land;
-	o.land.branch = branch;
-	o.land.base = base;
 	o.parse = c->parse;
 	o.plan = c->plan;
-	o.files = &file;
-	o.nfiles = 1;
-	report.branch = branch;
-	aa_apply(repo, &o, &res);
-	aa_report_diags_color(stderr, &res.diags, &c->err_color);
-	if (report.kind == AA_REPORT_JSON && nth)
-		fputs(",\n", stdout);
-	aa_report(stdout, res.opened ? &res.session : NULL,
-		  res.opened ? &res.plan : NULL, &res.diags, res.outcome, &report);
-	code = aa_apply_exit_code(res.outcome);
-	aa_apply_result_free(&res);
-	return code;
-}
-
-/*
- * --each: input i lands on <branch>-<i>, each all or nothing, all from
- * the same base. Exit 0 when every one landed, else the worst status
- * (128 over 1). --json: {"suggestions": [report, ...]}.
- */
-static int run_each(cli *c, git_repository *repo)
-{
-	char hex[GIT_OID_HEXSZ + 1];
-	const char *base = resolve_base(repo, c->land.base, hex);
-	aa_buf name = AA_BUF_INIT;
-	size_t i, failed = 0;
-	int code = 0;
-
-	if (!c->nfiles) {
-		aa_error(&c->fatal, (aa_pos){ NULL, 0 }, NULL,
-			 "--each needs the answer files (standard input is one answer)");
-		return print_stopped(c, &c->fatal);
+	o.files = c->files;
+	o.nfiles = c->nfiles;
+	code = aa_apply_each(repo, &o, &res);
+	if (!res.n) {
+		code = print_stopped(c, &res.diags);
+		aa_each_result_free(&res);
+		return code;
 	}
 	if (c->report.kind == AA_REPORT_JSON)
 		fputs("{\n\"suggestions\": [\n", stdout);
-	for (i = 0; i < c->nfiles; i++) {
-		int r;
-
-		aa_buf_clear(&name);
-		if (aa_buf_printf(&name, "%s-%zu", c->land.branch, i + 1) < 0) {
-			fputs("fatal: out of memory\n", stderr);
-			code = EXIT_FATAL;
-			break;
-		}
-		r = land_suggestion(c, repo, c->files[i], name.ptr, base, i);
-		failed += r != 0;
-		if (r > code)
-			code = r;
-	}
+	for (i = 0; i < res.n; i++)
+		print_suggestion(c, &res.v[i], res.branches[i].ptr, i);
 	if (c->report.kind == AA_REPORT_JSON)
 		printf("],\n\"landed\": %zu,\n\"failed\": %zu\n}\n",
-		       c->nfiles - failed, failed);
-	else if (failed && !c->report.quiet)
+		       res.n - res.failed, res.failed);
+	else if (res.failed && !c->report.quiet)
 		fprintf(stderr, "%zu of %zu suggestions failed; the others landed\n",
-			failed, c->nfiles);
-	aa_buf_free(&name);
+			res.failed, res.n);
+	aa_each_result_free(&res);
 	return code;
 }
 
@@ -691,6 +651,13 @@ int main(int argc, char **argv)
 	 * that). On a large file it is a fifth of the whole run.
 	 */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+	/*
+	 * libgit2 caches no tree over 4 KiB: a root tree of 1,000 entries
+	 * was read and parsed again at every lookup (each attribute lookup
+	 * of --each's suggestions). Trees up to 1 MiB stay cached.
+	 */
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE,
+			 (size_t)1 << 20);
 	install_cleanup();
 	if (open_repository(&c, &repo) < 0) {
 		code = print_stopped(&c, &c.fatal);

@@ -8,14 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <zlib.h>
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
 #include <git2/sys/repository.h>
+#include <git2/sys/commit.h>
 
 #include "aiapply/land.h"
 #include "land_internal.h"
 #include "journal.h"
 #include "loose.h"
+#include "pack.h"
+#include "odb_view.h"
 
 
 static int git_fail(aa_diags *d, const char *what)
@@ -27,7 +31,13 @@ static int git_fail(aa_diags *d, const char *what)
 	return AA_FATAL;
 }
 
-static int remember_object(aa_session *s, const git_oid *oid)
+/*
+ * Records a new object (in the mempack) and the object it replaces
+ * (base: the same tree before the change, or NULL), which --each's pack
+ * stores it as a delta against.
+ */
+int aa_remember_version(aa_session *s, const git_oid *oid,
+			const git_oid *base)
 {
 	if (s->ncreated == s->capcreated) {
 		size_t cap = s->capcreated ? s->capcreated * 2 : 32;
@@ -36,25 +46,36 @@ static int remember_object(aa_session *s, const git_oid *oid)
 		if (!v)
 			return -1;
 		s->created = v;
+		v = realloc(s->bases, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		s->bases = v;
 		s->capcreated = cap;
 	}
-	git_oid_cpy(&s->created[s->ncreated++], oid);
+	git_oid_cpy(&s->created[s->ncreated], oid);
+	if (base)
+		git_oid_cpy(&s->bases[s->ncreated], base);
+	else
+		memset(&s->bases[s->ncreated], 0, sizeof(git_oid));
+	s->ncreated++;
 	return 0;
 }
 
+static int remember_object(aa_session *s, const git_oid *oid)
+{
+	return aa_remember_version(s, oid, NULL);
+}
+
+struct aa_pending;
+static void pending_free(struct aa_pending *p);
+
 /* ---- opening the base ---- */
 
-static int open_mempack(aa_session *s, aa_diags *d)
+/* The object database: the disk's through a view, new objects in memory. */
+static int open_objects(aa_base *b, aa_diags *d)
 {
-	if (git_repository_odb(&s->odb, s->repo) < 0 ||
-	    git_mempack_new(&s->mempack) < 0)
+	if (aa_odb_view_open(&b->odb, &b->mempack, b->repo) < 0)
 		return git_fail(d, "cannot set up the object database");
-	/* Highest priority: every write lands in memory first. */
-	if (git_odb_add_backend(s->odb, s->mempack, 1000) < 0) {
-		s->mempack->free(s->mempack);
-		s->mempack = NULL;
-		return git_fail(d, "cannot set up the in-memory object store");
-	}
 	return 0;
 }
 
@@ -63,39 +84,35 @@ static int open_mempack(aa_session *s, aa_diags *d)
  * killed run left), then read the index through the guard's private copy,
  * so nothing can change it between our reading and our writing.
  */
-static int open_locked_index(aa_session *s, aa_diags *d)
+static int open_locked_index(aa_base *b, aa_diags *d)
 {
-	int recovered, r = aa_guard_open(&s->guard, s->repo, &recovered, d);
+	int recovered, r = aa_guard_open(&b->guard, b->repo, &recovered, d);
 
 	if (r < 0)
 		return r;
-	if (git_index_open(&s->index, aa_guard_index_path(s->guard)) < 0 ||
-	    git_repository_set_index(s->repo, s->index) < 0)
+	if (git_index_open(&b->index, aa_guard_index_path(b->guard)) < 0 ||
+	    git_repository_set_index(b->repo, b->index) < 0)
 		return git_fail(d, "cannot read the index");
 	return 0;
 }
 
-static int open_index_base(aa_session *s, aa_diags *d)
+static int open_index_base(aa_base *b, aa_diags *d)
 {
-	const git_oid *sum;
 	int r;
 
-	if (git_repository_is_bare(s->repo) && s->opts->mode == AA_LAND_INDEX)
+	if (git_repository_is_bare(b->repo) && b->opts->mode == AA_LAND_INDEX)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 				"this is a bare repository: use --cached or --branch"), AA_FATAL;
-	if (s->opts->mode == AA_LAND_CHECK)
-		r = git_repository_index(&s->index, s->repo) < 0 ?
+	if (b->opts->mode == AA_LAND_CHECK)
+		r = git_repository_index(&b->index, b->repo) < 0 ?
 			git_fail(d, "cannot read the index") : 0;
 	else
-		r = open_locked_index(s, d);
+		r = open_locked_index(b, d);
 	if (r < 0)
 		return r;
-	if (git_index_has_conflicts(s->index))
+	if (git_index_has_conflicts(b->index))
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 				"the index has unresolved conflicts; resolve them first"), AA_FATAL;
-	sum = git_index_checksum(s->index);
-	if (sum)
-		git_oid_cpy(&s->index_checksum, sum);
 	return 0;
 }
 
@@ -128,71 +145,119 @@ static int check_branch_name(const char *name, aa_diags *d)
  * index for every attribute lookup, whatever the flags (on a large
  * repository that is most of the run): give it an empty one in memory.
  */
-static int hide_index(aa_session *s, aa_diags *d)
+static int hide_index(aa_base *b, aa_diags *d)
 {
 	git_index *empty;
 	int r;
 
 	if (git_index_new(&empty) < 0)
 		return git_fail(d, "out of memory");
-	r = git_repository_set_index(s->repo, empty);
+	r = git_repository_set_index(b->repo, empty);
 	git_index_free(empty);
 	return r < 0 ? git_fail(d, "cannot set up the repository") : 0;
 }
 
-static int open_tree_base(aa_session *s, aa_diags *d)
+static int open_tree_base(aa_base *b, aa_diags *d)
 {
-	const char *rev = s->opts->base ? s->opts->base : "HEAD";
+	const char *rev = b->opts->base ? b->opts->base : "HEAD";
 	git_object *obj = NULL;
-	int r = check_branch_name(s->opts->branch, d);
+	int r = hide_index(b, d);
 
-	if (r < 0 || (r = hide_index(s, d)) < 0)
+	if (r < 0)
 		return r;
-	r = git_revparse_single(&obj, s->repo, rev);
-
-	if (r == GIT_ENOTFOUND && !s->opts->base &&
-	    git_repository_head_unborn(s->repo) == 1)
+	r = git_revparse_single(&obj, b->repo, rev);
+	if (r == GIT_ENOTFOUND && !b->opts->base &&
+	    git_repository_head_unborn(b->repo) == 1)
 		return 0; /* unborn HEAD: a root commit over the empty tree */
 	if (r < 0)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 				"--base: '%s' is not a valid revision", rev), AA_FATAL;
-	r = git_object_peel((git_object **)&s->base_commit, obj, GIT_OBJECT_COMMIT);
+	r = git_object_peel((git_object **)&b->base_commit, obj, GIT_OBJECT_COMMIT);
 	git_object_free(obj);
 	if (r < 0)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 				"--base: '%s' is not a commit", rev), AA_FATAL;
-	if (git_commit_tree(&s->base_tree, s->base_commit) < 0)
+	if (git_commit_tree(&b->base_tree, b->base_commit) < 0)
 		return git_fail(d, "cannot read the base tree");
+	return 0;
+}
+
+int aa_base_open(aa_base *b, git_repository *repo, const aa_land_opts *opts,
+		 aa_diags *d)
+{
+	int r;
+
+	memset(b, 0, sizeof(*b));
+	b->repo = repo;
+	b->opts = opts;
+	r = open_objects(b, d);
+	if (!r)
+		r = opts->mode == AA_LAND_BRANCH ? open_tree_base(b, d)
+						 : open_index_base(b, d);
+	return r;
+}
+
+void aa_base_close(aa_base *b)
+{
+	git_signature_free(b->author);
+	git_signature_free(b->committer);
+	git_index_free(b->index);
+	aa_guard_close(b->guard);
+	git_tree_free(b->base_tree);
+	git_commit_free(b->base_commit);
+	if (b->mempack)
+		git_mempack_reset(b->mempack);
+	git_odb_free(b->odb); /* frees the mempack backend too */
+	memset(b, 0, sizeof(*b));
+}
+
+/* The lander's view of its base (s is zeroed but for s->own). */
+static void lander_init(aa_session *s, aa_base *base, const aa_land_opts *opts)
+{
+	s->base = base;
+	s->repo = base->repo;
+	s->index = base->index;
+	s->base_commit = base->base_commit;
+	s->base_tree = base->base_tree;
+	s->opts = opts;
+	aa_snapshot_bind(s);
+}
+
+int aa_lander_begin(aa_session *s, aa_base *base, const aa_land_opts *opts,
+		    aa_diags *d)
+{
+	memset(s, 0, sizeof(*s));
+	s->opts = opts;
+	if (opts->mode == AA_LAND_BRANCH && check_branch_name(opts->branch, d) < 0)
+		return AA_FATAL;
+	lander_init(s, base, opts);
 	return 0;
 }
 
 int aa_session_open(aa_session *s, git_repository *repo,
 		    const aa_land_opts *opts, aa_diags *d)
 {
-	int r;
+	int r = 0;
 
 	memset(s, 0, sizeof(*s));
-	s->repo = repo;
+	s->base = &s->own;
 	s->opts = opts;
-	r = open_mempack(s, d);
+	if (opts->mode == AA_LAND_BRANCH)
+		r = check_branch_name(opts->branch, d);
 	if (!r)
-		r = opts->mode == AA_LAND_BRANCH ? open_tree_base(s, d)
-						 : open_index_base(s, d);
+		r = aa_base_open(&s->own, repo, opts, d);
 	if (!r)
-		aa_snapshot_bind(s);
+		lander_init(s, &s->own, opts);
 	return r;
 }
 
 void aa_session_close(aa_session *s)
 {
-	git_index_free(s->index);
-	aa_guard_close(s->guard);
-	git_tree_free(s->base_tree);
-	git_commit_free(s->base_commit);
-	if (s->mempack)
-		git_mempack_reset(s->mempack);
-	git_odb_free(s->odb); /* frees the mempack backend too */
+	pending_free(s->pending);
+	if (s->base == &s->own)
+		aa_base_close(&s->own);
 	free(s->created);
+	free(s->bases);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -205,8 +270,8 @@ static void to_git_oid(git_oid *out, const aa_oid *in)
 }
 
 /* The blob id of a change's new content, writing it to the mempack. */
-static int change_blob(aa_session *s, const aa_change *c, git_oid *out,
-		       aa_diags *d)
+int aa_change_blob(aa_session *s, const aa_change *c, git_oid *out,
+		   aa_diags *d)
 {
 	if (c->has_oid) {
 		to_git_oid(out, &c->oid);
@@ -238,10 +303,11 @@ int aa_change_content(aa_session *s, const aa_change *c, git_blob **blob,
 }
 
 /*
- * Copies the objects we created from the mempack to .git/objects, each
- * written, fsynced and renamed into place by aa_loose_write (not
- * git_odb_write: src/loose.h), so that they are on disk before the
- * journal or a ref names them and no temporary file of ours stays.
+ * Copies the objects we created since the last time from the mempack to
+ * .git/objects, each written, fsynced and renamed into place by
+ * aa_loose_write (not git_odb_write: src/loose.h), so that they are on
+ * disk before the journal or a ref names them and no temporary file of
+ * ours stays.
  */
 static int persist_objects(aa_session *s, aa_diags *d)
 {
@@ -250,19 +316,19 @@ static int persist_objects(aa_session *s, aa_diags *d)
 	size_t i;
 	int r = 0;
 
-	if (!s->ncreated)
+	if (s->npersisted == s->ncreated)
 		return 0;
 	if (aa_buf_printf(&dir, "%sobjects", git_repository_commondir(s->repo)) < 0)
 		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
 	if (git_odb_open(&disk, dir.ptr) < 0)
 		r = git_fail(d, "cannot open the object database");
-	for (i = 0; !r && i < s->ncreated; i++) {
+	for (i = s->npersisted; !r && i < s->ncreated; i++) {
 		git_odb_object *obj;
 
 		/* packs and alternates count: git would not write it either */
 		if (git_odb_exists(disk, &s->created[i]))
 			continue;
-		if (git_odb_read(&obj, s->odb, &s->created[i]) < 0) {
+		if (git_odb_read(&obj, s->base->odb, &s->created[i]) < 0) {
 			r = git_fail(d, "cannot read a new object");
 			break;
 		}
@@ -272,7 +338,72 @@ static int persist_objects(aa_session *s, aa_diags *d)
 				   git_odb_object_size(obj), d);
 		git_odb_object_free(obj);
 	}
+	if (!r)
+		s->npersisted = s->ncreated;
 	git_odb_free(disk);
+	aa_buf_free(&dir);
+	return r;
+}
+
+/*
+ * zlib's level for --each's pack: pack.compression, else
+ * core.compression, as git; unset, 0 (stored). Compressing was half of
+ * the write's time; the pack is a short-lived one (git gc repacks it,
+ * finding deltas and compressing those), and stored it is still smaller
+ * on disk than the loose objects it replaces (one 4 KiB block each).
+ */
+static int pack_compression(git_repository *repo)
+{
+	static const char *const vars[] = { "pack.compression", "core.compression" };
+	git_config *cfg = NULL;
+	int32_t level = 0;
+	size_t i;
+
+	if (git_repository_config_snapshot(&cfg, repo) < 0)
+		return 0;
+	for (i = 0; i < 2; i++)
+		if (git_config_get_int32(&level, cfg, vars[i]) == 0)
+			break;
+	git_config_free(cfg);
+	git_error_clear();
+	/* -1 is zlib's default, as for git */
+	return i == 2 ? 0 : level < -1 || level > 9 ? Z_DEFAULT_COMPRESSION : level;
+}
+
+/*
+ * --each: the new objects of every lander in one pack (src/pack.h),
+ * fsynced before any ref names one of them. Objects are read from the
+ * mempack, which answers first: no lookup misses, so no rescan of the
+ * pack directory. One pack, not loose objects: one file and one fsync,
+ * instead of a file, a rename and two fsyncs an object.
+ */
+int aa_land_persist(aa_session *const *v, size_t n, aa_diags *d)
+{
+	aa_buf dir = AA_BUF_INIT;
+	aa_pack_object *objs;
+	size_t k, i, count = 0;
+	int r = 0;
+
+	for (k = 0; k < n; k++)
+		count += v[k]->ncreated - v[k]->npersisted;
+	if (!count)
+		return 0;
+	objs = calloc(count, sizeof(*objs));
+	if (!objs || aa_buf_printf(&dir, "%sobjects",
+				   git_repository_commondir(v[0]->repo)) < 0) {
+		free(objs);
+		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
+	}
+	for (k = 0, count = 0; k < n; k++)
+		for (i = v[k]->npersisted; i < v[k]->ncreated; i++, count++) {
+			git_oid_cpy(&objs[count].id, &v[k]->created[i]);
+			git_oid_cpy(&objs[count].base, &v[k]->bases[i]);
+		}
+	r = aa_pack_write(dir.ptr, v[0]->base->odb, objs, count,
+			  pack_compression(v[0]->repo), d);
+	for (k = 0; !r && k < n; k++)
+		v[k]->npersisted = v[k]->ncreated;
+	free(objs);
 	aa_buf_free(&dir);
 	return r;
 }
@@ -300,7 +431,7 @@ static int tree_updates(aa_session *s, const aa_plan *plan, int removals,
 		} else {
 			u[*n].action = GIT_TREE_UPDATE_UPSERT;
 			u[*n].filemode = (git_filemode_t)c->mode;
-			if (change_blob(s, c, &u[*n].id, d) < 0)
+			if (aa_change_blob(s, c, &u[*n].id, d) < 0)
 				return AA_FATAL;
 		}
 		(*n)++;
@@ -354,7 +485,8 @@ static int remember_trees(aa_session *s, const aa_plan *plan,
 	size_t i;
 	int r = 0;
 
-	if (remember_object(s, root) < 0)
+	if (aa_remember_version(s, root, s->base_tree ? git_tree_id(s->base_tree)
+						      : NULL) < 0)
 		return git_fail(d, "out of memory");
 	if (git_tree_lookup(&tree, s->repo, root) < 0)
 		return git_fail(d, "cannot read the new tree");
@@ -444,6 +576,23 @@ static int make_signature(git_signature **out, git_repository *repo,
 	return r;
 }
 
+/*
+ * The author (committer: the committer) of a lander's commit: made once
+ * a base (the config read once, one time for all of --each's commits).
+ */
+static int base_signature(aa_session *s, int committer, git_signature **out,
+			  aa_diags *d)
+{
+	git_signature **sig = committer ? &s->base->committer : &s->base->author;
+	int r = 0;
+
+	if (!*sig)
+		r = make_signature(sig, s->repo, committer ? "COMMITTER" : "AUTHOR", d);
+	if (!r && git_signature_dup(out, *sig) < 0)
+		r = git_fail(d, "out of memory");
+	return r;
+}
+
 /* "ai-apply: update a, b" or "ai-apply: change N files". */
 static int default_subject(const aa_plan *plan, aa_buf *msg)
 {
@@ -492,6 +641,29 @@ static int commit_message(const aa_plan *plan, const char *given,
 
 #define AA_NOTES_REF "refs/notes/ai-apply"
 
+/* A --branch landing between aa_land_prepare and aa_land_finish. */
+struct aa_pending {
+	aa_buf refname;            /* refs/heads/<branch> */
+	aa_buf log;                /* the reflog message */
+	git_signature *committer;
+	git_oid old;               /* --force: where the branch was */
+	int exists;
+	int has_note;
+	git_oid note;              /* the notes commit ... */
+	git_oid note_parent;       /* ... built on this notes tip */
+	int note_had_parent;       /* (0: the notes ref did not exist) */
+};
+
+static void pending_free(struct aa_pending *p)
+{
+	if (!p)
+		return;
+	aa_buf_free(&p->refname);
+	aa_buf_free(&p->log);
+	git_signature_free(p->committer);
+	free(p);
+}
+
 /* Where a ref points now: 1 and *id, 0 when absent, <0 on error. */
 static int ref_target(git_repository *repo, const char *name, git_oid *id)
 {
@@ -500,42 +672,188 @@ static int ref_target(git_repository *repo, const char *name, git_oid *id)
 	return r == GIT_ENOTFOUND ? 0 : r < 0 ? r : 1;
 }
 
+/* A note at the top of a notes tree: a blob named by a full commit id. */
+static int flat_note(const git_tree_entry *e)
+{
+	const char *name = git_tree_entry_name(e);
+
+	return git_tree_entry_type(e) == GIT_OBJECT_BLOB &&
+	       strlen(name) == GIT_OID_HEXSZ &&
+	       strspn(name, "0123456789abcdef") == GIT_OID_HEXSZ;
+}
+
 /*
- * The notes commit adding the answer text as the note of s->commit,
- * on top of refs/notes/ai-apply as it is now (*old, *had); its objects
- * go to the mempack with the others, persisted before any ref.
+ * The updates that fan out the flat notes of tree (but the note of
+ * `skip`, replaced anyway): removals in rm[], the same notes at
+ * "xx/yyyy..." in add[] (paths in names, 42 bytes each).
  */
-static int build_note(aa_session *s, const git_signature *who, git_oid *old,
-		      int *had, git_oid *out, aa_diags *d)
+static size_t fan_out_updates(git_tree *tree, const char *skip,
+			      git_tree_update *rm, git_tree_update *add,
+			      char *names)
+{
+	size_t i, n = 0, count = git_tree_entrycount(tree);
+
+	for (i = 0; i < count; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+		const char *name = git_tree_entry_name(e);
+		char *path = names + n * (GIT_OID_HEXSZ + 2);
+
+		if (!flat_note(e) || !strcmp(name, skip))
+			continue;
+		snprintf(path, GIT_OID_HEXSZ + 2, "%.2s/%s", name, name + 2);
+		rm[n].action = GIT_TREE_UPDATE_REMOVE;
+		rm[n].path = name;
+		add[n].action = GIT_TREE_UPDATE_UPSERT;
+		add[n].path = path;
+		add[n].filemode = GIT_FILEMODE_BLOB;
+		git_oid_cpy(&add[n].id, git_tree_entry_id(e));
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Applies the nrm removals, then the nadd upserts (libgit2 refuses both
+ * kinds in one batch), on tree (NULL: the empty tree); *out the result.
+ */
+static int update_notes_tree(aa_session *s, git_tree *tree,
+			     const git_tree_update *rm, size_t nrm,
+			     const git_tree_update *add, size_t nadd,
+			     git_oid *out)
+{
+	git_tree *mid = NULL;
+	int r = 0;
+
+	if (nrm && (git_tree_create_updated(out, s->repo, tree, nrm, rm) < 0 ||
+		    git_tree_lookup(&mid, s->repo, out) < 0))
+		r = -1;
+	if (!r && git_tree_create_updated(out, s->repo, nrm ? mid : tree, nadd,
+					  add) < 0)
+		r = -1;
+	git_tree_free(mid);
+	return r;
+}
+
+/*
+ * Remembers the new notes tree and its fan-out tree `dir`, or every
+ * fan-out tree when flat notes were just fanned out.
+ */
+static int remember_notes_trees(aa_session *s, const git_oid *root,
+				const git_oid *old_root, const char *dir,
+				int all, aa_diags *d)
+{
+	git_tree *tree = NULL;
+	size_t i, n;
+	int r = 0;
+
+	if (git_tree_lookup(&tree, s->repo, root) < 0)
+		return git_fail(d, "cannot read the notes tree");
+	n = git_tree_entrycount(tree);
+	if (aa_remember_version(s, root, old_root) < 0)
+		r = git_fail(d, "out of memory");
+	for (i = 0; !r && i < n; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+
+		if (git_tree_entry_type(e) != GIT_OBJECT_TREE ||
+		    (!all && strcmp(git_tree_entry_name(e), dir)))
+			continue;
+		if (remember_object(s, git_tree_entry_id(e)) < 0)
+			r = git_fail(d, "out of memory");
+	}
+	git_tree_free(tree);
+	return r;
+}
+
+/*
+ * The notes tree: ptree (NULL: none) with the note blob at "xx/yyyy..."
+ * (the id of s->commit fanned out, as git does for many notes: adding
+ * one rewrites a tree of at most 256 entries and a small one, not a
+ * flat tree of every note). Flat notes of an older tree are fanned out
+ * on the way, once. The new trees are remembered.
+ */
+static int notes_tree(aa_session *s, git_tree *ptree, const git_oid *blob,
+		      git_oid *out, aa_diags *d)
+{
+	char hex[GIT_OID_HEXSZ + 1], dir[3];
+	size_t n = 0, nrm, count = ptree ? git_tree_entrycount(ptree) : 0;
+	git_tree_update *rm = calloc(count + 1, sizeof(*rm));
+	git_tree_update *add = calloc(count + 1, sizeof(*add));
+	char *names = malloc((count + 1) * (GIT_OID_HEXSZ + 2));
+	int r = 0;
+
+	git_oid_tostr(hex, sizeof(hex), &s->commit);
+	snprintf(dir, sizeof(dir), "%.2s", hex);
+	if (!rm || !add || !names)
+		r = git_fail(d, "out of memory");
+	if (!r && ptree)
+		n = fan_out_updates(ptree, hex, rm, add, names);
+	nrm = n;
+	/* a flat note of this very commit: replaced */
+	if (!r && ptree && git_tree_entry_byname(ptree, hex)) {
+		rm[nrm].action = GIT_TREE_UPDATE_REMOVE;
+		rm[nrm++].path = hex;
+	}
+	if (!r) {
+		char *path = names + count * (GIT_OID_HEXSZ + 2);
+
+		snprintf(path, GIT_OID_HEXSZ + 2, "%s/%s", dir, hex + 2);
+		add[n].action = GIT_TREE_UPDATE_UPSERT;
+		add[n].path = path;
+		add[n].filemode = GIT_FILEMODE_BLOB;
+		git_oid_cpy(&add[n].id, blob);
+	}
+	/* the usual case, nothing flat to move: without a tree builder */
+	if (!r && !nrm) {
+		r = aa_fast_put_blob(s, ptree, add[n].path, blob, out);
+		if (r < 0)
+			r = git_fail(d, "cannot create the notes tree");
+		if (r != AA_FAST_NO)
+			goto done;
+		r = 0;
+	}
+	if (!r && update_notes_tree(s, ptree, rm, nrm, add, n + 1, out) < 0)
+		r = git_fail(d, "cannot create the notes tree");
+	if (!r)
+		r = remember_notes_trees(s, out, ptree ? git_tree_id(ptree) : NULL,
+					 dir, n > 0, d);
+done:
+	free(rm);
+	free(add);
+	free(names);
+	return r;
+}
+
+/*
+ * The notes commit adding the answer text as the note of s->commit, on
+ * top of the notes commit *parent_id (had; else the first one); its
+ * objects go to the mempack with the others.
+ */
+static int build_note(aa_session *s, const git_signature *who, int had,
+		      const git_oid *parent_id, git_oid *out, aa_diags *d)
 {
 	git_commit *parent = NULL;
 	git_tree *ptree = NULL, *tree = NULL;
-	git_treebuilder *tb = NULL;
 	git_oid blob, tree_id;
-	char hex[GIT_OID_HEXSZ + 1];
 	int r = 0;
 
-	*had = ref_target(s->repo, AA_NOTES_REF, old);
-	if (*had < 0 || (*had && (git_commit_lookup(&parent, s->repo, old) < 0 ||
-				  git_commit_tree(&ptree, parent) < 0)))
+	if (had && (git_commit_lookup(&parent, s->repo, parent_id) < 0 ||
+		    git_commit_tree(&ptree, parent) < 0))
 		r = git_fail(d, "cannot read " AA_NOTES_REF);
 	if (!r && git_blob_create_from_buffer(&blob, s->repo, s->opts->note,
 					      s->opts->note_len) < 0)
 		r = git_fail(d, "cannot create the note");
-	git_oid_tostr(hex, sizeof(hex), &s->commit);
-	if (!r && (git_treebuilder_new(&tb, s->repo, ptree) < 0 ||
-		   git_treebuilder_insert(NULL, tb, hex, &blob, GIT_FILEMODE_BLOB) < 0 ||
-		   git_treebuilder_write(&tree_id, tb) < 0 ||
-		   git_tree_lookup(&tree, s->repo, &tree_id) < 0))
-		r = git_fail(d, "cannot create the notes tree");
+	if (!r && remember_object(s, &blob) < 0)
+		r = git_fail(d, "out of memory");
+	if (!r)
+		r = notes_tree(s, ptree, &blob, &tree_id, d);
+	if (!r && git_tree_lookup(&tree, s->repo, &tree_id) < 0)
+		r = git_fail(d, "cannot read the notes tree");
 	if (!r && git_commit_create(out, s->repo, NULL, who, who, NULL,
 				    "Notes added by 'git ai-apply'\n", tree,
 				    parent ? 1 : 0, (const git_commit **)&parent) < 0)
 		r = git_fail(d, "cannot create the notes commit");
-	if (!r && (remember_object(s, &blob) < 0 ||
-		   remember_object(s, &tree_id) < 0 || remember_object(s, out) < 0))
+	if (!r && remember_object(s, out) < 0)
 		r = git_fail(d, "out of memory");
-	git_treebuilder_free(tb);
 	git_tree_free(tree);
 	git_tree_free(ptree);
 	git_commit_free(parent);
@@ -543,27 +861,49 @@ static int build_note(aa_session *s, const git_signature *who, git_oid *old,
 }
 
 /*
- * Another run of ours landing at the same time holds or moves the notes
- * ref for a moment: wait, rebuild the note on its new tip, try again,
- * for about a second before giving up.
+ * The note of a prepared lander, on the note the lander prepared before
+ * it on the same base (the first: on refs/notes/ai-apply as it is now),
+ * so that landers landing in order need no other notes commit.
+ */
+static int prepare_note(aa_session *s, struct aa_pending *p, aa_diags *d)
+{
+	aa_base *b = s->base;
+
+	if (!b->notes_read) {
+		b->notes_had = ref_target(s->repo, AA_NOTES_REF, &b->notes_tip);
+		if (b->notes_had < 0)
+			return git_fail(d, "cannot read " AA_NOTES_REF);
+		b->notes_read = 1;
+	}
+	p->note_had_parent = b->notes_had;
+	git_oid_cpy(&p->note_parent, &b->notes_tip);
+	if (build_note(s, p->committer, b->notes_had, &b->notes_tip, &p->note, d) < 0)
+		return AA_FATAL;
+	p->has_note = 1;
+	git_oid_cpy(&b->notes_tip, &p->note);
+	b->notes_had = 1;
+	return 0;
+}
+
+/*
+ * Another run of ours landing at the same time holds the refs for a
+ * moment: wait and try again, for about a second before giving up.
  */
 #define AA_REF_ATTEMPTS 50
 #define AA_REF_RETRY 1
 
-/* The ref, once locked, still is where we read it (had: at *old). */
-static int ref_unmoved(aa_session *s, const char *name, int had,
-		       const git_oid *old, int last, aa_diags *d)
+/* The branch, once locked, still is where we read it. */
+static int branch_unmoved(aa_session *s, struct aa_pending *p, aa_diags *d)
 {
+	const char *name = p->refname.ptr;
 	git_oid now;
 	int r = ref_target(s->repo, name, &now);
 
 	if (r < 0)
 		return git_fail(d, "cannot read a ref");
-	if (r == had && (!had || git_oid_equal(&now, old)))
+	if (r == p->exists && (!r || git_oid_equal(&now, &p->old)))
 		return 0;
-	if (!last && !strcmp(name, AA_NOTES_REF))
-		return AA_REF_RETRY;
-	if (!had && !strncmp(name, "refs/heads/", 11))
+	if (!p->exists)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 				"branch '%s' already exists (use --force to replace it)",
 				name + 11);
@@ -573,25 +913,44 @@ static int ref_unmoved(aa_session *s, const char *name, int had,
 }
 
 /*
- * The branch and the notes ref in one transaction: both are locked and
- * checked before either is written, so a held lock or a ref that moved
- * leaves both as they were. (A write failing between the two renames
- * is the one window left, as in git's own ref transactions.) Returns
- * AA_REF_RETRY, with nothing said, for a held lock or a notes ref that
- * moved, unless this is the last attempt.
+ * With both refs locked: the note must go on the notes ref's tip. When
+ * the tip is not the one it was built on (another run landed a note, or
+ * a lander before this one did not land), it is built again on the tip
+ * and its objects written (loose, fsynced) before the ref names them.
  */
-static int update_refs_with_note(aa_session *s, const char *refname,
-				 int exists, const git_oid *old,
-				 const git_oid *note, int had_note,
-				 const git_oid *old_note,
-				 const git_signature *who, const char *log,
+static int note_on_tip(aa_session *s, struct aa_pending *p, aa_diags *d)
+{
+	git_oid tip;
+	int had = ref_target(s->repo, AA_NOTES_REF, &tip);
+
+	if (had < 0)
+		return git_fail(d, "cannot read " AA_NOTES_REF);
+	if (had == p->note_had_parent &&
+	    (!had || git_oid_equal(&tip, &p->note_parent)))
+		return 0;
+	p->note_had_parent = had;
+	git_oid_cpy(&p->note_parent, &tip);
+	if (build_note(s, p->committer, had, &tip, &p->note, d) < 0)
+		return AA_FATAL;
+	return persist_objects(s, d);
+}
+
+/*
+ * The branch and the notes ref in one transaction: both are locked and
+ * checked before either is written, so a held lock or a branch that
+ * appeared or moved leaves both as they were. (A write failing between
+ * the two renames is the one window left, as in git's own ref
+ * transactions.) Returns AA_REF_RETRY, with nothing said, for a held
+ * lock, unless this is the last attempt.
+ */
+static int update_refs_with_note(aa_session *s, struct aa_pending *p,
 				 int last, aa_diags *d)
 {
 	git_transaction *tx = NULL;
 	int r = git_transaction_new(&tx, s->repo);
 
 	if (!r)
-		r = git_transaction_lock_ref(tx, refname);
+		r = git_transaction_lock_ref(tx, p->refname.ptr);
 	if (!r)
 		r = git_transaction_lock_ref(tx, AA_NOTES_REF);
 	if (r == GIT_ELOCKED && !last)
@@ -599,11 +958,12 @@ static int update_refs_with_note(aa_session *s, const char *refname,
 	else if (r < 0)
 		r = git_fail(d, "cannot lock the branch and " AA_NOTES_REF);
 	if (!r)
-		r = ref_unmoved(s, refname, exists, old, last, d);
+		r = branch_unmoved(s, p, d);
 	if (!r)
-		r = ref_unmoved(s, AA_NOTES_REF, had_note, old_note, last, d);
-	if (!r && (git_transaction_set_target(tx, refname, &s->commit, who, log) < 0 ||
-		   git_transaction_set_target(tx, AA_NOTES_REF, note, who,
+		r = note_on_tip(s, p, d);
+	if (!r && (git_transaction_set_target(tx, p->refname.ptr, &s->commit,
+					      p->committer, p->log.ptr) < 0 ||
+		   git_transaction_set_target(tx, AA_NOTES_REF, &p->note, p->committer,
 					      "ai-apply: the answer of a suggestion") < 0 ||
 		   git_transaction_commit(tx) < 0))
 		r = git_fail(d, "cannot update the branch and " AA_NOTES_REF);
@@ -611,35 +971,41 @@ static int update_refs_with_note(aa_session *s, const char *refname,
 	return r;
 }
 
-/*
- * The note's objects, persisted, then both refs; again on the notes
- * ref's new tip while another run holds or moves it.
- */
-static int land_note_and_branch(aa_session *s, const char *refname,
-				int exists, const git_oid *old,
-				const git_signature *who, const char *log,
+static int land_note_and_branch(aa_session *s, struct aa_pending *p,
 				aa_diags *d)
 {
 	int attempt, r = AA_REF_RETRY;
 
 	for (attempt = 1; r == AA_REF_RETRY; attempt++) {
-		git_oid note, old_note;
-		int had_note = 0;
-
 		if (attempt > 1) {
 			struct timespec ts = { 0, 20 * 1000 * 1000 };
 
 			nanosleep(&ts, NULL);
 		}
-		r = build_note(s, who, &old_note, &had_note, &note, d);
-		if (!r)
-			r = persist_objects(s, d);
-		if (!r)
-			r = update_refs_with_note(s, refname, exists, old, &note,
-						  had_note, &old_note, who, log,
-						  attempt == AA_REF_ATTEMPTS, d);
+		r = update_refs_with_note(s, p, attempt == AA_REF_ATTEMPTS, d);
 	}
 	return r;
+}
+
+/* No note: the branch alone, compare-and-swap. */
+static int land_branch_only(aa_session *s, struct aa_pending *p, aa_diags *d)
+{
+	git_reference *ref = NULL;
+	int r;
+
+	if (p->exists)
+		r = git_reference_create_matching(&ref, s->repo, p->refname.ptr,
+						  &s->commit, 1, &p->old, p->log.ptr);
+	else
+		r = git_reference_create(&ref, s->repo, p->refname.ptr,
+					 &s->commit, 0, p->log.ptr);
+	git_reference_free(ref);
+	/* created by another process since check_branch(): as if it had been there */
+	if (r == GIT_EEXISTS && !p->exists)
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"branch '%s' already exists (use --force to replace it)",
+				s->opts->branch);
+	return r < 0 ? git_fail(d, "cannot update the branch") : 0;
 }
 
 /* Refuses an existing branch without --force, or the checked-out one. */
@@ -675,79 +1041,96 @@ static int check_branch(aa_session *s, const char *refname, git_oid *old,
 	return 0;
 }
 
-static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
+/* The tree and the commit on the base, in the mempack. */
+static int build_commit(aa_session *s, const aa_plan *plan,
+			struct aa_pending *p, aa_diags *d)
 {
-	git_signature *author = NULL, *committer = NULL;
-	const git_commit *parents[1];
-	aa_buf refname = AA_BUF_INIT, msg = AA_BUF_INIT, log = AA_BUF_INIT;
-	git_reference *ref = NULL;
-	git_tree *tree = NULL;
-	git_oid tree_id, old;
-	int exists = 0, r;
+	git_signature *author = NULL;
+	const git_oid *parents[1];
+	aa_buf msg = AA_BUF_INIT;
+	git_oid tree_id;
+	int r = aa_fast_build_tree(s, plan, &tree_id, d);
 
-	if (aa_buf_printf(&refname, "refs/heads/%s", s->opts->branch) < 0)
-		return git_fail(d, "out of memory");
-	r = check_branch(s, refname.ptr, &old, &exists, d);
-	if (!r)
+	if (r == AA_FAST_NO) {
 		r = build_tree(s, plan, &tree_id, d);
+		if (!r)
+			r = remember_trees(s, plan, &tree_id, d);
+	}
 	if (!r)
-		r = remember_trees(s, plan, &tree_id, d);
-	if (!r && git_tree_lookup(&tree, s->repo, &tree_id) < 0)
-		r = git_fail(d, "cannot read the new tree");
+		r = base_signature(s, 0, &author, d);
 	if (!r)
-		r = make_signature(&author, s->repo, "AUTHOR", d);
-	if (!r)
-		r = make_signature(&committer, s->repo, "COMMITTER", d);
+		r = base_signature(s, 1, &p->committer, d);
 	if (!r && commit_message(plan, s->opts->message, s->opts->trailers,
 				  &msg) < 0)
 		r = git_fail(d, "out of memory");
-	parents[0] = s->base_commit;
-	if (!r && git_commit_create(&s->commit, s->repo, NULL, author, committer,
-				    NULL, msg.ptr, tree, s->base_commit ? 1 : 0,
-				    parents) < 0)
+	parents[0] = s->base_commit ? git_commit_id(s->base_commit) : NULL;
+	/* by ids: no parse of the new root tree */
+	if (!r && git_commit_create_from_ids(&s->commit, s->repo, NULL, author,
+					     p->committer, NULL, msg.ptr, &tree_id,
+					     s->base_commit ? 1 : 0, parents) < 0)
 		r = git_fail(d, "cannot create the commit");
 	if (!r && remember_object(s, &s->commit) < 0)
 		r = git_fail(d, "out of memory");
+	/* the reflog names the tool once: "ai-apply: <subject>" */
+	if (!r && aa_buf_printf(&p->log, "%s%.*s",
+				strncmp(msg.ptr, "ai-apply: ", 10) ? "ai-apply: " : "",
+				(int)strcspn(msg.ptr, "\n"), msg.ptr) < 0)
+		r = git_fail(d, "out of memory");
+	git_signature_free(author);
+	aa_buf_free(&msg);
+	return r;
+}
+
+int aa_land_prepare(aa_session *s, const aa_plan *plan, aa_diags *d)
+{
+	struct aa_pending *p;
+	int r;
+
+	if (s->opts->mode != AA_LAND_BRANCH || s->pending)
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"internal error: only a new --branch landing is prepared"), AA_FATAL;
+	if (aa_plan_conflicts(plan))
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"a branch never commits a conflict"), AA_REJECTED;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return git_fail(d, "out of memory");
+	s->pending = p;
+	if (aa_buf_printf(&p->refname, "refs/heads/%s", s->opts->branch) < 0)
+		return git_fail(d, "out of memory");
+	r = check_branch(s, p->refname.ptr, &p->old, &p->exists, d);
+	if (!r)
+		r = build_commit(s, plan, p, d);
+	if (!r && s->opts->note)
+		r = prepare_note(s, p, d);
+	return r;
+}
+
+int aa_land_finish(aa_session *s, aa_diags *d)
+{
+	struct aa_pending *p = s->pending;
+	int r;
+
+	if (!p || s->npersisted != s->ncreated)
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"internal error: a landing's objects are not on disk"), AA_FATAL;
+	aa_test_hook("branch");
+	r = p->has_note ? land_note_and_branch(s, p, d)
+			: land_branch_only(s, p, d);
+	pending_free(p);
+	s->pending = NULL;
+	return r;
+}
+
+static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
+{
+	int r = aa_land_prepare(s, plan, d);
+
 	/* Objects first: a ref must never point at a missing object. */
 	if (!r)
 		r = persist_objects(s, d);
-	/* the reflog names the tool once: "ai-apply: <subject>" */
-	if (!r && aa_buf_printf(&log, "%s%s",
-				strncmp(msg.ptr, "ai-apply: ", 10) ? "ai-apply: " : "",
-				msg.ptr) < 0)
-		r = git_fail(d, "out of memory");
-	if (!r) {
-		char *nl = strchr(log.ptr, '\n');
-
-		if (nl)
-			*nl = '\0';
-		aa_test_hook("branch");
-		if (s->opts->note)
-			r = land_note_and_branch(s, refname.ptr, exists, &old,
-						 committer, log.ptr, d);
-		else if (exists)
-			r = git_reference_create_matching(&ref, s->repo, refname.ptr,
-							  &s->commit, 1, &old, log.ptr);
-		else
-			r = git_reference_create(&ref, s->repo, refname.ptr,
-						 &s->commit, 0, log.ptr);
-		/* created by another process since check_branch(): as if it had been there */
-		if (s->opts->note)
-			; /* update_refs_with_note() said why */
-		else if (r == GIT_EEXISTS && !exists)
-			r = aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-				     "branch '%s' already exists (use --force to replace it)",
-				     s->opts->branch);
-		else if (r < 0)
-			r = git_fail(d, "cannot update the branch");
-	}
-	git_reference_free(ref);
-	git_tree_free(tree);
-	git_signature_free(author);
-	git_signature_free(committer);
-	aa_buf_free(&refname);
-	aa_buf_free(&msg);
-	aa_buf_free(&log);
+	if (!r)
+		r = aa_land_finish(s, d);
 	return r;
 }
 
@@ -864,7 +1247,7 @@ static int journal_paths(aa_session *s, const aa_plan *plan, const git_oid *ids,
 		}
 		n++;
 	}
-	r = aa_guard_journal(s->guard, v, n, d);
+	r = aa_guard_journal(s->base->guard, v, n, d);
 	free(v);
 	return r;
 }
@@ -892,7 +1275,7 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 	}
 	for (i = 0; !r && i < plan->nchanges; i++) {
 		if (plan->changes[i].exists)
-			r = change_blob(s, &plan->changes[i], &ids[i], d);
+			r = aa_change_blob(s, &plan->changes[i], &ids[i], d);
 		if (!r && plan->changes[i].conflict)
 			r = stage_blobs(s, &plan->changes[i], stages[i], d);
 	}
@@ -909,9 +1292,9 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 	if (!r && git_index_write(s->index) < 0)
 		r = git_fail(d, "cannot write the index");
 	if (!r)
-		r = aa_guard_commit(s->guard, d);
+		r = aa_guard_commit(s->base->guard, d);
 	if (r && backup && aa_worktree_restore(s, backup, d) < 0)
-		aa_guard_keep_journal(s->guard);
+		aa_guard_keep_journal(s->base->guard);
 	aa_worktree_backup_free(backup);
 	free(ids);
 	free(stages);
@@ -922,9 +1305,6 @@ int aa_land(aa_session *s, const aa_plan *plan, aa_diags *d)
 {
 	if (!plan->nchanges || s->opts->mode == AA_LAND_CHECK)
 		return 0;
-	if (s->opts->mode == AA_LAND_BRANCH && aa_plan_conflicts(plan))
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-				"a branch never commits a conflict"), AA_REJECTED;
 	if (s->opts->mode == AA_LAND_BRANCH)
 		return land_branch(s, plan, d);
 	return land_index(s, plan, d);

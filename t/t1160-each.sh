@@ -158,6 +158,156 @@ test_expect_success 'two --each runs racing on the same names: one wins, the oth
 	)
 '
 
+test_expect_success 'a suggestion refused at its ref: the next note does not descend from its note' '
+	(
+		cd repo &&
+		notes_before=$(git rev-parse refs/notes/ai-apply) &&
+		start_paused --each --branch=q ../answers/one.md ../answers/three.md &&
+		git branch q-1 base &&
+		resume &&
+		test $paused_code = 1 &&
+		test_grep "branch .q-1. already exists" "$TRASH/paused.err" &&
+		test "$(git rev-parse q-1)" = "$(git rev-parse base)" &&
+		git rev-parse --verify q-2 &&
+		test "$(git rev-parse refs/notes/ai-apply^)" = "$notes_before" &&
+		git notes --ref=ai-apply show q-2 >note &&
+		test_cmp ../answers/three.md note &&
+		git fsck --no-progress
+	)
+'
+
+test_expect_success 'the notes ref moved by another run meanwhile: every note goes on its tip' '
+	(
+		cd repo &&
+		notes_before=$(git rev-parse refs/notes/ai-apply) &&
+		start_paused --each --branch=mv ../answers/one.md ../answers/three.md &&
+		git ai-apply --each --branch=nv ../answers/two.md &&
+		resume &&
+		test $paused_code = 0 &&
+		test $(git rev-list --count $notes_before..refs/notes/ai-apply) = 3 &&
+		git notes --ref=ai-apply show nv-1 >note &&
+		test_cmp ../answers/two.md note &&
+		git notes --ref=ai-apply show mv-1 >note &&
+		test_cmp ../answers/one.md note &&
+		git notes --ref=ai-apply show mv-2 >note &&
+		test_cmp ../answers/three.md note &&
+		git fsck --no-progress
+	)
+'
+
+test_expect_success 'the objects of all suggestions go to disk as one pack, no loose object' '
+	(
+		cd repo &&
+		loose_objects >objects.before &&
+		ls .git/objects/pack/*.pack >packs.before &&
+		git ai-apply --each --branch=p ../answers/one.md ../answers/two.md \
+			../answers/three.md &&
+		loose_objects >objects.after &&
+		test_cmp objects.before objects.after &&
+		ls .git/objects/pack/*.pack >packs.after &&
+		comm -13 packs.before packs.after >new.packs &&
+		test $(wc -l <new.packs) = 1 &&
+		git verify-pack "$(sed "s/pack\$/idx/" new.packs)" &&
+		for i in 1 2 3
+		do
+			git cat-file -e p-$i^{tree} &&
+			git notes --ref=ai-apply show p-$i >/dev/null || return 1
+		done &&
+		git fsck --no-progress
+	)
+'
+
+test_expect_success 'notes go in a fanned-out tree; flat notes of an older tree are fanned out' '
+	git init -q fan &&
+	(
+		cd fan &&
+		echo one >a.txt &&
+		git add a.txt &&
+		git commit -q -m one &&
+		git notes --ref=ai-apply add -m "an old flat note" HEAD &&
+		git ls-tree --name-only refs/notes/ai-apply >names &&
+		test_grep "^[0-9a-f]\{40\}\$" names &&
+		git ai-apply --each --branch=f ../answers/one.md ../answers/three.md &&
+		git ls-tree --name-only refs/notes/ai-apply >names &&
+		! grep "^[0-9a-f]\{40\}\$" names &&
+		test_grep "^[0-9a-f][0-9a-f]\$" names &&
+		echo "an old flat note" >expect &&
+		git notes --ref=ai-apply show HEAD >actual &&
+		test_cmp expect actual &&
+		git notes --ref=ai-apply show f-2 >actual &&
+		test_cmp ../answers/three.md actual &&
+		git fsck --no-progress
+	)
+'
+
+test_expect_success 'each suggestion has the tree git apply gives (new directories, names sorting around a directory, a removal)' '
+	git init -q trees &&
+	(
+		cd trees &&
+		mkdir d &&
+		echo one >d/one.txt &&
+		echo ab >a-b &&
+		echo at >a.txt &&
+		echo zero >d0 &&
+		git add . &&
+		git commit -q -m base &&
+		cp d/one.txt old && echo two >>d/one.txt &&
+		mkdir -p a d/sub e/f &&
+		echo x >a/x.txt && echo new >d/sub/new.txt && echo g >e/f/g.txt &&
+		echo dt >d.txt &&
+		git add -N a/x.txt d/sub/new.txt e/f/g.txt d.txt &&
+		git diff -- d/one.txt a/x.txt d/sub/new.txt >../t1.diff &&
+		git diff -- d.txt e/f/g.txt >../t2.diff &&
+		git rm -q --cached d0 &&
+		git diff --cached -- d0 >../t3.diff &&
+		git reset -q --hard &&
+		git clean -q -fd &&
+		git ai-apply --each --branch=t ../t1.diff ../t2.diff ../t3.diff &&
+		for i in 1 2 3
+		do
+			GIT_INDEX_FILE=.git/tmp-index git read-tree HEAD &&
+			GIT_INDEX_FILE=.git/tmp-index git apply --cached ../t$i.diff &&
+			want=$(GIT_INDEX_FILE=.git/tmp-index git write-tree) &&
+			test "$(git rev-parse t-$i^{tree})" = "$want" || return 1
+		done &&
+		git fsck --no-progress
+	)
+'
+
+# in_pack_size BLOB: the blob's size in the newest pack (verify-pack -v).
+in_pack_size () {
+	git verify-pack -v "$(ls -t .git/objects/pack/*.idx | head -1)" |
+	awk -v id="$1" '$1 == id { print $4 }'
+}
+
+test_expect_success 'the pack is stored uncompressed unless core.compression or pack.compression says' '
+	git init -q level &&
+	(
+		cd level &&
+		echo base >a.txt &&
+		git add a.txt &&
+		git commit -q -m base &&
+		{
+			echo "--- START-FILE: big.txt ---" &&
+			for i in $(test_seq 1 200)
+			do
+				echo "the same line, again and again"
+			done &&
+			echo "--- END-FILE: big.txt ---"
+		} >../big.md &&
+		git ai-apply --each --branch=z ../big.md &&
+		blob=$(git rev-parse z-1:big.txt) &&
+		size=$(git cat-file -s $blob) &&
+		test $(in_pack_size $blob) -gt $size &&
+		git config core.compression 9 &&
+		git ai-apply --each --branch=c ../big.md &&
+		test $(in_pack_size $blob) -lt $((size / 10)) &&
+		git config pack.compression 0 &&
+		git ai-apply --each --branch=p ../big.md &&
+		test $(in_pack_size $blob) -gt $size
+	)
+'
+
 test_expect_success '--base: every suggestion starts from it' '
 	(
 		cd repo &&

@@ -82,6 +82,35 @@ aa_outcome aa_apply(git_repository *repo, const aa_apply_opts *o,
 		    aa_apply_result *res);
 void aa_apply_result_free(aa_apply_result *res);
 
+/*
+ * --each: input i is its own suggestion, landed on <branch>-<i+1>, all
+ * from one base read once. Each stays all or nothing: planned and built
+ * in memory, the objects of all that built written in one pack, then
+ * each one's branch and note refs in a transaction of its own.
+ */
+typedef struct aa_each_result {
+	aa_apply_result *v;   /* one per input, in order (sessions open) */
+	aa_buf *branches;     /* their branch names */
+	size_t n;
+	size_t failed;        /* suggestions that did not land */
+	aa_land_opts land;    /* the base's options */
+	aa_base base;
+	int base_opened;
+	aa_outcome base_outcome; /* when the base did not open ... */
+	aa_diags base_diags;  /* ... why (said again in each suggestion) */
+	aa_diags diags;       /* the run's own errors: nothing was tried */
+} aa_each_result;
+
+/*
+ * Runs --each (o->land.branch is the prefix). Returns the exit status:
+ * 0 when every suggestion landed (or was already applied), else the
+ * worst (128 over 1). With res->n == 0 nothing was tried: the reason is
+ * in res->diags. res must be freed with aa_each_result_free().
+ */
+int aa_apply_each(git_repository *repo, const aa_apply_opts *o,
+		  aa_each_result *res);
+void aa_each_result_free(aa_each_result *res);
+
 /* The exit status of an outcome: 0, 1 (rejected or conflicted), 128. */
 int aa_apply_exit_code(aa_outcome outcome);
 

@@ -1,0 +1,34 @@
+/*
+ * A pack of objects written by us, for --each: every new object of every
+ * suggestion in one file instead of a loose file (create, fsync, rename,
+ * directory fsync) each. No delta search and no libgit2 indexer: the
+ * objects are in memory and their ids known, so the index is written
+ * alongside (git's pack v2 and index v2 formats, gitformat-pack(5)). A
+ * tree whose older version is known is stored as a delta against it
+ * (a root tree of 1,000 entries with 3 changed: ~150 bytes, not 30 KiB).
+ */
+#ifndef AA_PACK_H
+#define AA_PACK_H
+
+#include <git2.h>
+#include "aiapply/common.h"
+
+typedef struct aa_pack_object {
+	git_oid id;
+	git_oid base; /* its older version, a delta base; zero: none */
+} aa_pack_object;
+
+/*
+ * Writes the objects v[0..n) (read from odb; duplicates allowed) as
+ * objects/pack/pack-<sum>.pack and .idx under objects_dir: temporary
+ * files, each fsynced, renamed into place (the pack first: the index
+ * makes it visible), then the directory fsynced. A tree with a base is
+ * a delta against it, the base then written whole in the same pack
+ * (deltas are one level deep: a base that is itself a delta is replaced
+ * by its own base). level: zlib's, 0 (stored) to 9. On failure nothing of
+ * ours stays; returns 0 or AA_FATAL with the reason in d.
+ */
+int aa_pack_write(const char *objects_dir, git_odb *odb,
+		  const aa_pack_object *v, size_t n, int level, aa_diags *d);
+
+#endif
