@@ -49,7 +49,9 @@ AA_CFLAGS = -std=c11 -Wall -Wextra -MMD -MP -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=
 	    -Iinclude -Isrc $(OPT) $(SAN_FLAGS) \
 	    $(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(CFLAGS)
 AA_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
-AA_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(LIBS)
+# mbedTLS (SHA-1 of the pack we write) has no pkg-config file in Debian
+# 12; libgit2-dev depends on libmbedtls-dev and libgit2 loads it anyway.
+AA_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lmbedcrypto $(LIBS)
 TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
 LIB_SRCS := $(filter-out src/cli.c,$(wildcard src/*.c src/format/*.c))

@@ -14,6 +14,8 @@ have_pc yaml-0.1  || missing="$missing libyaml-dev"
 have_pc libcjson  || missing="$missing libcjson-dev"
 have_pc libxxhash || missing="$missing libxxhash-dev"
 have_pc zlib      || missing="$missing zlib1g-dev"
+# SHA-1 of the packs --each writes (libgit2-dev depends on it already)
+test -f /usr/include/mbedtls/sha1.h || missing="$missing libmbedtls-dev"
 have_pc cmocka    || missing="$missing libcmocka-dev"
 command -v jq >/dev/null 2>&1 || missing="$missing jq"
 test -f /usr/share/sharness/sharness.sh || missing="$missing sharness"

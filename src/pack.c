@@ -1,7 +1,7 @@
 /*
  * Writing one pack and its index (src/pack.h): entries undeltified,
  * zlib at the level asked, ids sorted for the
- * index, SHA-1 trailers computed here (libgit2 exposes no raw SHA-1).
+ * index, SHA-1 trailers by mbedTLS (libgit2 exposes no raw SHA-1).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,110 +12,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <mbedtls/sha1.h>
 
 #include "pack.h"
 
-/* ---- SHA-1 (FIPS 180-4), for the pack's and the index's trailers ---- */
-
-typedef struct sha1_ctx {
-	uint32_t h[5];
-	uint64_t len;          /* bytes hashed */
-	unsigned char block[64];
-	size_t used;
-} sha1_ctx;
-
-#define ROL(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
-
-static void sha1_block(sha1_ctx *c, const unsigned char *p)
+/*
+ * SHA-1 for the pack's and the index's trailers: mbedTLS's, the library
+ * Debian's libgit2 is built with (libgit2 exposes no raw SHA-1; its
+ * git_odb_hash adds an object header).
+ */
+static int sha1_buf(const void *data, size_t len, unsigned char out[20])
 {
-	uint32_t w[80], a = c->h[0], b = c->h[1], cc = c->h[2], d = c->h[3],
-		 e = c->h[4], f, k, t;
-	int i;
-
-	for (i = 0; i < 16; i++)
-		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
-		       (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
-	for (; i < 80; i++)
-		w[i] = ROL(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
-	for (i = 0; i < 80; i++) {
-		if (i < 20)
-			f = (b & cc) | (~b & d), k = 0x5A827999;
-		else if (i < 40)
-			f = b ^ cc ^ d, k = 0x6ED9EBA1;
-		else if (i < 60)
-			f = (b & cc) | (b & d) | (cc & d), k = 0x8F1BBCDC;
-		else
-			f = b ^ cc ^ d, k = 0xCA62C1D6;
-		t = ROL(a, 5) + f + e + k + w[i];
-		e = d;
-		d = cc;
-		cc = ROL(b, 30);
-		b = a;
-		a = t;
-	}
-	c->h[0] += a;
-	c->h[1] += b;
-	c->h[2] += cc;
-	c->h[3] += d;
-	c->h[4] += e;
-}
-
-static void sha1_init(sha1_ctx *c)
-{
-	static const uint32_t h0[5] = { 0x67452301, 0xEFCDAB89, 0x98BADCFE,
-					0x10325476, 0xC3D2E1F0 };
-
-	memcpy(c->h, h0, sizeof(h0));
-	c->len = 0;
-	c->used = 0;
-}
-
-static void sha1_update(sha1_ctx *c, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-
-	c->len += len;
-	while (len) {
-		size_t take = 64 - c->used < len ? 64 - c->used : len;
-
-		if (!c->used && len >= 64) {
-			sha1_block(c, p);
-			p += 64;
-			len -= 64;
-			continue;
-		}
-		memcpy(c->block + c->used, p, take);
-		c->used += take;
-		p += take;
-		len -= take;
-		if (c->used == 64) {
-			sha1_block(c, c->block);
-			c->used = 0;
-		}
-	}
-}
-
-static void sha1_final(sha1_ctx *c, unsigned char out[20])
-{
-	uint64_t bits = c->len * 8;
-	unsigned char pad[72] = { 0x80 };
-	size_t padlen = (c->used < 56 ? 56 : 120) - c->used;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		pad[padlen + i] = (unsigned char)(bits >> (56 - 8 * i));
-	sha1_update(c, pad, padlen + 8);
-	for (i = 0; i < 20; i++)
-		out[i] = (unsigned char)(c->h[i / 4] >> (24 - 8 * (i % 4)));
-}
-
-static void sha1_buf(const void *data, size_t len, unsigned char out[20])
-{
-	sha1_ctx c;
-
-	sha1_init(&c);
-	sha1_update(&c, data, len);
-	sha1_final(&c, out);
+	return mbedtls_sha1_ret(data, len, out) == 0 ? 0 : -1;
 }
 
 /* ---- the pack ---- */
@@ -533,9 +441,35 @@ static int build_pack(git_odb *odb, pack_ent *v, size_t n, aa_buf *pack,
 		return r;
 	if (aa_buf_grow(pack, 20) < 0)
 		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
-	sha1_buf(pack->ptr, pack->len, (unsigned char *)pack->ptr + pack->len);
+	if (sha1_buf(pack->ptr, pack->len,
+		     (unsigned char *)pack->ptr + pack->len) < 0)
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"cannot compute the pack's checksum");
 	pack->len += 20;
 	return 0;
+}
+
+/*
+ * The index v2's offsets: 31 bits each; one past 2^31 - 1 is stored in
+ * the table of 64-bit offsets after them, its place there with the
+ * high bit set.
+ */
+static int put_offsets(const pack_ent *v, size_t n, aa_buf *idx)
+{
+	uint32_t large = 0;
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < n; i++)
+		if ((uint64_t)v[i].offset > 0x7fffffffu)
+			r |= put_be32(idx, 0x80000000u | large++);
+		else
+			r |= put_be32(idx, (uint32_t)v[i].offset);
+	for (i = 0; i < n; i++)
+		if ((uint64_t)v[i].offset > 0x7fffffffu)
+			r |= put_be32(idx, (uint32_t)((uint64_t)v[i].offset >> 32)) |
+			     put_be32(idx, (uint32_t)v[i].offset);
+	return r;
 }
 
 /* The index v2: fan-out, ids, CRCs, offsets, both checksums. */
@@ -555,12 +489,11 @@ static int build_index(const pack_ent *v, size_t n, const aa_buf *pack,
 		r |= aa_buf_put(idx, (const char *)v[i].id.id, GIT_OID_RAWSZ);
 	for (i = 0; i < n; i++)
 		r |= put_be32(idx, v[i].crc);
-	for (i = 0; i < n; i++)
-		r |= put_be32(idx, (uint32_t)v[i].offset);
+	r |= put_offsets(v, n, idx);
 	r |= aa_buf_put(idx, pack->ptr + pack->len - 20, 20);
-	if (r < 0 || aa_buf_grow(idx, 20) < 0)
+	if (r < 0 || aa_buf_grow(idx, 20) < 0 ||
+	    sha1_buf(idx->ptr, idx->len, (unsigned char *)idx->ptr + idx->len) < 0)
 		return -1;
-	sha1_buf(idx->ptr, idx->len, (unsigned char *)idx->ptr + idx->len);
 	idx->len += 20;
 	return 0;
 }
