@@ -321,6 +321,80 @@ static int hunk_needs_removed(const aa_hunk *a, const aa_hunk *b,
 	return telling;
 }
 
+/*
+ * Hunks a and b read the same base text over the lines both cover (so
+ * they were written against one base).
+ */
+static int same_base_text(const aa_hunk *a, const aa_hunk *b)
+{
+	long lo = a->old_start > b->old_start ? a->old_start : b->old_start;
+	long hi_a = a->old_start + a->old_count, hi_b = b->old_start + b->old_count;
+	long hi = hi_a < hi_b ? hi_a : hi_b, n;
+	size_t i = skip_old(a, 0, lo - a->old_start), j = skip_old(b, 0, lo - b->old_start);
+
+	for (n = lo; n < hi; n++) {
+		if (i >= a->nlines || j >= b->nlines ||
+		    !line_is(&a->lines[i], &b->lines[j]))
+			return 0;
+		i = skip_old(a, i + 1, 0);
+		j = skip_old(b, j + 1, 0);
+	}
+	return 1;
+}
+
+/* Base line n is one that h removes (a telling one when `telling`). */
+static int removes_line(const aa_hunk *h, long n, int telling)
+{
+	long at = h->old_start;
+	size_t i;
+
+	for (i = 0; i < h->nlines && at <= n; i++) {
+		if (h->lines[i].kind == '+')
+			continue;
+		if (at == n)
+			return h->lines[i].kind == '-' &&
+			       (!telling || is_telling(&h->lines[i]));
+		at++;
+	}
+	return 0;
+}
+
+/*
+ * Hunk a only inserts lines at some place between two base lines, and
+ * hunk b (of a later diff) removes both of those lines, one of them
+ * telling: b rewrites the very spot a adds to, reading it as the base
+ * has it, so it does not apply after a ("Option 1: add a line here;
+ * Option 2: replace these lines").
+ */
+static int hunk_rewrites_insertion(const aa_hunk *a, const aa_hunk *b,
+				   size_t *work_left)
+{
+	long at = a->old_start;
+	size_t i;
+
+	if (a->nlines > MAX_HUNK_LINES_COMPARED ||
+	    b->nlines > MAX_HUNK_LINES_COMPARED ||
+	    spend(work_left, 2 * (a->nlines + b->nlines)) < 0 ||
+	    !same_base_text(a, b))
+		return 0;
+	for (i = 0; i < a->nlines; i++) {
+		int pure = a->lines[i].kind == '+' &&
+			   (i == 0 || a->lines[i - 1].kind == ' ') &&
+			   (i + 1 >= a->nlines || a->lines[i + 1].kind != '-');
+
+		if (a->lines[i].kind != '+') {
+			at++;
+			continue;
+		}
+		/* the inserted run sits between base lines at-1 and at */
+		if (pure && at > 1 && removes_line(b, at - 1, 0) &&
+		    removes_line(b, at, 0) &&
+		    (removes_line(b, at - 1, 1) || removes_line(b, at, 1)))
+			return 1;
+	}
+	return 0;
+}
+
 static int diff_needs_removed(scan *s, const aa_op *first,
 			      const aa_op *second)
 {
@@ -333,7 +407,10 @@ static int diff_needs_removed(scan *s, const aa_op *first,
 			if (spend(&s->work_left, 1) < 0)
 				return 0;
 			if (hunk_needs_removed(&first->hunks[i], &second->hunks[j],
-					       &s->work_left))
+					       &s->work_left) ||
+			    hunk_rewrites_insertion(&first->hunks[i],
+						    &second->hunks[j],
+						    &s->work_left))
 				return 1;
 		}
 	return 0;

@@ -14,6 +14,7 @@
 
 #include "aiapply.h"
 #include "aiapply/apply.h"
+#include "aiapply/alternatives.h"
 #include "aiapply/review.h"
 #include "apply_internal.h"
 
@@ -252,6 +253,7 @@ static const char *answer_name(const char *name)
  */
 static int build_trailers(git_repository *repo, const aa_apply_inputs *in,
 			  const aa_changeset *cs, const aa_plan *plan,
+			  size_t alternative, size_t alternatives,
 			  aa_buf *out, aa_diags *d)
 {
 	aa_buf key = AA_BUF_INIT;
@@ -269,6 +271,9 @@ static int build_trailers(git_repository *repo, const aa_apply_inputs *in,
 		aa_buf_printf(out, "AI-Answer: %s\nAI-Answer-Blob: %s\n",
 			      answer_name(in->v[i].name), hex);
 	}
+	if (alternative)
+		aa_buf_printf(out, "AI-Alternative: %zu of %zu\n", alternative,
+			      alternatives);
 	aa_buf_puts(out, "AI-Formats: ");
 	aa_formats_used(cs, out);
 	aa_buf_printf(out, "\nAI-Tolerant-Placements: %zu\n",
@@ -321,11 +326,87 @@ static aa_outcome outcome_of(int r)
 	return r == AA_FATAL ? AA_OUT_FATAL : AA_OUT_REJECTED;
 }
 
+/*
+ * --each on an answer holding alternatives: keeps the o->alternative-th
+ * change set of the split in place of the whole. The split's note goes
+ * with the first alternative only (each suggestion reports its own).
+ */
+static int take_alternative(const aa_apply_opts *o, aa_apply_result *res)
+{
+	aa_alternatives alt = AA_ALTERNATIVES_INIT;
+	aa_diags note = AA_DIAGS_INIT;
+	int k = aa_split_alternatives(&res->cs, &alt,
+				      o->alternative == 1 ? &res->diags : &note);
+
+	aa_diags_free(&note);
+	if (k < 0)
+		return -1;
+	if ((size_t)k != o->alternatives || o->alternative > alt.n) {
+		aa_alternatives_free(&alt);
+		return aa_error(&res->diags, (aa_pos){ res->inputs.v[0].name, 0 },
+				NULL, "the answer no longer splits into %zu alternatives",
+				o->alternatives);
+	}
+	aa_changeset_free(&res->cs);
+	res->cs = alt.sets[o->alternative - 1];
+	memset(&alt.sets[o->alternative - 1], 0, sizeof(alt.sets[0]));
+	aa_alternatives_free(&alt);
+	return 0;
+}
+
+/*
+ * Not --each: an answer that holds alternatives still lands as one
+ * change set, in order (SPEC), but says so and how to land each apart.
+ */
+static void say_alternatives(aa_apply_result *res)
+{
+	aa_alternatives alt = AA_ALTERNATIVES_INIT;
+	aa_diags notes = AA_DIAGS_INIT;
+	size_t i;
+
+	if (res->inputs.n == 1 && aa_split_alternatives(&res->cs, &alt, &notes) >= 2) {
+		for (i = 0; i < notes.n; i++)
+			if (notes.v[i].level == AA_DIAG_NOTE)
+				aa_note(&res->diags, (aa_pos){ notes.v[i].input,
+					notes.v[i].line }, notes.v[i].path, "%s",
+					notes.v[i].msg);
+		aa_note(&res->diags, (aa_pos){ res->inputs.v[0].name, 0 }, NULL,
+			"applied in order as one change set; --each --branch=<name> "
+			"lands each alternative on a branch of its own");
+	}
+	aa_alternatives_free(&alt);
+	aa_diags_free(&notes);
+}
+
+size_t aa_apply_count_alternatives(git_repository *repo,
+				   const aa_apply_opts *o, const char *file,
+				   aa_diags *d)
+{
+	aa_apply_opts one = *o;
+	aa_apply_inputs in = { NULL, NULL, NULL, 0 };
+	aa_changeset cs = AA_CHANGESET_INIT;
+	aa_alternatives alt = AA_ALTERNATIVES_INIT;
+	aa_diags quiet = AA_DIAGS_INIT;
+	int k = 0;
+
+	one.files = &file;
+	one.nfiles = 1;
+	if (read_inputs(&one, repo, &in, &quiet) == 0 &&
+	    parse_inputs(&one, &in, &cs, &quiet) == 0)
+		k = aa_split_alternatives(&cs, &alt, d);
+	aa_alternatives_free(&alt);
+	aa_changeset_free(&cs);
+	free_inputs(&in);
+	aa_diags_free(&quiet);
+	return k >= 2 ? (size_t)k : 1;
+}
+
 /* --branch: the commit's trailers and the note, for the lander. */
-static int set_provenance(aa_apply_result *res)
+static int set_provenance(const aa_apply_opts *o, aa_apply_result *res)
 {
 	if (build_trailers(res->session.repo, &res->inputs, &res->cs, &res->plan,
-			   &res->trailers, &res->diags) < 0 ||
+			   o->alternative, o->alternatives, &res->trailers,
+			   &res->diags) < 0 ||
 	    build_note(&res->inputs, &res->note, &res->diags) < 0)
 		return -1;
 	res->land.trailers = res->trailers.ptr;
@@ -365,8 +446,11 @@ int aa_apply_plan_one(git_repository *repo, aa_base *base,
 	if (r < 0)
 		return res->outcome = outcome_of(r), -1;
 	res->outcome = AA_OUT_REJECTED;
-	if (parse_inputs(o, &res->inputs, &res->cs, &res->diags) < 0)
+	if (parse_inputs(o, &res->inputs, &res->cs, &res->diags) < 0 ||
+	    (o->alternative && take_alternative(o, res) < 0))
 		return -1;
+	if (!o->alternative && !o->alternatives)
+		say_alternatives(res);
 	if (o->confirm_deletions && !popts.allow_delete && o->parse.strict)
 		o->confirm_deletions(&popts, &res->cs, o->payload);
 	if (aa_plan_build(&res->plan, &res->cs, &res->session.snap, &popts,
@@ -392,7 +476,7 @@ int aa_apply_plan_one(git_repository *repo, aa_base *base,
 			return -1;
 		}
 	}
-	if (o->land.mode == AA_LAND_BRANCH && set_provenance(res) < 0) {
+	if (o->land.mode == AA_LAND_BRANCH && set_provenance(o, res) < 0) {
 		res->outcome = AA_OUT_FATAL;
 		return -1;
 	}

@@ -13,15 +13,31 @@
 #include "aiapply/apply.h"
 #include "apply_internal.h"
 
-/* Suggestion i's options: its answer and its branch, <branch>-<i+1>. */
-static int suggestion_opts(const aa_apply_opts *o, size_t i, aa_apply_opts *one,
-			   aa_buf *branch)
+/*
+ * One suggestion: input `file` (its index in the inputs), or one
+ * alternative of it (1-based; 0: the whole answer) out of `of`.
+ */
+typedef struct suggestion {
+	size_t file;
+	size_t alternative, of;
+} suggestion;
+
+/*
+ * Suggestion sg's options: its answer and its branch, <branch>-<n> for
+ * the n-th input, <branch>-<n>.<k> for its k-th alternative.
+ */
+static int suggestion_opts(const aa_apply_opts *o, const suggestion *sg,
+			   aa_apply_opts *one, aa_buf *branch)
 {
 	*one = *o;
-	one->files = &o->files[i];
+	one->files = &o->files[sg->file];
 	one->nfiles = 1;
+	one->alternative = sg->alternative;
+	one->alternatives = sg->of;
 	aa_buf_clear(branch);
-	if (aa_buf_printf(branch, "%s-%zu", o->land.branch, i + 1) < 0)
+	if (aa_buf_printf(branch, "%s-%zu", o->land.branch, sg->file + 1) < 0 ||
+	    (sg->alternative &&
+	     aa_buf_printf(branch, ".%zu", sg->alternative) < 0))
 		return -1;
 	one->land.branch = branch->ptr;
 	return 0;
@@ -44,15 +60,15 @@ static void copy_errors(aa_diags *to, const aa_diags *from)
  * the base's error.
  */
 static void build_one(git_repository *repo, aa_each_result *res,
-		      const aa_apply_opts *o, size_t i, size_t *ready,
-		      size_t *nready)
+		      const aa_apply_opts *o, const suggestion *sg, size_t i,
+		      size_t *ready, size_t *nready)
 {
 	aa_apply_result *one = &res->v[i];
 	aa_apply_opts oi;
 	int r;
 
 	aa_apply_result_init(one);
-	if (suggestion_opts(o, i, &oi, &res->branches[i]) < 0) {
+	if (suggestion_opts(o, sg, &oi, &res->branches[i]) < 0) {
 		one->outcome = AA_OUT_FATAL;
 		aa_oom(&one->diags, (aa_pos){ NULL, 0 }, NULL);
 		return;
@@ -134,30 +150,84 @@ static int tally(aa_each_result *res)
 	return code;
 }
 
+static int add_suggestion(suggestion **v, size_t *n, size_t *cap,
+			  size_t file, size_t alternative, size_t of)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 16;
+		suggestion *w = realloc(*v, c * sizeof(**v));
+
+		if (!w)
+			return -1;
+		*v = w;
+		*cap = c;
+	}
+	(*v)[*n].file = file;
+	(*v)[*n].alternative = alternative;
+	(*v)[(*n)++].of = of;
+	return 0;
+}
+
+/*
+ * The suggestions of the inputs: one per input, or one per alternative
+ * when an input splits (the split's note is said again by its first
+ * alternative's own run). NULL when out of memory.
+ */
+static suggestion *list_suggestions(git_repository *repo,
+				    const aa_apply_opts *o, size_t *n)
+{
+	suggestion *v = NULL;
+	size_t i, k, cap = 0;
+	int r = 0;
+
+	*n = 0;
+	for (i = 0; !r && i < o->nfiles; i++) {
+		aa_diags notes = AA_DIAGS_INIT;
+		size_t of = aa_apply_count_alternatives(repo, o, o->files[i], &notes);
+
+		aa_diags_free(&notes);
+		if (of < 2)
+			r = add_suggestion(&v, n, &cap, i, 0, 0);
+		for (k = 1; of >= 2 && !r && k <= of; k++)
+			r = add_suggestion(&v, n, &cap, i, k, of);
+	}
+	if (r < 0) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
 int aa_apply_each(git_repository *repo, const aa_apply_opts *o,
 		  aa_each_result *res)
 {
-	size_t i, nready = 0, *ready;
+	size_t i, n = 0, nready = 0, *ready;
+	suggestion *sg;
 
 	memset(res, 0, sizeof(*res));
 	if (!o->nfiles)
 		return aa_error(&res->diags, (aa_pos){ NULL, 0 }, NULL,
 				"--each needs the answer files (standard input is one answer)"),
 		       AA_APPLY_EXIT_FATAL;
-	res->v = calloc(o->nfiles, sizeof(*res->v));
-	res->branches = calloc(o->nfiles, sizeof(*res->branches));
-	ready = calloc(o->nfiles, sizeof(*ready));
+	if (!(sg = list_suggestions(repo, o, &n)))
+		return aa_oom(&res->diags, (aa_pos){ NULL, 0 }, NULL),
+		       AA_APPLY_EXIT_FATAL;
+	res->v = calloc(n, sizeof(*res->v));
+	res->branches = calloc(n, sizeof(*res->branches));
+	ready = calloc(n, sizeof(*ready));
 	if (!res->v || !res->branches || !ready) {
 		free(ready);
+		free(sg);
 		return aa_oom(&res->diags, (aa_pos){ NULL, 0 }, NULL),
 		       AA_APPLY_EXIT_FATAL;
 	}
-	res->n = o->nfiles;
+	res->n = n;
 	open_base(repo, o, res);
 	for (i = 0; i < res->n; i++)
-		build_one(repo, res, o, i, ready, &nready);
+		build_one(repo, res, o, &sg[i], i, ready, &nready);
 	land_ready(res, ready, nready);
 	free(ready);
+	free(sg);
 	return tally(res);
 }
 

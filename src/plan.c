@@ -859,7 +859,7 @@ static void warn_written_twice(planner *p, const aa_op *op, aa_plan_node *n)
 		aa_warn(p->d, op->pos, op->path,
 			"is written whole a second time in this change set "
 			"(first at %s:%ld); this content replaces that one "
-			"entirely (alternatives? use --each on separate answers)",
+			"entirely (alternatives? --each --branch=<name> lands each on a branch of its own)",
 			n->written_at.input ? aa_qpath(n->written_at.input) : "<input>",
 			n->written_at.line);
 	n->written_at = op->pos;

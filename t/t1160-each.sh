@@ -308,6 +308,57 @@ test_expect_success 'the pack is stored uncompressed unless core.compression or 
 	)
 '
 
+test_expect_success 'an answer holding alternatives: each on <name>-<n>.<k>, shared setup in each, said once' '
+	cat >answers/options.md <<-\EOF &&
+	A helper first:
+
+	--- START-FILE: helper.txt ---
+	help
+	--- END-FILE: helper.txt ---
+
+	Option 1:
+
+	--- START-REPLACE-FILE: a.txt ---
+	option one
+	--- END-REPLACE-FILE: a.txt ---
+
+	Option 2:
+
+	--- START-REPLACE-FILE: a.txt ---
+	option two
+	--- END-REPLACE-FILE: a.txt ---
+	EOF
+	(
+		cd repo &&
+		git ai-apply --each --branch=alt ../answers/options.md ../answers/three.md 2>../err &&
+		git for-each-ref --format="%(refname:short)" "refs/heads/alt-*" >../actual &&
+		printf "%s\n" alt-1.1 alt-1.2 alt-2 >../expect &&
+		test_cmp ../expect ../actual &&
+		echo "option one" >../expect && git show alt-1.1:a.txt >../actual &&
+		test_cmp ../expect ../actual &&
+		echo "option two" >../expect && git show alt-1.2:a.txt >../actual &&
+		test_cmp ../expect ../actual &&
+		git show alt-1.1:helper.txt && git show alt-1.2:helper.txt &&
+		test "$(git rev-parse alt-1.1^)" = "$(git rev-parse HEAD)" &&
+		test "$(git rev-parse alt-1.2^)" = "$(git rev-parse HEAD)" &&
+		git log -1 --format=%B alt-1.2 >../msg &&
+		test_grep "^AI-Alternative: 2 of 2$" ../msg &&
+		test_grep "^AI-Answer: options.md$" ../msg &&
+		! git log -1 --format=%B alt-2 | grep AI-Alternative
+	) &&
+	test $(grep -c "2 alternatives" err) = 1 &&
+	test_grep "the path a.txt is written whole again" err
+'
+
+test_expect_success 'without --each such an answer lands as one change set, and says how to land each' '
+	(
+		cd repo &&
+		git ai-apply --check ../answers/options.md 2>../err
+	) &&
+	test_grep "note: .*options.md: 2 alternatives" err &&
+	test_grep "applied in order as one change set; --each" err
+'
+
 test_expect_success '--base: every suggestion starts from it' '
 	(
 		cd repo &&

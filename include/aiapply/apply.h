@@ -34,6 +34,12 @@ typedef struct aa_apply_opts {
 	 * NULL lands the whole plan.
 	 */
 	const aa_select_opts *select;
+	/*
+	 * --each: land only the alternative-th (1-based) of the change sets
+	 * the one input splits into (src/alternatives.c); alternatives of
+	 * them. 0: the whole change set.
+	 */
+	size_t alternative, alternatives;
 } aa_apply_opts;
 
 /* One input as read: the name is borrowed from the options. */
@@ -83,7 +89,8 @@ aa_outcome aa_apply(git_repository *repo, const aa_apply_opts *o,
 void aa_apply_result_free(aa_apply_result *res);
 
 /*
- * --each: input i is its own suggestion, landed on <branch>-<i+1>, all
+ * --each: input i is its own suggestion, landed on <branch>-<i+1> (or,
+ * when it holds alternatives, each on <branch>-<i+1>.<k>), all
  * from one base read once. Each stays all or nothing: planned and built
  * in memory, the objects of all that built written in one pack, then
  * each one's branch and note refs in a transaction of its own.
@@ -110,6 +117,15 @@ typedef struct aa_each_result {
 int aa_apply_each(git_repository *repo, const aa_apply_opts *o,
 		  aa_each_result *res);
 void aa_each_result_free(aa_each_result *res);
+
+/*
+ * How many suggestions input `file` holds: the number of alternatives it
+ * splits into (src/alternatives.c), 1 when it is one change set or does
+ * not parse (its own run reports why). The note saying so goes to d.
+ */
+size_t aa_apply_count_alternatives(git_repository *repo,
+				   const aa_apply_opts *o, const char *file,
+				   aa_diags *d);
 
 /* The exit status of an outcome: 0, 1 (rejected or conflicted), 128. */
 int aa_apply_exit_code(aa_outcome outcome);

@@ -309,6 +309,72 @@ static void two_diffs_of_one_function(void **state)
 	release_all(&f, &alt);
 }
 
+/*
+ * Option 1 adds a line between two lines; option 2 rewrites both of
+ * them as the base has them, side by side: it cannot follow option 1.
+ */
+static void an_insertion_and_a_rewrite_of_its_spot(void **state)
+{
+	fixture f;
+	aa_alternatives alt;
+
+	(void)state;
+	assert_int_equal(split_answer(&f,
+		"Option 1:\n"
+		"```diff\n"
+		DIFF_HEAD
+		"@@ -1,3 +1,4 @@\n"
+		" def save(f, data):\n"
+		"     f.write(data)\n"
+		"+    f.flush()\n"
+		"     return True\n"
+		"```\n"
+		"Option 2:\n"
+		"```diff\n"
+		DIFF_HEAD
+		"@@ -1,3 +1,2 @@\n"
+		" def save(f, data):\n"
+		"-    f.write(data)\n"
+		"-    return True\n"
+		"+    return f.write(data)\n"
+		"```\n", &alt), 2);
+	assert_alt(&f, &alt, 0, (const int[]){ 0, -1 });
+	assert_alt(&f, &alt, 1, (const int[]){ 1, -1 });
+	release_all(&f, &alt);
+}
+
+/*
+ * Two edits from one base at neighbouring places (an insertion after a
+ * line, a change of the line after it): both meant, one change set.
+ */
+static void an_insertion_and_a_change_next_to_it(void **state)
+{
+	fixture f;
+	aa_alternatives alt;
+
+	(void)state;
+	assert_int_equal(split_answer(&f,
+		"```diff\n"
+		DIFF_HEAD
+		"@@ -1,3 +1,4 @@\n"
+		" def save(f, data):\n"
+		"     f.write(data)\n"
+		"+    f.flush()\n"
+		"     return True\n"
+		"```\n"
+		"And:\n"
+		"```diff\n"
+		DIFF_HEAD
+		"@@ -1,3 +1,3 @@\n"
+		" def save(f, data):\n"
+		"     f.write(data)\n"
+		"-    return True\n"
+		"+    return False\n"
+		"```\n", &alt), 0);
+	no_note(&f);
+	release_all(&f, &alt);
+}
+
 /* Each diff reads what the one before it wrote: steps, not options. */
 static void diffs_in_steps(void **state)
 {
@@ -785,6 +851,8 @@ int main(void)
 		cmocka_unit_test(file_changes_file_new),
 		cmocka_unit_test(v4a_add_file),
 		cmocka_unit_test(two_diffs_of_one_function),
+		cmocka_unit_test(an_insertion_and_a_rewrite_of_its_spot),
+		cmocka_unit_test(an_insertion_and_a_change_next_to_it),
 		cmocka_unit_test(diffs_in_steps),
 		cmocka_unit_test(diffs_in_steps_over_a_brace),
 		cmocka_unit_test(diffs_in_steps_over_a_line_kept),
