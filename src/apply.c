@@ -423,6 +423,47 @@ void aa_apply_result_init(aa_apply_result *res)
 }
 
 /*
+ * -p landing in the index: the questions take as long as the user does,
+ * so they are asked over an unlocked view of the index, and the lock is
+ * taken after the last answer (lock_after_asking).
+ */
+static int asks_before_locking(const aa_apply_opts *o, const aa_base *base)
+{
+	return o->select && !base && (o->land.mode == AA_LAND_INDEX ||
+				      o->land.mode == AA_LAND_CACHED);
+}
+
+static int open_peek(git_repository *repo, aa_apply_result *res)
+{
+	res->peek_land = res->land;
+	res->peek_land.mode = AA_LAND_CHECK; /* reads the index, no lock */
+	res->peek_opened = 1;
+	return aa_session_open(&res->peek, repo, &res->peek_land, &res->diags);
+}
+
+/*
+ * Takes the index lock (the landing's session) and checks that the index
+ * is the one the questions were asked about; if another command wrote it
+ * meanwhile, nothing lands.
+ */
+static int lock_after_asking(git_repository *repo, aa_apply_result *res)
+{
+	const git_oid *seen, *now;
+	int r = aa_session_open(&res->session, repo, &res->land, &res->diags);
+
+	res->opened = 1;
+	if (r < 0)
+		return r;
+	seen = res->peek.base->index ? git_index_checksum(res->peek.base->index) : NULL;
+	now = res->session.base->index ? git_index_checksum(res->session.base->index) : NULL;
+	if (!seen || !now || !git_oid_equal(seen, now))
+		return aa_error(&res->diags, (aa_pos){ NULL, 0 }, NULL,
+				"the index changed while the questions were asked; "
+				"nothing applied (run again)");
+	return 0;
+}
+
+/*
  * Everything before the landing: the inputs, a lander (on `base`, or on
  * a base of its own when NULL), the change set, the plan and, for
  * --branch, the provenance. 0 to go on and land; -1 when the run ends
@@ -440,9 +481,15 @@ int aa_apply_plan_one(git_repository *repo, aa_base *base,
 	res->outcome = AA_OUT_FATAL;
 	if (read_inputs(o, repo, &res->inputs, &res->diags) < 0)
 		return -1;
-	r = base ? aa_lander_begin(&res->session, base, &res->land, &res->diags)
-		 : aa_session_open(&res->session, repo, &res->land, &res->diags);
-	res->opened = 1;
+	if (asks_before_locking(o, base))
+		r = open_peek(repo, res);
+	else {
+		r = base ? aa_lander_begin(&res->session, base, &res->land,
+					   &res->diags)
+			 : aa_session_open(&res->session, repo, &res->land,
+					   &res->diags);
+		res->opened = 1;
+	}
 	if (r < 0)
 		return res->outcome = outcome_of(r), -1;
 	res->outcome = AA_OUT_REJECTED;
@@ -453,7 +500,8 @@ int aa_apply_plan_one(git_repository *repo, aa_base *base,
 		say_alternatives(res);
 	if (o->confirm_deletions && !popts.allow_delete && o->parse.strict)
 		o->confirm_deletions(&popts, &res->cs, o->payload);
-	if (aa_plan_build(&res->plan, &res->cs, &res->session.snap, &popts,
+	if (aa_plan_build(&res->plan, &res->cs, res->peek_opened ?
+			  &res->peek.snap : &res->session.snap, &popts,
 			  &res->diags) < 0) {
 		/* plan.fatal: the repository failed, not the answer */
 		res->outcome = res->plan.fatal ? AA_OUT_FATAL : AA_OUT_REJECTED;
@@ -464,8 +512,8 @@ int aa_apply_plan_one(git_repository *repo, aa_base *base,
 		return -1;
 	}
 	if (o->select) {
-		r = aa_select(&res->session, &res->plan, o->select,
-			      &res->selection, &res->diags);
+		r = aa_select(res->peek_opened ? &res->peek : &res->session,
+			      &res->plan, o->select, &res->selection, &res->diags);
 		if (r < 0) {
 			res->outcome = outcome_of(r);
 			return -1;
@@ -473,6 +521,10 @@ int aa_apply_plan_one(git_repository *repo, aa_base *base,
 		if (!res->plan.nchanges) {
 			/* nothing selected: nothing written */
 			res->outcome = AA_OUT_CHECKED;
+			return -1;
+		}
+		if (res->peek_opened && (r = lock_after_asking(repo, res)) < 0) {
+			res->outcome = outcome_of(r);
 			return -1;
 		}
 	}
@@ -517,12 +569,21 @@ void aa_apply_result_free(aa_apply_result *res)
 	res->selection = NULL;
 	if (res->opened)
 		aa_session_close(&res->session);
+	if (res->peek_opened)
+		aa_session_close(&res->peek);
+	res->peek_opened = 0;
 	aa_changeset_free(&res->cs);
 	aa_diags_free(&res->diags);
 	free_inputs(&res->inputs);
 	aa_buf_free(&res->trailers);
 	aa_buf_free(&res->note);
 	res->opened = 0;
+}
+
+aa_session *aa_apply_result_session(aa_apply_result *res)
+{
+	return res->opened ? &res->session :
+	       res->peek_opened ? &res->peek : NULL;
 }
 
 int aa_apply_exit_code(aa_outcome outcome)

@@ -474,12 +474,12 @@ static int run(cli *c, git_repository *repo)
 		o.select = &sel;
 	}
 	aa_apply(repo, &o, &res);
-	if (!res.opened) {
+	if (!aa_apply_result_session(&res)) {
 		code = print_stopped(c, &res.diags);
 	} else {
 		aa_report_diags_color(stderr, &res.diags, &c->err_color);
-		aa_report(stdout, &res.session, &res.plan, &res.diags, res.outcome,
-			  &c->report);
+		aa_report(stdout, aa_apply_result_session(&res), &res.plan,
+			  &res.diags, res.outcome, &c->report);
 		code = aa_apply_exit_code(res.outcome);
 	}
 	aa_apply_result_free(&res);

@@ -758,4 +758,52 @@ test_expect_success TMUX 'a terminal session: the questions answered by keys' '
 	(cd t1 && staged_as a.txt ../a-first && staged_as b.txt ../b-new)
 '
 
+# wait_for TEXT FILE: until FILE holds TEXT (at most about 10 s).
+wait_for () {
+	n=0 &&
+	while ! grep -F "$1" "$2" >/dev/null 2>&1
+	do
+		n=$((n + 1)) &&
+		test $n -lt 200 || return 1
+		sleep 0.05
+	done
+}
+
+test_expect_success 'the index is not locked while the questions wait; written meanwhile, nothing lands' '
+	fresh lock1 &&
+	(
+		cd lock1 &&
+		{
+			wait_for "Stage this hunk" ../lock.out &&
+			if test -f .git/index.lock
+			then
+				echo locked >../lock.seen
+			fi &&
+			echo other >other.txt &&
+			git add other.txt &&
+			printf "y\ny\ny\n"
+		} | test_expect_code 1 git ai-apply -p ../two.diff >../lock.out 2>../lock.err &&
+		test_path_is_missing ../lock.seen &&
+		test_grep "the index changed while the questions were asked; nothing applied" ../lock.err &&
+		test_path_is_missing .git/index.lock &&
+		git diff --cached --name-only >../staged &&
+		echo other.txt >../expect &&
+		test_cmp ../expect ../staged &&
+		git diff --exit-code a.txt b.txt
+	)
+'
+
+test_expect_success 'the index unchanged while asked: the lock is taken after the last answer and the choice lands' '
+	fresh lock2 &&
+	(
+		cd lock2 &&
+		{
+			wait_for "Stage this hunk" ../lock2.out &&
+			printf "y\nn\ny\n"
+		} | git ai-apply -p ../two.diff >../lock2.out &&
+		staged_as a.txt ../a-first &&
+		staged_as b.txt ../b-new
+	)
+'
+
 test_done

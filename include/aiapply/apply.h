@@ -67,6 +67,15 @@ typedef struct aa_apply_result {
 	aa_buf trailers;       /* --branch: the commit's provenance */
 	aa_buf note;           /* --branch: the answer text, as a note */
 	aa_selection *selection; /* -p: the selected contents the plan holds */
+	/*
+	 * -p on the index: the questions are asked over this unlocked view
+	 * of it (the plan reads its base through it); `session` takes the
+	 * lock after the last answer, and lands only if the index is still
+	 * the one the questions were about.
+	 */
+	aa_session peek;
+	int peek_opened;
+	aa_land_opts peek_land;  /* peek points here */
 } aa_apply_result;
 
 #define AA_APPLY_EXIT_REJECTED 1
@@ -87,6 +96,12 @@ int aa_apply_open_repository(git_repository **repo, aa_land_mode mode,
 aa_outcome aa_apply(git_repository *repo, const aa_apply_opts *o,
 		    aa_apply_result *res);
 void aa_apply_result_free(aa_apply_result *res);
+/*
+ * The session a report reads the base through: the landing's, or -p's
+ * unlocked view when the run ended before taking the lock; NULL when
+ * the run stopped before opening either.
+ */
+aa_session *aa_apply_result_session(aa_apply_result *res);
 
 /*
  * --each: input i is its own suggestion, landed on <branch>-<i+1> (or,
