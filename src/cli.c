@@ -452,6 +452,17 @@ static int print_stopped(const cli *c, const aa_diags *d)
 	return EXIT_FATAL;
 }
 
+/* The library's options from the command line's. */
+static void apply_opts_of(const cli *c, aa_apply_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->land = c->land;
+	o->parse = c->parse;
+	o->plan = c->plan;
+	o->files = c->files;
+	o->nfiles = c->nfiles;
+}
+
 static int run(cli *c, git_repository *repo)
 {
 	aa_select_opts sel;
@@ -459,12 +470,7 @@ static int run(cli *c, git_repository *repo)
 	aa_apply_result res;
 	int code;
 
-	memset(&o, 0, sizeof(o));
-	o.land = c->land;
-	o.parse = c->parse;
-	o.plan = c->plan;
-	o.files = c->files;
-	o.nfiles = c->nfiles;
+	apply_opts_of(c, &o);
 	o.confirm_deletions = confirm_deletions;
 	if (c->patch) {
 		sel.in = stdin;
@@ -515,12 +521,7 @@ static int run_each(cli *c, git_repository *repo)
 	size_t i;
 	int code;
 
-	memset(&o, 0, sizeof(o));
-	o.land = c->land;
-	o.parse = c->parse;
-	o.plan = c->plan;
-	o.files = c->files;
-	o.nfiles = c->nfiles;
+	apply_opts_of(c, &o);
 	code = aa_apply_each(repo, &o, &res);
 	if (!res.n) {
 		code = print_stopped(c, &res.diags);

@@ -7,19 +7,6 @@
 
 #include "aiapply/alternatives.h"
 
-static void dump(const fixture *f)
-{
-	size_t i;
-
-	for (i = 0; i < f->d.n; i++)
-		fprintf(stderr, "# diag %d line %ld: %s\n", (int)f->d.v[i].level,
-			f->d.v[i].line, f->d.v[i].msg);
-	for (i = 0; i < f->cs.n; i++)
-		fprintf(stderr, "# op %s %s (%s, line %ld)\n",
-			aa_op_kind_name(f->cs.ops[i].kind), f->cs.ops[i].path,
-			f->cs.ops[i].format, f->cs.ops[i].pos.line);
-}
-
 /* Parses `text` (auto-detected) and splits it; returns the split's result. */
 static int split_answer(fixture *f, const char *text, aa_alternatives *alt)
 {
