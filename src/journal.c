@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "journal.h"
+#include "loose.h"
 #include "land_internal.h"
 #include "aiapply/plan.h"
 
@@ -148,21 +149,16 @@ void aa_test_hook(const char *step)
 
 /* ---- small file helpers ---- */
 
+/* fsync()s the directory holding `path`. */
 static int fsync_dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	aa_buf dir = AA_BUF_INIT;
-	int fd, r = -1;
+	int r = -1;
 
-	if (aa_buf_put(&dir, path, slash ? (size_t)(slash - path) + 1 : 0) < 0 ||
-	    aa_buf_puts(&dir, ".") < 0)
-		goto out;
-	fd = open(dir.ptr, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		r = fsync(fd);
-		close(fd);
-	}
-out:
+	if (aa_buf_put(&dir, path, slash ? (size_t)(slash - path) + 1 : 0) >= 0 &&
+	    aa_buf_puts(&dir, ".") >= 0)
+		r = aa_fsync_dir(dir.ptr);
 	aa_buf_free(&dir);
 	return r;
 }

@@ -106,7 +106,7 @@ static int write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
-static int fsync_dir(const char *dir)
+int aa_fsync_dir(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int r;
@@ -177,9 +177,9 @@ static int place_object(const char *objects_dir, const char *fanout,
 		}
 		return r;
 	}
-	if (fsync_dir(fanout) < 0)
+	if (aa_fsync_dir(fanout) < 0)
 		return failed(f, "fsync", fanout);
-	if (created && fsync_dir(objects_dir) < 0)
+	if (created && aa_fsync_dir(objects_dir) < 0)
 		return failed(f, "fsync", objects_dir);
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include <mbedtls/sha1.h>
 
 #include "pack.h"
+#include "loose.h"
 
 /*
  * SHA-1 for the pack's and the index's trailers: mbedTLS's, the library
@@ -540,18 +541,6 @@ static int write_temp(const char *dir, const char *prefix, const aa_buf *b,
 	return r;
 }
 
-static int fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r;
-
-	if (fd < 0)
-		return -1;
-	r = fsync(fd);
-	if (close(fd) < 0)
-		r = -1;
-	return r;
-}
-
 /* Renames the fsynced temporaries into place, the pack first. */
 static int place_pack(const char *dir, const aa_buf *pack, aa_buf *tmp_pack,
 		      aa_buf *tmp_idx, aa_diags *d)
@@ -580,7 +569,7 @@ static int place_pack(const char *dir, const aa_buf *pack, aa_buf *tmp_pack,
 	} else if (!r) {
 		aa_buf_clear(tmp_idx);
 	}
-	if (!r && fsync_dir(dir) < 0)
+	if (!r && aa_fsync_dir(dir) < 0)
 		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot fsync %s: %s",
 			     aa_qpath(dir), strerror(errno));
 	aa_buf_free(&final_pack);
