@@ -1454,6 +1454,24 @@ static size_t hinted_line(const hrun *r, const aa_hunk *h, long extra)
 	return (size_t)(at > total ? total : at);
 }
 
+/*
+ * A numbered hunk found exactly both at its header's line and at that
+ * line moved by the offset at which the earlier hunks landed: either
+ * could be meant (git apply takes the first, GNU patch and jsdiff the
+ * second), so neither is taken. In the exact-only tries this only fails
+ * the try: the revision the answer was written against, where the two
+ * are one line, may still decide it (see plan.c).
+ */
+static int report_two_places(hrun *r, const htry *y, size_t hint, size_t moved)
+{
+	return aa_error(r->cx->diags, y->h->pos, r->cx->path,
+			"hunk is ambiguous: it matches exactly at line %ld, where its header says, "
+			"and at line %ld, where the offset of the hunks before it (%+ld lines) puts it; "
+			"refusing to guess (no earlier version of the file decides it: give more "
+			"context lines or the right line numbers)",
+			orig_line(r, hint) + 1, orig_line(r, moved) + 1, r->last_offset);
+}
+
 /* Rungs 1 and 2 for a hunk with a line number. */
 static rung_result exact_rungs(hrun *r, const htry *y)
 {
@@ -1468,8 +1486,13 @@ static rung_result exact_rungs(hrun *r, const htry *y)
 	 */
 	if (r->cx->strict && y->h->old_count && y->h->old_start < 1)
 		return 0;
-	if (aa_locate_at(&v, hint, &nd, AA_WS_EXACT))
+	if (aa_locate_at(&v, hint, &nd, AA_WS_EXACT)) {
+		size_t moved = hinted_line(r, y->h, r->last_offset);
+
+		if (moved != hint && aa_locate_at(&v, moved, &nd, AA_WS_EXACT))
+			return report_two_places(r, y, hint, moved);
 		return land(r, y, hint, AA_HOW_EXACT, AA_WS_EXACT) < 0 ? -1 : 1;
+	}
 	if (r->cx->strict)
 		return 0;
 	found = aa_locate_nearest(&v, &nd, AA_WS_EXACT,
