@@ -56,6 +56,7 @@
  */
 typedef struct placed {
 	size_t at;
+	size_t old_n;            /* the lines it replaced */
 	long delta;
 	long sum;                /* delta of this and every earlier entry */
 } placed;
@@ -90,6 +91,12 @@ typedef struct hrun {
 	 * the previous one's new lines end (0 for the first).
 	 */
 	size_t run_left, run_floor;
+	/*
+	 * The lines the current hunk may be found in, [win_lo, win_hi):
+	 * a v4a chunk's region (aa_hunk.has_scope), else the whole text
+	 * (win_hi SIZE_MAX).
+	 */
+	size_t win_lo, win_hi;
 } hrun;
 
 /* One try at a place: hunk lines [k0, k1) with their old side `pre`. */
@@ -177,7 +184,7 @@ static long orig_line(const hrun *r, size_t at)
 	return line < 0 ? 0 : line;
 }
 
-static int remember_placed(hrun *r, size_t at, long delta)
+static int remember_placed(hrun *r, size_t at, size_t old_n, long delta)
 {
 	size_t k = placed_before(r, at + 1), i;
 
@@ -195,6 +202,7 @@ static int remember_placed(hrun *r, size_t at, long delta)
 		(r->nplaced - k) * sizeof(*r->placed));
 	r->nplaced++;
 	r->placed[k].at = at;
+	r->placed[k].old_n = old_n;
 	r->placed[k].delta = delta;
 	for (i = k; i < r->nplaced; i++) {
 		if (i > k) {
@@ -206,6 +214,26 @@ static int remember_placed(hrun *r, size_t at, long delta)
 	}
 	r->delta += delta;
 	return 0;
+}
+
+/*
+ * The current line that line `line` (0-based) of the original file is
+ * now: moved by the hunks placed wholly before it.
+ */
+static size_t cur_line(const hrun *r, size_t line)
+{
+	long shift = 0, at;
+	size_t k;
+
+	for (k = 0; k < r->nplaced; k++) {
+		long o = (long)r->placed[k].at - shift;
+
+		if (o + (long)r->placed[k].old_n > (long)line)
+			break;
+		shift = r->placed[k].sum;
+	}
+	at = (long)line + shift;
+	return at < 0 ? 0 : (size_t)at;
 }
 
 /* ---- the rebuilt text ---------------------------------------------------- */
@@ -790,7 +818,7 @@ static int apply_at(hrun *r, size_t at, const htry *y, const ishift *sh)
 	free(nv);
 	if (r2 < 0)
 		return -1;
-	return remember_placed(r, at, (long)n - (long)y->npre);
+	return remember_placed(r, at, y->npre, (long)n - (long)y->npre);
 }
 
 /* ---- messages ---------------------------------------------------------------- */
@@ -819,6 +847,25 @@ static void put_places(aa_buf *b, const hrun *r, const size_t *at, size_t n,
 		aa_buf_puts(b, " and more");
 }
 
+/*
+ * " inside the region that \"class Writer:\" (line 3) opens, lines 3-40":
+ * a v4a chunk's region, named by its last anchor (the last line of
+ * the hunk's section).
+ */
+static void put_scope(aa_buf *b, const aa_hunk *h)
+{
+	const char *s = h->section ? h->section : "", *nl;
+
+	if (!h->has_scope)
+		return;
+	while ((nl = strchr(s, '\n')) && nl[1])
+		s = nl + 1;
+	aa_buf_puts(b, " inside the region that ");
+	put_quoted(b, s, nl ? (size_t)(nl - s) : strlen(s));
+	aa_buf_printf(b, " (line %zu) opens, lines %zu-%zu", h->scope_lo + 1,
+		      h->scope_lo + 1, h->scope_hi);
+}
+
 /* hits: the first `count` places, at most MAX_LISTED + 1 of them. */
 static int report_ambiguous(hrun *r, const htry *y, aa_ws lv, const size_t *hits,
 			    long count)
@@ -834,6 +881,7 @@ static int report_ambiguous(hrun *r, const htry *y, aa_ws lv, const size_t *hits
 		aa_buf_printf(&b, "hunk is ambiguous: it matches %ld places%s, at ", count,
 			      lv == AA_WS_EXACT ? "" : " when whitespace is ignored");
 	put_places(&b, r, hits, more ? MAX_LISTED : (size_t)count, more);
+	put_scope(&b, y->h);
 	if (r->run_left > 1)
 		aa_buf_printf(&b, " (for the %zu hunks in a row with these lines, this one included: "
 			      "not one place each)", r->run_left);
@@ -1027,6 +1075,30 @@ static int describe_closest(hrun *r, const htry *y, size_t hint, aa_buf *b)
 	return 0;
 }
 
+/* "; its lines are at line 12, outside it": a chunk found off its region. */
+static int elsewhere(hrun *r, const htry *y, aa_buf *b)
+{
+	aa_needle nd = AA_NEEDLE_INIT(y->pre, y->npre);
+	aa_lview v;
+	size_t hits[MAX_LISTED + 1];
+	long n;
+
+	run_ws_ready(r);
+	v = run_view(r);
+	n = aa_locate_first(&v, &nd, AA_WS_EXACT, hits, MAX_LISTED + 1);
+	if (n == 0)
+		n = aa_locate_first(&v, &nd, AA_WS_BOTH, hits, MAX_LISTED + 1);
+	aa_needle_release(&nd);
+	if (n < 0)
+		return -1;
+	if (n == 0)
+		return 0;
+	aa_buf_puts(b, "; its lines are at ");
+	put_places(b, r, hits, n > MAX_LISTED ? MAX_LISTED : (size_t)n, n > MAX_LISTED);
+	aa_buf_puts(b, ", outside it");
+	return 0;
+}
+
 static int report_not_found(hrun *r, const htry *y, size_t hint)
 {
 	aa_buf b = AA_BUF_INIT;
@@ -1035,8 +1107,15 @@ static int report_not_found(hrun *r, const htry *y, size_t hint)
 	if (r->cx->strict)
 		aa_buf_printf(&b, "Context lines don't match: the hunk's lines are not at line %ld of the file",
 			      y->h->old_start);
+	else if (y->h->has_scope)
+		aa_buf_puts(&b, "hunk does not apply: no place has its context and removed lines");
 	else
 		aa_buf_puts(&b, "hunk does not apply: no place in the file has its context and removed lines");
+	put_scope(&b, y->h);
+	if (y->h->has_scope && elsewhere(r, y, &b) < 0) {
+		aa_buf_free(&b);
+		return oom(r, y->h->pos);
+	}
 	if (describe_closest(r, y, hint, &b) < 0) {
 		aa_buf_free(&b);
 		return oom(r, y->h->pos);
@@ -1329,6 +1408,25 @@ static aa_lview view_from(const hrun *r, size_t from)
 	return v;
 }
 
+/* The current text's lines [lo, hi) (hi cut to its end). */
+static aa_lview view_range(const hrun *r, size_t lo, size_t hi)
+{
+	size_t total = run_len(r), keep;
+	aa_lview v;
+
+	lo = lo > total ? total : lo;
+	hi = hi > total ? total : hi < lo ? lo : hi;
+	v = view_from(r, lo);
+	keep = hi - lo;
+	if (v.nseg[0] >= keep) {
+		v.nseg[0] = keep;
+		v.nseg[1] = 0;
+	} else {
+		v.nseg[1] = keep - v.nseg[0];
+	}
+	return v;
+}
+
 static void note_in_order(hrun *r, const htry *y, size_t at, long count)
 {
 	aa_note(r->cx->diags, y->h->pos, r->cx->path,
@@ -1353,9 +1451,11 @@ static rung_result unique_rung(hrun *r, const htry *y, aa_ws lv, aa_how how)
 
 	if (lv != AA_WS_EXACT)
 		run_ws_ready(r);
+	if (from < r->win_lo)
+		from = r->win_lo;
 	if (from > run_len(r))
 		from = run_len(r);
-	v = view_from(r, from);
+	v = view_range(r, from, r->win_hi);
 	/* uniqueness, or the places to list: the search stops after them */
 	if (need + 1 > max) {
 		max = need + 1;
@@ -1398,7 +1498,7 @@ static rung_result bare_exact(hrun *r, const htry *y)
 	size_t j, at[2];
 	int found;
 
-	if (!r->count_key)
+	if (!r->count_key || r->win_lo || r->win_hi != SIZE_MAX)
 		return unique_rung(r, y, AA_WS_EXACT, AA_HOW_CONTENT);
 	for (j = 0; j < y->npre && fewest > 1; j++) {
 		uint32_t c = count_of(r, y->pre[j].h[AA_WS_EXACT]);
@@ -1430,7 +1530,7 @@ static rung_result already_applied(hrun *r, const htry *y, aa_ws lv)
 		return 0;
 	if (lv != AA_WS_EXACT)
 		run_ws_ready(r);
-	v = run_view(r);
+	v = view_range(r, r->win_lo, r->win_hi);
 	/* "exactly once": the search stops at the second */
 	count = aa_locate_first(&v, &nd, lv, hits, 2);
 	aa_needle_release(&nd);
@@ -1438,7 +1538,7 @@ static rung_result already_applied(hrun *r, const htry *y, aa_ws lv)
 		return oom(r, y->h->pos);
 	if (count != 1)
 		return 0;
-	return record(r, y, hits[0], AA_HOW_ALREADY_APPLIED, lv,
+	return record(r, y, hits[0] + r->win_lo, AA_HOW_ALREADY_APPLIED, lv,
 		      AA_REINDENT_NONE, 0) < 0 ? -1 : 1;
 }
 
@@ -1785,9 +1885,9 @@ static size_t identical_run(const aa_op *op, size_t i)
 {
 	size_t k = i + 1;
 
-	if (op->hunks[i].has_hint)
+	if (op->hunks[i].has_hint || op->hunks[i].has_scope)
 		return 1;
-	while (k < op->nhunks && !op->hunks[k].has_hint &&
+	while (k < op->nhunks && !op->hunks[k].has_hint && !op->hunks[k].has_scope &&
 	       same_old_side(&op->hunks[i], &op->hunks[k]))
 		k++;
 	return k - i;
@@ -1801,13 +1901,15 @@ static int place_hunk(hrun *r, const aa_hunk *h)
 
 	if (try_build(&y, h, 0, h->nlines) < 0)
 		return oom(r, h->pos);
+	r->win_lo = h->has_scope ? cur_line(r, h->scope_lo) : 0;
+	r->win_hi = h->has_scope ? cur_line(r, h->scope_hi) : SIZE_MAX;
 	y.anchor = hunk_anchor(h, h->nlines);
 	if (!y.npre) {
 		rr = place_insertion(r, &y);
 		try_release(&y);
 		return rr < 0 ? -1 : 0;
 	}
-	hint = hinted_line(r, h, r->last_offset);
+	hint = h->has_scope ? r->win_lo : hinted_line(r, h, r->last_offset);
 	rr = ladder(r, &y);
 	/* lines taken for context that are not in the file: without them */
 	if (!rr && (tail = loose_tail(h)) > 0) {

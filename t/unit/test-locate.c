@@ -1122,6 +1122,125 @@ static void test_random_far_against_naive_model(void **state)
 				  pick_needle_sparse);
 }
 
+
+/* ---- the region an anchor opens (aa_scope_end) ---------------------------- */
+
+/* aa_scope_end() of line `at` of text. */
+static size_t scope_end(const char *text, size_t at)
+{
+	lines t = mk(text);
+	aa_lview v = view1(&t);
+	size_t e = aa_scope_end(&v, at);
+
+	lines_free(&t);
+	return e;
+}
+
+static void test_scope_python_class_and_method(void **state)
+{
+	const char *py =
+		"import os\n"                 /* 0 */
+		"class Writer:\n"             /* 1 */
+		"    def open(self):\n"       /* 2 */
+		"        self.n = 0\n"        /* 3 */
+		"\n"                          /* 4 */
+		"    def reset(self):\n"      /* 5 */
+		"        self.n = 0\n"        /* 6 */
+		"\n"                          /* 7 */
+		"class Reader:\n"             /* 8 */
+		"    pass\n";                 /* 9 */
+
+	(void)state;
+	/* the class: its blank lines and methods, up to the next class */
+	assert_int_equal(scope_end(py, 1), 8);
+	/* a method: up to the next line at its indentation */
+	assert_int_equal(scope_end(py, 2), 5);
+	assert_int_equal(scope_end(py, 5), 8);
+	/* the last block runs to the end */
+	assert_int_equal(scope_end(py, 8), 10);
+	/* a line that opens no block names a place: the rest of the text */
+	assert_int_equal(scope_end(py, 0), 10);
+	assert_int_equal(scope_end(py, 3), 10);
+	/* past the end */
+	assert_int_equal(scope_end(py, 10), 10);
+}
+
+static void test_scope_braces(void **state)
+{
+	const char *c =
+		"struct w {\n"            /* 0 */
+		"\tint a;\n"               /* 1 */
+		"};\n"                    /* 2 */
+		"int open(void)\n"        /* 3 */
+		"{\n"                     /* 4 */
+		"\treturn 0;\n"            /* 5 */
+		"}\n"                     /* 6 */
+		"int reset(void) {\n"     /* 7 */
+		"\treturn 0;\n"            /* 8 */
+		"}\n";                    /* 9 */
+
+	(void)state;
+	/* the closing brace at the anchor's column belongs to the region */
+	assert_int_equal(scope_end(c, 0), 3);
+	/* the brace on its own line */
+	assert_int_equal(scope_end(c, 3), 7);
+	assert_int_equal(scope_end(c, 7), 10);
+}
+
+static void test_scope_labels_inside_braces(void **state)
+{
+	const char *cpp =
+		"class Writer {\n"        /* 0 */
+		"public:\n"               /* 1 */
+		"    void open();\n"      /* 2 */
+		"private:\n"              /* 3 */
+		"    int n;\n"            /* 4 */
+		"};\n"                    /* 5 */
+		"int x;\n";               /* 6 */
+	const char *sw =
+		"\tswitch (c) {\n"         /* 0 */
+		"\tcase 1:\n"              /* 1 */
+		"\t\treturn 1;\n"          /* 2 */
+		"\t} else {\n"             /* 3 */
+		"\t\tx();\n"               /* 4 */
+		"\t}\n"                    /* 5 */
+		"}\n";                    /* 6 */
+	const char *py =
+		"def f():\n"              /* 0 */
+		"    if x:\n"             /* 1 */
+		"        y()\n"           /* 2 */
+		"    }\n"                 /* 3: a lone closer at its column */
+		"    z()\n";              /* 4 */
+
+	(void)state;
+	assert_int_equal(scope_end(cpp, 0), 6);
+	/* "} else {" closes the block it is at the column of */
+	assert_int_equal(scope_end(sw, 0), 4);
+	assert_int_equal(scope_end(sw, 3), 6);
+	/* a statement opens no block: the rest of the text */
+	assert_int_equal(scope_end(sw, 4), 7);
+	assert_int_equal(scope_end(py, 1), 4);
+	assert_int_equal(scope_end(py, 0), 5);
+}
+
+static void test_scope_tabs_and_blank_tail(void **state)
+{
+	const char *t =
+		"\tdef f():\n"            /* 0: width 8 */
+		"\t\tx()\n"                /* 1 */
+		"        y()\n"           /* 2: width 8, ends it */
+		"\n";
+	const char *blank =
+		"def f():\n"
+		"\n"
+		"\n";
+
+	(void)state;
+	assert_int_equal(scope_end(t, 0), 2);
+	/* nothing but blank lines after it: the rest */
+	assert_int_equal(scope_end(blank, 0), 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1165,6 +1284,10 @@ int main(void)
 		cmocka_unit_test(test_closest_repeated_lines),
 		cmocka_unit_test(test_random_against_naive_model),
 		cmocka_unit_test(test_random_far_against_naive_model),
+		cmocka_unit_test(test_scope_python_class_and_method),
+		cmocka_unit_test(test_scope_braces),
+		cmocka_unit_test(test_scope_labels_inside_braces),
+		cmocka_unit_test(test_scope_tabs_and_blank_tail),
 	};
 	return AA_RUN_TESTS(tests);
 }
