@@ -139,7 +139,7 @@ static const size_t *needle_fail(aa_needle *nd, aa_ws lv)
 	return f;
 }
 
-typedef int (*hit_fn)(size_t at, void *arg);
+typedef aa_hit_fn hit_fn;
 
 /*
  * Calls fn for every confirmed match, in order, until it returns
@@ -270,6 +270,65 @@ int aa_locate_nearest(const aa_lview *v, aa_needle *nd, aa_ws lv,
 	at[0] = s.best[0];
 	at[1] = s.best[1];
 	return s.found;
+}
+
+/* ---- blank-line drift ----------------------------------------------------- */
+
+struct drift_scan {
+	const size_t *idx;       /* the text line of each non-blank line */
+	aa_hit_fn fn;
+	void *arg;
+};
+
+static int drift_hit(size_t at, void *arg)
+{
+	struct drift_scan *d = arg;
+
+	return d->fn(d->idx[at], d->arg);
+}
+
+static int is_blank_rec(const aa_lrec *l)
+{
+	return aa_line_is_blank(l->s, l->len);
+}
+
+int aa_locate_drift(const aa_lview *v, const aa_needle *nd, aa_ws lv,
+		    aa_hit_fn fn, void *arg)
+{
+	size_t n = aa_lview_len(v), i, q = 0, c = 0;
+	aa_lrec *sk = malloc((nd->n ? nd->n : 1) * sizeof(*sk));
+	aa_lrec *rec = malloc((n ? n : 1) * sizeof(*rec));
+	size_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+	struct drift_scan d = { idx, fn, arg };
+	aa_needle skn = AA_NEEDLE_INIT(sk, 0);
+	aa_lview cv;
+	int ret = -1;
+
+	if (!sk || !rec || !idx)
+		goto out;
+	/* both sides without their blank lines: a match there is a place */
+	for (i = 0; i < nd->n; i++)
+		if (!is_blank_rec(&nd->v[i]))
+			sk[q++] = nd->v[i];
+	for (i = 0; i < n; i++) {
+		const aa_lrec *l = aa_lview_at(v, i);
+
+		if (!is_blank_rec(l)) {
+			rec[c] = *l;
+			idx[c++] = i;
+		}
+	}
+	memset(&cv, 0, sizeof(cv));
+	cv.seg[0] = rec;
+	cv.nseg[0] = c;
+	skn.n = q;
+	ret = q ? kmp_scan(&cv, &skn, lv, drift_hit, &d) : 0;
+out:
+	aa_needle_release(&skn);
+	free(sk);
+	free(rec);
+	free(idx);
+	return ret;
 }
 
 /* ---- the closest place, for error messages ------------------------------ */

@@ -211,6 +211,30 @@ test_expect_success 'braces: a chunk in two functions under a struct anchor is n
 	)
 '
 
+test_expect_success 'a chunk that starts inside the region may run past its end' '
+	cat >past.md <<-\EOF &&
+	*** Begin Patch
+	*** Update File: w.py
+	@@ class Writer:
+	         self.count = 0
+	+
+	+    def close(self):
+	+        pass
+	 
+	 
+	 class Reader:
+	*** End Patch
+	EOF
+	fresh past &&
+	(
+		cd past &&
+		git ai-apply ../past.md 2>../past.err &&
+		test "$(sed -n 13p w.py)" = "    def close(self):" &&
+		test "$(sed -n 17p w.py)" = "class Reader:" &&
+		test "$(sed -n 7p w.py)" = "        self.count = 0"
+	)
+'
+
 test_expect_success '--json: the anchored chunk is placed by content in its region' '
 	fresh json &&
 	(

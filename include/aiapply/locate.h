@@ -116,6 +116,22 @@ int aa_locate_nearest(const aa_lview *v, aa_needle *nd, aa_ws lv,
 long aa_locate_closest(const aa_lview *v, const aa_needle *nd, size_t hint,
 		       long *at);
 
+/* Called with each place of a search, in order; non-zero stops it. */
+typedef int (*aa_hit_fn)(size_t at, void *arg);
+
+/*
+ * Blank-line drift (SPEC "Locating edits", rung 5): every place where
+ * the needle's non-blank lines follow one another at level lv with only
+ * blank lines between them in the text, however many the needle has
+ * there. Calls fn with the line of the text where the needle's first
+ * non-blank line is, in order, until it returns non-zero; the caller
+ * decides which blank lines around and between make a match. Returns
+ * 0, or -1 on out-of-memory; a needle of blank lines only has no place.
+ * One pass over the text (its non-blank lines, KMP on their hashes).
+ */
+int aa_locate_drift(const aa_lview *v, const aa_needle *nd, aa_ws lv,
+		    aa_hit_fn fn, void *arg);
+
 /*
  * The region an anchor line (a V4A "@@ class Writer:") opens, SPEC
  * "Locating edits": from line `at` to the first later line indented at

@@ -1241,6 +1241,97 @@ static void test_scope_tabs_and_blank_tail(void **state)
 	assert_int_equal(scope_end(blank, 0), 3);
 }
 
+/* ---- blank-line drift (aa_locate_drift) ------------------------------------ */
+
+struct drift_hits {
+	size_t at[8], n;
+	size_t stop_after;
+};
+
+static int keep_drift_hit(size_t at, void *arg)
+{
+	struct drift_hits *d = arg;
+
+	if (d->n < 8)
+		d->at[d->n] = at;
+	d->n++;
+	return d->stop_after && d->n == d->stop_after;
+}
+
+/* The places of needle `nd` in `text` at level lv (the first 8 in d->at). */
+static struct drift_hits drift_in(const char *text, const char *needle, aa_ws lv,
+				  size_t stop_after)
+{
+	lines t = mk(text), n = mk(needle);
+	aa_lview v = view1(&t);
+	aa_needle nd = AA_NEEDLE_INIT(n.v, n.n);
+	struct drift_hits d;
+
+	memset(&d, 0, sizeof(d));
+	d.stop_after = stop_after;
+	assert_int_equal(aa_locate_drift(&v, &nd, lv, keep_drift_hit, &d), 0);
+	aa_needle_release(&nd);
+	lines_free(&t);
+	lines_free(&n);
+	return d;
+}
+
+static void test_drift_blank_lines_between(void **state)
+{
+	struct drift_hits d;
+
+	(void)state;
+	/* the text has a blank line the needle lacks, and the reverse */
+	d = drift_in("x\na\n\nb\ny\n", "a\nb\n", AA_WS_EXACT, 0);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.at[0], 1);
+	d = drift_in("x\na\nb\ny\n", "a\n\n\nb\n", AA_WS_EXACT, 0);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.at[0], 1);
+	/* blank lines of blanks only count as blank */
+	d = drift_in("a\n \t\nb\n", "a\nb\n", AA_WS_EXACT, 0);
+	assert_int_equal(d.n, 1);
+	/* the place is that of the first non-blank line, leading blanks aside */
+	d = drift_in("\n\na\nb\n", "\na\nb\n", AA_WS_EXACT, 0);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.at[0], 2);
+}
+
+static void test_drift_every_place_and_stop(void **state)
+{
+	struct drift_hits d;
+
+	(void)state;
+	d = drift_in("a\nb\n\na\n\nb\na\nc\n", "a\nb\n", AA_WS_EXACT, 0);
+	assert_int_equal(d.n, 2);
+	assert_int_equal(d.at[0], 0);
+	assert_int_equal(d.at[1], 3);
+	/* a non-blank line between breaks a match */
+	d = drift_in("a\nx\nb\n", "a\nb\n", AA_WS_EXACT, 0);
+	assert_int_equal(d.n, 0);
+	/* the callback stops the search */
+	d = drift_in("a\na\na\n", "a\n", AA_WS_EXACT, 2);
+	assert_int_equal(d.n, 2);
+}
+
+static void test_drift_levels_and_blank_needle(void **state)
+{
+	struct drift_hits d;
+
+	(void)state;
+	d = drift_in("a  \n\n  b\n", "a\nb\n", AA_WS_EXACT, 0);
+	assert_int_equal(d.n, 0);
+	d = drift_in("a  \n\n  b\n", "a\nb\n", AA_WS_TRAILING, 0);
+	assert_int_equal(d.n, 0);
+	d = drift_in("a  \n\n  b\n", "a\nb\n", AA_WS_BOTH, 0);
+	assert_int_equal(d.n, 1);
+	/* only blank lines: no place */
+	d = drift_in("\n\n", "\n", AA_WS_EXACT, 0);
+	assert_int_equal(d.n, 0);
+	d = drift_in("", "a\n", AA_WS_EXACT, 0);
+	assert_int_equal(d.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1288,6 +1379,9 @@ int main(void)
 		cmocka_unit_test(test_scope_braces),
 		cmocka_unit_test(test_scope_labels_inside_braces),
 		cmocka_unit_test(test_scope_tabs_and_blank_tail),
+		cmocka_unit_test(test_drift_blank_lines_between),
+		cmocka_unit_test(test_drift_every_place_and_stop),
+		cmocka_unit_test(test_drift_levels_and_blank_needle),
 	};
 	return AA_RUN_TESTS(tests);
 }
