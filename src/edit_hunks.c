@@ -13,9 +13,15 @@
  *      unique; added lines follow a consistent indentation shift;
  *   4. reduced context: the outer context lines may differ, the removed
  *      lines and the context next to each change must match as in 3,
- *      uniquely in the file.
+ *      uniquely in the file;
+ *   5. blank-line drift: blank context lines may be missing from the
+ *      file or extra in it (removed blank lines must be there), the
+ *      other lines matching as in 1 or 3, uniquely (drift_rung()).
  *
- * --strict (seed 004) allows rung 1 only.
+ * A numbered hunk exact both at its header's line and at that line
+ * moved by the earlier hunks' offset is refused (report_two_places()).
+ * A v4a chunk's region (aa_hunk.has_scope) bounds every search: the
+ * match must start inside it. --strict (seed 004) allows rung 1 only.
  *
  * The text is rebuilt in one pass: the lines before a hunk's place move
  * from the original ("src") to the result ("out") as hunks land, so
