@@ -531,8 +531,15 @@ size_t aa_scope_end(const aa_lview *v, size_t at)
 
 		if (w > base || (i == first && is_lone_brace(l)))
 			continue;
-		if (w < base)
+		/*
+		 * Brackets delimit the block: a line left of the anchor ends
+		 * it only when it closes a bracket (a preprocessor line, a
+		 * label or a string's line at the margin stays inside).
+		 */
+		if (w < base && (!brackets || starts_with_closer(l)))
 			return i;
+		if (w < base)
+			continue;
 		if (brackets ? starts_with_closer(l) : is_lone_closer(l))
 			return i + 1;
 		if (!brackets)

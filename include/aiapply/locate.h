@@ -145,7 +145,9 @@ int aa_locate_drift(const aa_lview *v, const aa_needle *nd, aa_ws lv,
  *     at the first later line at the anchor's indentation that starts
  *     with a closing bracket, which belongs to it ("}", "};", "})",
  *     "} else {"); other lines at that indentation ("public:",
- *     "case 1:") stay inside; a line left of it ends the region before it.
+ *     "case 1:") stay inside, and so do lines left of it ("#ifdef")
+ *     unless they start with a closing bracket, which ends the region
+ *     before it.
  *   - Otherwise the block is the following lines indented deeper; a line
  *     at the anchor's indentation made only of closing brackets (a lone
  *     "}") still belongs to it.

@@ -1223,6 +1223,31 @@ static void test_scope_labels_inside_braces(void **state)
 	assert_int_equal(scope_end(py, 0), 5);
 }
 
+static void test_scope_braces_margin_lines(void **state)
+{
+	const char *cpp =
+		"class W {\n"             /* 0 */
+		"    void f() {\n"        /* 1 */
+		"#ifdef X\n"              /* 2: at the margin, inside */
+		"        g();\n"          /* 3 */
+		"#endif\n"                /* 4 */
+		"    }\n"                 /* 5 */
+		"    void h() {\n"        /* 6 */
+		"        i();\n"          /* 7 */
+		"};\n"                    /* 8: a closer left of it */
+		"int x;\n";               /* 9 */
+	const char *py =
+		"    def f():\n"          /* 0 */
+		"        x = 1\n"         /* 1 */
+		"text = 2\n";             /* 2: no brackets, left of it */
+
+	(void)state;
+	assert_int_equal(scope_end(cpp, 1), 6);
+	assert_int_equal(scope_end(cpp, 6), 8);
+	assert_int_equal(scope_end(cpp, 0), 9);
+	assert_int_equal(scope_end(py, 0), 2);
+}
+
 static void test_scope_tabs_and_blank_tail(void **state)
 {
 	const char *t =
@@ -1379,6 +1404,7 @@ int main(void)
 		cmocka_unit_test(test_scope_braces),
 		cmocka_unit_test(test_scope_labels_inside_braces),
 		cmocka_unit_test(test_scope_tabs_and_blank_tail),
+		cmocka_unit_test(test_scope_braces_margin_lines),
 		cmocka_unit_test(test_drift_blank_lines_between),
 		cmocka_unit_test(test_drift_every_place_and_stop),
 		cmocka_unit_test(test_drift_levels_and_blank_needle),
