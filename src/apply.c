@@ -224,7 +224,8 @@ int aa_apply_open_repository(git_repository **repo, aa_land_mode mode,
 static int is_tolerant(aa_how how)
 {
 	return how == AA_HOW_WHITESPACE || how == AA_HOW_REDUCED_CONTEXT ||
-	       how == AA_HOW_CONTENT || how == AA_HOW_MERGED;
+	       how == AA_HOW_BLANK_LINES || how == AA_HOW_CONTENT ||
+	       how == AA_HOW_MERGED;
 }
 
 static size_t tolerant_placements(const aa_plan *plan)

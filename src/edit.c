@@ -39,6 +39,7 @@ const char *aa_how_name(aa_how how)
 	case AA_HOW_OFFSET: return "offset";
 	case AA_HOW_WHITESPACE: return "whitespace";
 	case AA_HOW_REDUCED_CONTEXT: return "reduced-context";
+	case AA_HOW_BLANK_LINES: return "blank-lines";
 	case AA_HOW_CONTENT: return "content";
 	case AA_HOW_ALREADY_APPLIED: return "already-applied";
 	case AA_HOW_MERGED: return "merged";

@@ -13,9 +13,15 @@
  *      unique; added lines follow a consistent indentation shift;
  *   4. reduced context: the outer context lines may differ, the removed
  *      lines and the context next to each change must match as in 3,
- *      uniquely in the file.
+ *      uniquely in the file;
+ *   5. blank-line drift: blank context lines may be missing from the
+ *      file or extra in it (removed blank lines must be there), the
+ *      other lines matching as in 1 or 3, uniquely (drift_rung()).
  *
- * --strict (seed 004) allows rung 1 only.
+ * A numbered hunk exact both at its header's line and at that line
+ * moved by the earlier hunks' offset is refused (report_two_places()).
+ * A v4a chunk's region (aa_hunk.has_scope) bounds every search: the
+ * match must start inside it. --strict (seed 004) allows rung 1 only.
  *
  * The text is rebuilt in one pass: the lines before a hunk's place move
  * from the original ("src") to the result ("out") as hunks land, so
@@ -56,6 +62,7 @@
  */
 typedef struct placed {
 	size_t at;
+	size_t old_n;            /* the lines it replaced */
 	long delta;
 	long sum;                /* delta of this and every earlier entry */
 } placed;
@@ -90,6 +97,14 @@ typedef struct hrun {
 	 * the previous one's new lines end (0 for the first).
 	 */
 	size_t run_left, run_floor;
+	/*
+	 * The lines the current hunk may be found in, [win_lo, win_hi):
+	 * a v4a chunk's region (aa_hunk.has_scope), else the whole text
+	 * (win_hi SIZE_MAX).
+	 */
+	size_t win_lo, win_hi;
+	/* rung 5's landing: blank context lines dropped and added */
+	size_t drift_missing, drift_extra;
 } hrun;
 
 /* One try at a place: hunk lines [k0, k1) with their old side `pre`. */
@@ -177,7 +192,7 @@ static long orig_line(const hrun *r, size_t at)
 	return line < 0 ? 0 : line;
 }
 
-static int remember_placed(hrun *r, size_t at, long delta)
+static int remember_placed(hrun *r, size_t at, size_t old_n, long delta)
 {
 	size_t k = placed_before(r, at + 1), i;
 
@@ -195,6 +210,7 @@ static int remember_placed(hrun *r, size_t at, long delta)
 		(r->nplaced - k) * sizeof(*r->placed));
 	r->nplaced++;
 	r->placed[k].at = at;
+	r->placed[k].old_n = old_n;
 	r->placed[k].delta = delta;
 	for (i = k; i < r->nplaced; i++) {
 		if (i > k) {
@@ -206,6 +222,26 @@ static int remember_placed(hrun *r, size_t at, long delta)
 	}
 	r->delta += delta;
 	return 0;
+}
+
+/*
+ * The current line that line `line` (0-based) of the original file is
+ * now: moved by the hunks placed wholly before it.
+ */
+static size_t cur_line(const hrun *r, size_t line)
+{
+	long shift = 0, at;
+	size_t k;
+
+	for (k = 0; k < r->nplaced; k++) {
+		long o = (long)r->placed[k].at - shift;
+
+		if (o + (long)r->placed[k].old_n > (long)line)
+			break;
+		shift = r->placed[k].sum;
+	}
+	at = (long)line + shift;
+	return at < 0 ? 0 : (size_t)at;
 }
 
 /* ---- the rebuilt text ---------------------------------------------------- */
@@ -790,7 +826,7 @@ static int apply_at(hrun *r, size_t at, const htry *y, const ishift *sh)
 	free(nv);
 	if (r2 < 0)
 		return -1;
-	return remember_placed(r, at, (long)n - (long)y->npre);
+	return remember_placed(r, at, y->npre, (long)n - (long)y->npre);
 }
 
 /* ---- messages ---------------------------------------------------------------- */
@@ -819,9 +855,31 @@ static void put_places(aa_buf *b, const hrun *r, const size_t *at, size_t n,
 		aa_buf_puts(b, " and more");
 }
 
-/* hits: the first `count` places, at most MAX_LISTED + 1 of them. */
-static int report_ambiguous(hrun *r, const htry *y, aa_ws lv, const size_t *hits,
-			    long count)
+/*
+ * " inside the region that \"class Writer:\" (line 3) opens, lines 3-40":
+ * a v4a chunk's region, named by its last anchor (the last line of
+ * the hunk's section).
+ */
+static void put_scope(aa_buf *b, const aa_hunk *h)
+{
+	const char *s = h->section ? h->section : "", *nl;
+
+	if (!h->has_scope)
+		return;
+	while ((nl = strchr(s, '\n')) && nl[1])
+		s = nl + 1;
+	aa_buf_puts(b, " inside the region that ");
+	put_quoted(b, s, nl ? (size_t)(nl - s) : strlen(s));
+	aa_buf_printf(b, " (line %zu) opens, lines %zu-%zu", h->scope_lo + 1,
+		      h->scope_lo + 1, h->scope_hi);
+}
+
+/*
+ * hits: the first `count` places, at most MAX_LISTED + 1 of them; `as`
+ * says how they match (" when whitespace is ignored", or "").
+ */
+static int report_ambiguous_as(hrun *r, const htry *y, const char *as,
+			       const size_t *hits, long count)
 {
 	aa_buf b = AA_BUF_INIT;
 	int more = count > MAX_LISTED;
@@ -829,11 +887,11 @@ static int report_ambiguous(hrun *r, const htry *y, aa_ws lv, const size_t *hits
 
 	if (more)
 		aa_buf_printf(&b, "hunk is ambiguous: it matches more than %d places%s, at ",
-			      MAX_LISTED, lv == AA_WS_EXACT ? "" : " when whitespace is ignored");
+			      MAX_LISTED, as);
 	else
-		aa_buf_printf(&b, "hunk is ambiguous: it matches %ld places%s, at ", count,
-			      lv == AA_WS_EXACT ? "" : " when whitespace is ignored");
+		aa_buf_printf(&b, "hunk is ambiguous: it matches %ld places%s, at ", count, as);
 	put_places(&b, r, hits, more ? MAX_LISTED : (size_t)count, more);
+	put_scope(&b, y->h);
 	if (r->run_left > 1)
 		aa_buf_printf(&b, " (for the %zu hunks in a row with these lines, this one included: "
 			      "not one place each)", r->run_left);
@@ -841,6 +899,13 @@ static int report_ambiguous(hrun *r, const htry *y, aa_ws lv, const size_t *hits
 	ret = aa_error_buf(r->cx->diags, y->h->pos, r->cx->path, &b);
 	aa_buf_free(&b);
 	return ret;
+}
+
+static int report_ambiguous(hrun *r, const htry *y, aa_ws lv, const size_t *hits,
+			    long count)
+{
+	return report_ambiguous_as(r, y, lv == AA_WS_EXACT ? "" : " when whitespace is ignored",
+				   hits, count);
 }
 
 /* How file line f and hunk line p differ, as one line of details. */
@@ -1027,6 +1092,30 @@ static int describe_closest(hrun *r, const htry *y, size_t hint, aa_buf *b)
 	return 0;
 }
 
+/* "; its lines are at line 12, outside it": a chunk found off its region. */
+static int elsewhere(hrun *r, const htry *y, aa_buf *b)
+{
+	aa_needle nd = AA_NEEDLE_INIT(y->pre, y->npre);
+	aa_lview v;
+	size_t hits[MAX_LISTED + 1];
+	long n;
+
+	run_ws_ready(r);
+	v = run_view(r);
+	n = aa_locate_first(&v, &nd, AA_WS_EXACT, hits, MAX_LISTED + 1);
+	if (n == 0)
+		n = aa_locate_first(&v, &nd, AA_WS_BOTH, hits, MAX_LISTED + 1);
+	aa_needle_release(&nd);
+	if (n < 0)
+		return -1;
+	if (n == 0)
+		return 0;
+	aa_buf_puts(b, "; its lines are at ");
+	put_places(b, r, hits, n > MAX_LISTED ? MAX_LISTED : (size_t)n, n > MAX_LISTED);
+	aa_buf_puts(b, ", outside it");
+	return 0;
+}
+
 static int report_not_found(hrun *r, const htry *y, size_t hint)
 {
 	aa_buf b = AA_BUF_INIT;
@@ -1035,8 +1124,15 @@ static int report_not_found(hrun *r, const htry *y, size_t hint)
 	if (r->cx->strict)
 		aa_buf_printf(&b, "Context lines don't match: the hunk's lines are not at line %ld of the file",
 			      y->h->old_start);
+	else if (y->h->has_scope)
+		aa_buf_puts(&b, "hunk does not apply: no place has its context and removed lines");
 	else
 		aa_buf_puts(&b, "hunk does not apply: no place in the file has its context and removed lines");
+	put_scope(&b, y->h);
+	if (y->h->has_scope && elsewhere(r, y, &b) < 0) {
+		aa_buf_free(&b);
+		return oom(r, y->h->pos);
+	}
 	if (describe_closest(r, y, hint, &b) < 0) {
 		aa_buf_free(&b);
 		return oom(r, y->h->pos);
@@ -1106,6 +1202,23 @@ static void reindent_note(aa_reindent ri, long by, aa_buf *note)
 		aa_buf_puts(note, ", as the file is");
 }
 
+/* "1 blank context line(s) of the hunk not in the file": rung 5's drift. */
+static void drift_what(const hrun *r, aa_ws lv, char *buf, size_t size)
+{
+	size_t m = r->drift_missing, e = r->drift_extra;
+
+	if (m && e)
+		snprintf(buf, size, "%zu blank context line(s) of the hunk not in the file, "
+			 "%zu blank line(s) of the file not in the hunk (kept)", m, e);
+	else if (m)
+		snprintf(buf, size, "%zu blank context line(s) of the hunk not in the file", m);
+	else if (e)
+		snprintf(buf, size, "%zu blank line(s) of the file not in the hunk (kept)", e);
+	else
+		snprintf(buf, size, "%s", lv == AA_WS_EXACT ? "no blank line differs"
+							     : "blank lines differ in blanks only");
+}
+
 /* Records where the hunk landed and warns about every non-exact landing. */
 static int record(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv,
 		  aa_reindent ri, long by)
@@ -1116,7 +1229,7 @@ static int record(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv,
 	long expect = h->old_start + (long)y->pre_before + (h->old_count ? 0 : 1) +
 		      r->skipped_delta;
 	long offset = h->has_hint ? line - expect : 0;
-	char off[64] = "";
+	char off[64] = "", what[160];
 	aa_buf note = AA_BUF_INIT;
 	int ret;
 
@@ -1146,6 +1259,16 @@ static int record(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv,
 		aa_warn(r->cx->diags, h->pos, r->cx->path,
 			"hunk applied at line %ld%s with reduced context (rung 4): %zu outer context line(s) not matched%s",
 			line, off, h->nlines - (y->k1 - y->k0), note.ptr ? note.ptr : "");
+		break;
+	case AA_HOW_BLANK_LINES:
+		drift_what(r, lv, what, sizeof(what));
+		aa_warn(r->cx->diags, h->pos, r->cx->path,
+			"hunk applied at line %ld%s with blank-line drift (rung 5): %s%s%s",
+			line, off, what,
+			lv == AA_WS_EXACT ? "" : lv == AA_WS_TRAILING
+				? "; its other lines matched ignoring trailing blanks"
+				: "; its other lines matched ignoring leading and trailing blanks",
+			note.ptr ? note.ptr : "");
 		break;
 	case AA_HOW_ALREADY_APPLIED:
 		aa_note(r->cx->diags, h->pos, r->cx->path,
@@ -1329,6 +1452,41 @@ static aa_lview view_from(const hrun *r, size_t from)
 	return v;
 }
 
+/* The current text's lines [lo, hi) (hi cut to its end). */
+static aa_lview view_range(const hrun *r, size_t lo, size_t hi)
+{
+	size_t total = run_len(r), keep;
+	aa_lview v;
+
+	lo = lo > total ? total : lo;
+	hi = hi > total ? total : hi < lo ? lo : hi;
+	v = view_from(r, lo);
+	keep = hi - lo;
+	if (v.nseg[0] >= keep) {
+		v.nseg[0] = keep;
+		v.nseg[1] = 0;
+	} else {
+		v.nseg[1] = keep - v.nseg[0];
+	}
+	return v;
+}
+
+/*
+ * Where a match of n lines may be, from line `from` on: one that starts
+ * inside the hunk's window (it may run past the window's end, as a
+ * chunk's last context lines run past the block its anchor opens).
+ */
+static aa_lview window_view(const hrun *r, size_t from, size_t n)
+{
+	size_t hi = r->win_hi;
+
+	if (from < r->win_lo)
+		from = r->win_lo;
+	if (hi != SIZE_MAX)
+		hi += n ? n - 1 : 0;
+	return view_range(r, from, hi < r->win_hi ? SIZE_MAX : hi);
+}
+
 static void note_in_order(hrun *r, const htry *y, size_t at, long count)
 {
 	aa_note(r->cx->diags, y->h->pos, r->cx->path,
@@ -1353,9 +1511,11 @@ static rung_result unique_rung(hrun *r, const htry *y, aa_ws lv, aa_how how)
 
 	if (lv != AA_WS_EXACT)
 		run_ws_ready(r);
+	if (from < r->win_lo)
+		from = r->win_lo;
 	if (from > run_len(r))
 		from = run_len(r);
-	v = view_from(r, from);
+	v = window_view(r, from, y->npre);
 	/* uniqueness, or the places to list: the search stops after them */
 	if (need + 1 > max) {
 		max = need + 1;
@@ -1398,7 +1558,7 @@ static rung_result bare_exact(hrun *r, const htry *y)
 	size_t j, at[2];
 	int found;
 
-	if (!r->count_key)
+	if (!r->count_key || r->win_lo || r->win_hi != SIZE_MAX)
 		return unique_rung(r, y, AA_WS_EXACT, AA_HOW_CONTENT);
 	for (j = 0; j < y->npre && fewest > 1; j++) {
 		uint32_t c = count_of(r, y->pre[j].h[AA_WS_EXACT]);
@@ -1430,7 +1590,7 @@ static rung_result already_applied(hrun *r, const htry *y, aa_ws lv)
 		return 0;
 	if (lv != AA_WS_EXACT)
 		run_ws_ready(r);
-	v = run_view(r);
+	v = window_view(r, r->win_lo, y->npost);
 	/* "exactly once": the search stops at the second */
 	count = aa_locate_first(&v, &nd, lv, hits, 2);
 	aa_needle_release(&nd);
@@ -1438,7 +1598,7 @@ static rung_result already_applied(hrun *r, const htry *y, aa_ws lv)
 		return oom(r, y->h->pos);
 	if (count != 1)
 		return 0;
-	return record(r, y, hits[0], AA_HOW_ALREADY_APPLIED, lv,
+	return record(r, y, hits[0] + r->win_lo, AA_HOW_ALREADY_APPLIED, lv,
 		      AA_REINDENT_NONE, 0) < 0 ? -1 : 1;
 }
 
@@ -1452,6 +1612,24 @@ static size_t hinted_line(const hrun *r, const aa_hunk *h, long extra)
 	if (at < 0)
 		at = 0;
 	return (size_t)(at > total ? total : at);
+}
+
+/*
+ * A numbered hunk found exactly both at its header's line and at that
+ * line moved by the offset at which the earlier hunks landed: either
+ * could be meant (git apply takes the first, GNU patch and jsdiff the
+ * second), so neither is taken. In the exact-only tries this only fails
+ * the try: the revision the answer was written against, where the two
+ * are one line, may still decide it (see plan.c).
+ */
+static int report_two_places(hrun *r, const htry *y, size_t hint, size_t moved)
+{
+	return aa_error(r->cx->diags, y->h->pos, r->cx->path,
+			"hunk is ambiguous: it matches exactly at line %ld, where its header says, "
+			"and at line %ld, where the offset of the hunks before it (%+ld lines) puts it; "
+			"refusing to guess (no earlier version of the file decides it: give more "
+			"context lines or the right line numbers)",
+			orig_line(r, hint) + 1, orig_line(r, moved) + 1, r->last_offset);
 }
 
 /* Rungs 1 and 2 for a hunk with a line number. */
@@ -1468,8 +1646,13 @@ static rung_result exact_rungs(hrun *r, const htry *y)
 	 */
 	if (r->cx->strict && y->h->old_count && y->h->old_start < 1)
 		return 0;
-	if (aa_locate_at(&v, hint, &nd, AA_WS_EXACT))
+	if (aa_locate_at(&v, hint, &nd, AA_WS_EXACT)) {
+		size_t moved = hinted_line(r, y->h, r->last_offset);
+
+		if (moved != hint && aa_locate_at(&v, moved, &nd, AA_WS_EXACT))
+			return report_two_places(r, y, hint, moved);
 		return land(r, y, hint, AA_HOW_EXACT, AA_WS_EXACT) < 0 ? -1 : 1;
+	}
 	if (r->cx->strict)
 		return 0;
 	found = aa_locate_nearest(&v, &nd, AA_WS_EXACT,
@@ -1523,6 +1706,413 @@ static size_t count_kind(const aa_hunk *h, char kind)
 	for (k = 0; k < h->nlines; k++)
 		n += h->lines[k].kind == kind;
 	return n;
+}
+
+/* ---- rung 5: blank-line drift ------------------------------------------------ */
+
+/*
+ * A hunk's side as rung 5 sees it: its lines [k0, k1) of kinds other
+ * than `skip` ('+' for the old side, '-' for the new one). The side's
+ * lines of kind `fixed` ('-' on the old side) are never dropped: a
+ * removed blank line must be in the file. Only blank context lines
+ * drift.
+ */
+typedef struct dside {
+	const aa_hunk *h;
+	size_t k0, k1;
+	char skip, fixed;
+} dside;
+
+static int d_in(const dside *s, size_t k)
+{
+	return s->h->lines[k].kind != s->skip;
+}
+
+static int d_blank(const dside *s, size_t k)
+{
+	return aa_line_is_blank(s->h->lines[k].text, s->h->lines[k].len);
+}
+
+/* The side's next non-blank line from hunk line k on (k1: none). */
+static size_t d_next(const dside *s, size_t k)
+{
+	while (k < s->k1 && !(d_in(s, k) && !d_blank(s, k)))
+		k++;
+	return k;
+}
+
+/* The side's blank lines among hunk lines [a, b): all, and the fixed ones. */
+static void d_count(const dside *s, size_t a, size_t b, size_t *all, size_t *fixed)
+{
+	*all = *fixed = 0;
+	for (; a < b; a++)
+		if (d_in(s, a) && d_blank(s, a)) {
+			(*all)++;
+			*fixed += s->h->lines[a].kind == s->fixed;
+		}
+}
+
+static int v_blank(const aa_lview *v, size_t i)
+{
+	return aa_line_is_blank(aa_lview_at(v, i)->s, aa_lview_at(v, i)->len);
+}
+
+/* The view's next non-blank line from i on (its length: none). */
+static size_t v_next(const aa_lview *v, size_t i)
+{
+	while (i < aa_lview_len(v) && v_blank(v, i))
+		i++;
+	return i;
+}
+
+/* The view's blank lines that end right before line i. */
+static size_t v_blanks_before(const aa_lview *v, size_t i)
+{
+	size_t k = 0;
+
+	while (k < i && v_blank(v, i - 1 - k))
+		k++;
+	return k;
+}
+
+/*
+ * A gap: hunk lines [a, b) between two of the side's non-blank lines
+ * (or before the first, or after the last), holding r of the side's
+ * blank lines where the file has s.
+ */
+typedef struct dgap {
+	size_t a, b, r, s;
+	int lead;                /* before the first line: drops the first ones */
+} dgap;
+
+/*
+ * Appends the lines of gap g to out[*n..] with g->s of the side's blank
+ * lines instead of g->r: blank context lines dropped (the last ones;
+ * the first ones before the first line, where the file's blank lines
+ * are the ones next to it), or blank context lines added after the
+ * gap's own lines.
+ */
+static void d_emit_gap(const dside *s, const dgap *g, aa_hline *out, size_t *n)
+{
+	size_t drop = g->r > g->s ? g->r - g->s : 0, k, i, first = *n;
+	static const aa_hline blank_context = { .kind = ' ', .text = "", .len = 0 };
+
+	for (i = 0; i < g->b - g->a; i++) {
+		k = g->lead ? g->a + i : g->b - 1 - i;
+		if (drop && d_in(s, k) && d_blank(s, k) && s->h->lines[k].kind == ' ') {
+			drop--;
+			continue;
+		}
+		out[(*n)++] = s->h->lines[k];
+	}
+	/* walked backwards: put the gap's lines back in order */
+	for (i = 0; !g->lead && first + i + 1 < *n - i; i++) {
+		aa_hline t = out[first + i];
+
+		out[first + i] = out[*n - 1 - i];
+		out[*n - 1 - i] = t;
+	}
+	for (k = g->r; k < g->s; k++)
+		out[(*n)++] = blank_context;
+}
+
+/* What rung 5 looks for, and the places it found. */
+typedef struct dsearch {
+	hrun *r;
+	const htry *y;
+	dside side;
+	aa_lview v;              /* the window searched */
+	size_t base;             /* its first line in the current text */
+	size_t start[MAX_LISTED + 1], first[MAX_LISTED + 1];
+	size_t found;
+	int oom;
+} dsearch;
+
+/*
+ * Fills gap g of a match and checks it: the file's blank lines there
+ * (s) hold every fixed blank line of the side. `avail`: for an outer
+ * gap, the blank lines the file has next to the match (SIZE_MAX for an
+ * inner gap, whose s is set).
+ */
+static int d_gap(const dside *s, dgap *g, size_t avail)
+{
+	size_t fixed;
+
+	d_count(s, g->a, g->b, &g->r, &fixed);
+	if (avail != SIZE_MAX)
+		g->s = g->r < avail ? g->r : avail;
+	return g->s >= fixed;
+}
+
+/*
+ * The match whose first non-blank side line is view line f0: 1 with
+ * *start (its first view line) and its gaps (at most k1 - k0 + 1) set,
+ * 0 when the file's blank lines do not allow it.
+ */
+static int d_match(const dsearch *d, size_t f0, size_t *start, dgap *gaps,
+		   size_t *ngaps)
+{
+	const dside *s = &d->side;
+	size_t k = d_next(s, s->k0), f = f0, g = 0, next, fn;
+
+	gaps[g] = (dgap){ s->k0, k, 0, 0, 1 };
+	if (!d_gap(s, &gaps[g], v_blanks_before(&d->v, f0)))
+		return 0;
+	*start = f0 - gaps[g++].s;
+	while ((next = d_next(s, k + 1)) < s->k1) {
+		fn = v_next(&d->v, f + 1);
+		gaps[g] = (dgap){ k + 1, next, 0, fn - f - 1, 0 };
+		if (!d_gap(s, &gaps[g++], SIZE_MAX))
+			return 0;
+		f = fn;
+		k = next;
+	}
+	gaps[g] = (dgap){ k + 1, s->k1, 0, 0, 0 };
+	if (!d_gap(s, &gaps[g], v_next(&d->v, f + 1) - f - 1))
+		return 0;
+	f += gaps[g++].s;
+	*ngaps = g;
+	/* an anchored hunk keeps its place: the start or the end of the text */
+	if (d->y->anchor == ANCHOR_START && d->base + *start != 0)
+		return 0;
+	if (d->y->anchor == ANCHOR_END && d->base + f + 1 != run_len(d->r))
+		return 0;
+	return 1;
+}
+
+static dgap *d_gaps(const dside *s)
+{
+	return malloc((s->k1 - s->k0 + 2) * sizeof(dgap));
+}
+
+/* aa_hit_fn: keeps the places the blank lines allow, up to one too many. */
+static int d_hit(size_t f0, void *arg)
+{
+	dsearch *d = arg;
+	size_t start, ngaps;
+	dgap *gaps = d_gaps(&d->side);
+	int ok;
+
+	if (!gaps) {
+		d->oom = 1;
+		return 1;
+	}
+	ok = d_match(d, f0, &start, gaps, &ngaps);
+	free(gaps);
+	/* inside the window: starting before its end */
+	if (!ok || (d->r->win_hi != SIZE_MAX && start + d->base >= d->r->win_hi))
+		return 0;
+	d->start[d->found] = start + d->base;
+	d->first[d->found++] = f0;
+	return d->found > MAX_LISTED;
+}
+
+/*
+ * The try that fits the file at the match whose first non-blank line
+ * is view line f0: the hunk's lines with blank context lines dropped or
+ * added (into *h2, its lines in *lines, the caller's to free). Sets the
+ * drift counts. -1: no memory.
+ */
+static int d_build(dsearch *d, size_t f0, aa_hunk *h2, aa_hline **lines,
+		   htry *out)
+{
+	const dside *s = &d->side;
+	size_t start, ngaps = 0, g, n = 0, extra = 0, missing = 0;
+	dgap *gaps = d_gaps(s);
+
+	*lines = NULL;
+	if (!gaps || !d_match(d, f0, &start, gaps, &ngaps))
+		goto fail;
+	for (g = 0; g < ngaps; g++) {
+		extra += gaps[g].s > gaps[g].r ? gaps[g].s - gaps[g].r : 0;
+		missing += gaps[g].r > gaps[g].s ? gaps[g].r - gaps[g].s : 0;
+	}
+	*lines = malloc((s->k1 - s->k0 + extra + 1) * sizeof(**lines));
+	if (!*lines)
+		goto fail;
+	for (g = 0; g < ngaps; g++) {
+		d_emit_gap(s, &gaps[g], *lines, &n);
+		/* the side's non-blank line after the gap */
+		if (gaps[g].b < s->k1)
+			(*lines)[n++] = s->h->lines[gaps[g].b];
+	}
+	*h2 = *s->h;
+	h2->lines = *lines;
+	h2->nlines = n;
+	/* a cut try (its loose tail left out) does not end the hunk */
+	if (s->k1 != s->h->nlines)
+		h2->new_no_eol = h2->old_no_eol = 0;
+	d->r->drift_missing = missing;
+	d->r->drift_extra = extra;
+	free(gaps);
+	return try_build(out, h2, 0, n);
+fail:
+	free(gaps);
+	return -1;
+}
+
+/* Lands try y at the one place rung 5 found (d->first[0], d->start[0]). */
+static rung_result d_land(dsearch *d, aa_ws lv)
+{
+	aa_hunk h2;
+	aa_hline *lines = NULL;
+	htry fit;
+	int ret;
+
+	if (d_build(d, d->first[0], &h2, &lines, &fit) < 0) {
+		free(lines);
+		return oom(d->r, d->y->h->pos);
+	}
+	fit.anchor = d->y->anchor;
+	ret = land(d->r, &fit, d->start[0], AA_HOW_BLANK_LINES, lv) < 0 ? -1 : 1;
+	try_release(&fit);
+	free(lines);
+	return ret;
+}
+
+/*
+ * Rung 5 on one side of try y: its old lines, or (new_side) its new
+ * lines, found once means already applied. At the first blank level
+ * with a place (exact, then trailing, then leading and trailing blanks
+ * ignored). 1 landed or skipped, 0 no place, -1 error reported.
+ */
+static rung_result drift_side(hrun *r, const htry *y, int new_side)
+{
+	dsearch d;
+	aa_needle nd = AA_NEEDLE_INIT(new_side ? y->post : y->pre,
+				      new_side ? y->npost : y->npre);
+	size_t from = r->run_floor > r->win_lo ? r->run_floor : r->win_lo;
+	int lv;
+
+	memset(&d, 0, sizeof(d));
+	d.r = r;
+	d.y = y;
+	d.side = (dside){ y->h, y->k0, y->k1, new_side ? '-' : '+', new_side ? 0 : '-' };
+	run_ws_ready(r);
+	d.base = from > run_len(r) ? run_len(r) : from;
+	d.v = view_range(r, d.base, SIZE_MAX);
+	for (lv = AA_WS_EXACT; lv <= AA_WS_BOTH; lv++) {
+		if (aa_locate_drift(&d.v, &nd, (aa_ws)lv, d_hit, &d) < 0 || d.oom)
+			return oom(r, y->h->pos);
+		if (d.found)
+			break;
+	}
+	if (!d.found)
+		return 0;
+	if (d.found > 1)
+		return report_ambiguous_as(r, y, " when blank lines may be missing or extra",
+					   d.start, (long)d.found);
+	if (new_side)
+		return record(r, y, d.start[0], AA_HOW_ALREADY_APPLIED, (aa_ws)lv,
+			      AA_REINDENT_NONE, 0) < 0 ? -1 : 1;
+	return d_land(&d, (aa_ws)lv);
+}
+
+/* The hunk adds a line that is not blank: its new side is evidence. */
+static int adds_text(const aa_hunk *h)
+{
+	size_t k;
+
+	for (k = 0; k < h->nlines; k++)
+		if (h->lines[k].kind == '+' &&
+		    !aa_line_is_blank(h->lines[k].text, h->lines[k].len))
+			return 1;
+	return 0;
+}
+
+static int same_hline(const aa_hline *a, const aa_hline *b)
+{
+	return a->len == b->len && !memcmp(a->text, b->text, a->len);
+}
+
+/*
+ * Hunk lines [k0, k1) with each run of changes written as a diff tool
+ * would: its removed lines, then its added ones, the lines both start
+ * and end with taken as context (a SEARCH/REPLACE block removes every
+ * line and adds them back). The same old and new sides, so the same
+ * result; but a blank line the file has between two lines kept this
+ * way stays between them. *out: the copy, its lines in *lines.
+ */
+static int drift_normalize(const aa_hunk *h, size_t k0, size_t k1,
+			   aa_hunk *out, aa_hline **lines)
+{
+	size_t k = k0, n = 0, i;
+	aa_hline *v = malloc((k1 - k0 + 1) * 2 * sizeof(*v)), *minus, *plus;
+
+	*lines = v;
+	if (!v)
+		return -1;
+	minus = v + (k1 - k0 + 1);
+	while (k < k1) {
+		size_t nm = 0, np = 0, pre = 0, suf = 0, run = k;
+
+		if (h->lines[k].kind == ' ') {
+			v[n++] = h->lines[k++];
+			continue;
+		}
+		for (; k < k1 && h->lines[k].kind != ' '; k++)
+			if (h->lines[k].kind == '-')
+				minus[nm++] = h->lines[k];
+		plus = minus + nm;
+		for (i = run; i < k; i++)
+			if (h->lines[i].kind == '+')
+				plus[np++] = h->lines[i];
+		while (pre < nm && pre < np && same_hline(&minus[pre], &plus[pre]))
+			pre++;
+		while (suf < nm - pre && suf < np - pre &&
+		       same_hline(&minus[nm - 1 - suf], &plus[np - 1 - suf]))
+			suf++;
+		for (i = 0; i < pre; i++) {
+			v[n] = minus[i];
+			v[n++].kind = ' ';
+		}
+		for (i = pre; i < nm - suf; i++)
+			v[n++] = minus[i];
+		for (i = pre; i < np - suf; i++)
+			v[n++] = plus[i];
+		for (i = nm - suf; i < nm; i++) {
+			v[n] = minus[i];
+			v[n++].kind = ' ';
+		}
+	}
+	*out = *h;
+	out->lines = v;
+	out->nlines = n;
+	/* a cut try (its loose tail left out) does not end the hunk */
+	if (k1 != h->nlines)
+		out->new_no_eol = out->old_no_eol = 0;
+	return 0;
+}
+
+/*
+ * Rung 5: blank context lines may be missing from the file or extra in
+ * it; unique or refused. As on the rungs before, a hunk whose new side
+ * is there is already applied: checked first when it adds text (a hunk
+ * applied once would match again), else after its old side.
+ */
+static rung_result drift_rung(hrun *r, const htry *y)
+{
+	int text = adds_text(y->h);
+	aa_hunk hn;
+	aa_hline *lines;
+	htry ny;
+	rung_result rr = 0;
+
+	if (drift_normalize(y->h, y->k0, y->k1, &hn, &lines) < 0 ||
+	    try_build(&ny, &hn, 0, hn.nlines) < 0) {
+		free(lines);
+		return oom(r, y->h->pos);
+	}
+	ny.anchor = y->anchor;
+	if (text)
+		rr = drift_side(r, &ny, 1);
+	if (!rr)
+		rr = drift_side(r, &ny, 0);
+	if (!rr && !text)
+		rr = drift_side(r, &ny, 1);
+	try_release(&ny);
+	free(lines);
+	return rr;
 }
 
 /* ---- the anchored ladder ------------------------------------------------------ */
@@ -1608,6 +2198,8 @@ static rung_result anchored_ladder(hrun *r, const htry *y)
 		rr = anchored_rung(r, &core, AA_WS_BOTH, AA_HOW_REDUCED_CONTEXT);
 		try_release(&core);
 	}
+	if (!rr)
+		rr = drift_rung(r, y);
 	return rr;
 }
 
@@ -1673,6 +2265,8 @@ static rung_result ladder(hrun *r, const htry *y)
 		rr = unique_rung(r, &core, AA_WS_BOTH, AA_HOW_REDUCED_CONTEXT);
 		try_release(&core);
 	}
+	if (!rr && !r->cx->strict)
+		rr = drift_rung(r, y);
 	return rr;
 }
 
@@ -1762,9 +2356,9 @@ static size_t identical_run(const aa_op *op, size_t i)
 {
 	size_t k = i + 1;
 
-	if (op->hunks[i].has_hint)
+	if (op->hunks[i].has_hint || op->hunks[i].has_scope)
 		return 1;
-	while (k < op->nhunks && !op->hunks[k].has_hint &&
+	while (k < op->nhunks && !op->hunks[k].has_hint && !op->hunks[k].has_scope &&
 	       same_old_side(&op->hunks[i], &op->hunks[k]))
 		k++;
 	return k - i;
@@ -1778,13 +2372,15 @@ static int place_hunk(hrun *r, const aa_hunk *h)
 
 	if (try_build(&y, h, 0, h->nlines) < 0)
 		return oom(r, h->pos);
+	r->win_lo = h->has_scope ? cur_line(r, h->scope_lo) : 0;
+	r->win_hi = h->has_scope ? cur_line(r, h->scope_hi) : SIZE_MAX;
 	y.anchor = hunk_anchor(h, h->nlines);
 	if (!y.npre) {
 		rr = place_insertion(r, &y);
 		try_release(&y);
 		return rr < 0 ? -1 : 0;
 	}
-	hint = hinted_line(r, h, r->last_offset);
+	hint = h->has_scope ? r->win_lo : hinted_line(r, h, r->last_offset);
 	rr = ladder(r, &y);
 	/* lines taken for context that are not in the file: without them */
 	if (!rr && (tail = loose_tail(h)) > 0) {

@@ -139,7 +139,7 @@ static const size_t *needle_fail(aa_needle *nd, aa_ws lv)
 	return f;
 }
 
-typedef int (*hit_fn)(size_t at, void *arg);
+typedef aa_hit_fn hit_fn;
 
 /*
  * Calls fn for every confirmed match, in order, until it returns
@@ -272,6 +272,65 @@ int aa_locate_nearest(const aa_lview *v, aa_needle *nd, aa_ws lv,
 	return s.found;
 }
 
+/* ---- blank-line drift ----------------------------------------------------- */
+
+struct drift_scan {
+	const size_t *idx;       /* the text line of each non-blank line */
+	aa_hit_fn fn;
+	void *arg;
+};
+
+static int drift_hit(size_t at, void *arg)
+{
+	struct drift_scan *d = arg;
+
+	return d->fn(d->idx[at], d->arg);
+}
+
+static int is_blank_rec(const aa_lrec *l)
+{
+	return aa_line_is_blank(l->s, l->len);
+}
+
+int aa_locate_drift(const aa_lview *v, const aa_needle *nd, aa_ws lv,
+		    aa_hit_fn fn, void *arg)
+{
+	size_t n = aa_lview_len(v), i, q = 0, c = 0;
+	aa_lrec *sk = malloc((nd->n ? nd->n : 1) * sizeof(*sk));
+	aa_lrec *rec = malloc((n ? n : 1) * sizeof(*rec));
+	size_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+	struct drift_scan d = { idx, fn, arg };
+	aa_needle skn = AA_NEEDLE_INIT(sk, 0);
+	aa_lview cv;
+	int ret = -1;
+
+	if (!sk || !rec || !idx)
+		goto out;
+	/* both sides without their blank lines: a match there is a place */
+	for (i = 0; i < nd->n; i++)
+		if (!is_blank_rec(&nd->v[i]))
+			sk[q++] = nd->v[i];
+	for (i = 0; i < n; i++) {
+		const aa_lrec *l = aa_lview_at(v, i);
+
+		if (!is_blank_rec(l)) {
+			rec[c] = *l;
+			idx[c++] = i;
+		}
+	}
+	memset(&cv, 0, sizeof(cv));
+	cv.seg[0] = rec;
+	cv.nseg[0] = c;
+	skn.n = q;
+	ret = q ? kmp_scan(&cv, &skn, lv, drift_hit, &d) : 0;
+out:
+	aa_needle_release(&skn);
+	free(sk);
+	free(rec);
+	free(idx);
+	return ret;
+}
+
 /* ---- the closest place, for error messages ------------------------------ */
 
 /* Needle lines by hash (level AA_WS_BOTH): an open-addressed table. */
@@ -376,4 +435,115 @@ long aa_locate_closest(const aa_lview *v, const aa_needle *nd, size_t hint,
 	if (top)
 		*at = (long)best - (long)m + 1;
 	return top;
+}
+
+/* ---- the region an anchor opens ------------------------------------------- */
+
+/* The width of a line's indentation, a tab to the next multiple of 8. */
+static size_t indent_width(const aa_lrec *l)
+{
+	size_t i, w = 0;
+
+	for (i = 0; i < l->len && (l->s[i] == ' ' || l->s[i] == '\t'); i++)
+		w = l->s[i] == '\t' ? (w / 8 + 1) * 8 : w + 1;
+	return w;
+}
+
+/* The line without its outer blanks: s[*b .. *e). */
+static void trimmed(const aa_lrec *l, size_t *b, size_t *e)
+{
+	aa_ws_span(l->s, l->len, AA_WS_BOTH, b, e);
+	*e += *b;
+}
+
+static int is_closer(char c)
+{
+	return c == '}' || c == ']' || c == ')';
+}
+
+static int starts_with_closer(const aa_lrec *l)
+{
+	size_t b, e;
+
+	trimmed(l, &b, &e);
+	return b < e && is_closer(l->s[b]);
+}
+
+/* Only closing brackets, with the ";" or "," that may end them. */
+static int is_lone_closer(const aa_lrec *l)
+{
+	size_t b, e;
+
+	trimmed(l, &b, &e);
+	if (b == e || !is_closer(l->s[b]))
+		return 0;
+	for (; b < e; b++)
+		if (!is_closer(l->s[b]) && l->s[b] != ';' && l->s[b] != ',')
+			return 0;
+	return 1;
+}
+
+static int ends_with_opener(const aa_lrec *l)
+{
+	size_t b, e;
+
+	trimmed(l, &b, &e);
+	return b < e && (l->s[e - 1] == '{' || l->s[e - 1] == '[' || l->s[e - 1] == '(');
+}
+
+static int is_lone_brace(const aa_lrec *l)
+{
+	size_t b, e;
+
+	trimmed(l, &b, &e);
+	return e == b + 1 && l->s[b] == '{';
+}
+
+static size_t next_nonblank(const aa_lview *v, size_t i)
+{
+	size_t n = aa_lview_len(v);
+
+	while (i < n && aa_line_is_blank(aa_lview_at(v, i)->s, aa_lview_at(v, i)->len))
+		i++;
+	return i;
+}
+
+size_t aa_scope_end(const aa_lview *v, size_t at)
+{
+	size_t n = aa_lview_len(v), base, first, i;
+	int brackets;
+
+	if (at >= n)
+		return n;
+	base = indent_width(aa_lview_at(v, at));
+	brackets = ends_with_opener(aa_lview_at(v, at));
+	first = next_nonblank(v, at + 1);
+	if (first == n)
+		return n;
+	if (!brackets && indent_width(aa_lview_at(v, first)) == base &&
+	    is_lone_brace(aa_lview_at(v, first)))
+		brackets = 1;
+	else if (!brackets && indent_width(aa_lview_at(v, first)) <= base)
+		return n;  /* no block: a place, from which the rest follows */
+	for (i = first; i < n; i = next_nonblank(v, i + 1)) {
+		const aa_lrec *l = aa_lview_at(v, i);
+		size_t w = indent_width(l);
+
+		if (w > base || (i == first && is_lone_brace(l)))
+			continue;
+		/*
+		 * Brackets delimit the block: a line left of the anchor ends
+		 * it only when it closes a bracket (a preprocessor line, a
+		 * label or a string's line at the margin stays inside).
+		 */
+		if (w < base && (!brackets || starts_with_closer(l)))
+			return i;
+		if (w < base)
+			continue;
+		if (brackets ? starts_with_closer(l) : is_lone_closer(l))
+			return i + 1;
+		if (!brackets)
+			return i;
+	}
+	return n;
 }

@@ -385,6 +385,7 @@ static int is_tolerant_name(const char *how)
 {
 	return !strcmp(how, aa_how_name(AA_HOW_WHITESPACE)) ||
 	       !strcmp(how, aa_how_name(AA_HOW_REDUCED_CONTEXT)) ||
+	       !strcmp(how, aa_how_name(AA_HOW_BLANK_LINES)) ||
 	       !strcmp(how, aa_how_name(AA_HOW_CONTENT)) ||
 	       !strcmp(how, aa_how_name(AA_HOW_MERGED));
 }

@@ -67,6 +67,13 @@ typedef struct aa_hunk {
 	 * "\n"-separated; at_eof: "*** End of File" (the chunk ends the file).
 	 */
 	int at_eof;
+	/*
+	 * Set on the v4a engine's own copies: the chunk is sought only in
+	 * lines [scope_lo, scope_hi) (0-based, of the file before the op),
+	 * the region its "@@" anchors open (src/edit_v4a.c).
+	 */
+	int has_scope;
+	size_t scope_lo, scope_hi;
 } aa_hunk;
 
 typedef struct aa_repl {

@@ -15,6 +15,7 @@ typedef enum aa_how {
 	AA_HOW_OFFSET,          /* rung 2: exact, elsewhere */
 	AA_HOW_WHITESPACE,      /* rung 3: whitespace-insensitive */
 	AA_HOW_REDUCED_CONTEXT, /* rung 4: outer context differs */
+	AA_HOW_BLANK_LINES,     /* rung 5: blank context lines missing or extra */
 	AA_HOW_CONTENT,         /* located by content (bare @@, find, snippet) */
 	AA_HOW_ALREADY_APPLIED, /* skipped: its result is already there */
 	AA_HOW_MERGED           /* applied to an earlier version, then merged */

@@ -116,4 +116,45 @@ int aa_locate_nearest(const aa_lview *v, aa_needle *nd, aa_ws lv,
 long aa_locate_closest(const aa_lview *v, const aa_needle *nd, size_t hint,
 		       long *at);
 
+/* Called with each place of a search, in order; non-zero stops it. */
+typedef int (*aa_hit_fn)(size_t at, void *arg);
+
+/*
+ * Blank-line drift (SPEC "Locating edits", rung 5): every place where
+ * the needle's non-blank lines follow one another at level lv with only
+ * blank lines between them in the text, however many the needle has
+ * there. Calls fn with the line of the text where the needle's first
+ * non-blank line is, in order, until it returns non-zero; the caller
+ * decides which blank lines around and between make a match. Returns
+ * 0, or -1 on out-of-memory; a needle of blank lines only has no place.
+ * One pass over the text (its non-blank lines, KMP on their hashes).
+ */
+int aa_locate_drift(const aa_lview *v, const aa_needle *nd, aa_ws lv,
+		    aa_hit_fn fn, void *arg);
+
+/*
+ * The region an anchor line (a V4A "@@ class Writer:") opens, SPEC
+ * "Locating edits": from line `at` to the first later line indented at
+ * or left of it; returns that line's index (aa_lview_len() when the
+ * region runs to the end). Blank lines belong to the region. Widths
+ * count a tab to the next multiple of 8.
+ *
+ *   - An anchor that ends in an opening bracket ("{", "[", "(") opens a
+ *     bracketed block, and so does one followed by a line "{" alone at
+ *     its own indentation (the brace on its own line): the block ends
+ *     at the first later line at the anchor's indentation that starts
+ *     with a closing bracket, which belongs to it ("}", "};", "})",
+ *     "} else {"); other lines at that indentation ("public:",
+ *     "case 1:") stay inside, and so do lines left of it ("#ifdef")
+ *     unless they start with a closing bracket, which ends the region
+ *     before it.
+ *   - Otherwise the block is the following lines indented deeper; a line
+ *     at the anchor's indentation made only of closing brackets (a lone
+ *     "}") still belongs to it.
+ *   - An anchor followed by no deeper line opens no block: it names a
+ *     place, and its region is the rest of the text (as Codex reads
+ *     every anchor).
+ */
+size_t aa_scope_end(const aa_lview *v, size_t at);
+
 #endif

@@ -1122,6 +1122,241 @@ static void test_random_far_against_naive_model(void **state)
 				  pick_needle_sparse);
 }
 
+
+/* ---- the region an anchor opens (aa_scope_end) ---------------------------- */
+
+/* aa_scope_end() of line `at` of text. */
+static size_t scope_end(const char *text, size_t at)
+{
+	lines t = mk(text);
+	aa_lview v = view1(&t);
+	size_t e = aa_scope_end(&v, at);
+
+	lines_free(&t);
+	return e;
+}
+
+static void test_scope_python_class_and_method(void **state)
+{
+	const char *py =
+		"import os\n"                 /* 0 */
+		"class Writer:\n"             /* 1 */
+		"    def open(self):\n"       /* 2 */
+		"        self.n = 0\n"        /* 3 */
+		"\n"                          /* 4 */
+		"    def reset(self):\n"      /* 5 */
+		"        self.n = 0\n"        /* 6 */
+		"\n"                          /* 7 */
+		"class Reader:\n"             /* 8 */
+		"    pass\n";                 /* 9 */
+
+	(void)state;
+	/* the class: its blank lines and methods, up to the next class */
+	assert_int_equal(scope_end(py, 1), 8);
+	/* a method: up to the next line at its indentation */
+	assert_int_equal(scope_end(py, 2), 5);
+	assert_int_equal(scope_end(py, 5), 8);
+	/* the last block runs to the end */
+	assert_int_equal(scope_end(py, 8), 10);
+	/* a line that opens no block names a place: the rest of the text */
+	assert_int_equal(scope_end(py, 0), 10);
+	assert_int_equal(scope_end(py, 3), 10);
+	/* past the end */
+	assert_int_equal(scope_end(py, 10), 10);
+}
+
+static void test_scope_braces(void **state)
+{
+	const char *c =
+		"struct w {\n"            /* 0 */
+		"\tint a;\n"               /* 1 */
+		"};\n"                    /* 2 */
+		"int open(void)\n"        /* 3 */
+		"{\n"                     /* 4 */
+		"\treturn 0;\n"            /* 5 */
+		"}\n"                     /* 6 */
+		"int reset(void) {\n"     /* 7 */
+		"\treturn 0;\n"            /* 8 */
+		"}\n";                    /* 9 */
+
+	(void)state;
+	/* the closing brace at the anchor's column belongs to the region */
+	assert_int_equal(scope_end(c, 0), 3);
+	/* the brace on its own line */
+	assert_int_equal(scope_end(c, 3), 7);
+	assert_int_equal(scope_end(c, 7), 10);
+}
+
+static void test_scope_labels_inside_braces(void **state)
+{
+	const char *cpp =
+		"class Writer {\n"        /* 0 */
+		"public:\n"               /* 1 */
+		"    void open();\n"      /* 2 */
+		"private:\n"              /* 3 */
+		"    int n;\n"            /* 4 */
+		"};\n"                    /* 5 */
+		"int x;\n";               /* 6 */
+	const char *sw =
+		"\tswitch (c) {\n"         /* 0 */
+		"\tcase 1:\n"              /* 1 */
+		"\t\treturn 1;\n"          /* 2 */
+		"\t} else {\n"             /* 3 */
+		"\t\tx();\n"               /* 4 */
+		"\t}\n"                    /* 5 */
+		"}\n";                    /* 6 */
+	const char *py =
+		"def f():\n"              /* 0 */
+		"    if x:\n"             /* 1 */
+		"        y()\n"           /* 2 */
+		"    }\n"                 /* 3: a lone closer at its column */
+		"    z()\n";              /* 4 */
+
+	(void)state;
+	assert_int_equal(scope_end(cpp, 0), 6);
+	/* "} else {" closes the block it is at the column of */
+	assert_int_equal(scope_end(sw, 0), 4);
+	assert_int_equal(scope_end(sw, 3), 6);
+	/* a statement opens no block: the rest of the text */
+	assert_int_equal(scope_end(sw, 4), 7);
+	assert_int_equal(scope_end(py, 1), 4);
+	assert_int_equal(scope_end(py, 0), 5);
+}
+
+static void test_scope_braces_margin_lines(void **state)
+{
+	const char *cpp =
+		"class W {\n"             /* 0 */
+		"    void f() {\n"        /* 1 */
+		"#ifdef X\n"              /* 2: at the margin, inside */
+		"        g();\n"          /* 3 */
+		"#endif\n"                /* 4 */
+		"    }\n"                 /* 5 */
+		"    void h() {\n"        /* 6 */
+		"        i();\n"          /* 7 */
+		"};\n"                    /* 8: a closer left of it */
+		"int x;\n";               /* 9 */
+	const char *py =
+		"    def f():\n"          /* 0 */
+		"        x = 1\n"         /* 1 */
+		"text = 2\n";             /* 2: no brackets, left of it */
+
+	(void)state;
+	assert_int_equal(scope_end(cpp, 1), 6);
+	assert_int_equal(scope_end(cpp, 6), 8);
+	assert_int_equal(scope_end(cpp, 0), 9);
+	assert_int_equal(scope_end(py, 0), 2);
+}
+
+static void test_scope_tabs_and_blank_tail(void **state)
+{
+	const char *t =
+		"\tdef f():\n"            /* 0: width 8 */
+		"\t\tx()\n"                /* 1 */
+		"        y()\n"           /* 2: width 8, ends it */
+		"\n";
+	const char *blank =
+		"def f():\n"
+		"\n"
+		"\n";
+
+	(void)state;
+	assert_int_equal(scope_end(t, 0), 2);
+	/* nothing but blank lines after it: the rest */
+	assert_int_equal(scope_end(blank, 0), 3);
+}
+
+/* ---- blank-line drift (aa_locate_drift) ------------------------------------ */
+
+struct drift_hits {
+	size_t at[8], n;
+	size_t stop_after;
+};
+
+static int keep_drift_hit(size_t at, void *arg)
+{
+	struct drift_hits *d = arg;
+
+	if (d->n < 8)
+		d->at[d->n] = at;
+	d->n++;
+	return d->stop_after && d->n == d->stop_after;
+}
+
+/* The places of needle `nd` in `text` at level lv (the first 8 in d->at). */
+static struct drift_hits drift_in(const char *text, const char *needle, aa_ws lv,
+				  size_t stop_after)
+{
+	lines t = mk(text), n = mk(needle);
+	aa_lview v = view1(&t);
+	aa_needle nd = AA_NEEDLE_INIT(n.v, n.n);
+	struct drift_hits d;
+
+	memset(&d, 0, sizeof(d));
+	d.stop_after = stop_after;
+	assert_int_equal(aa_locate_drift(&v, &nd, lv, keep_drift_hit, &d), 0);
+	aa_needle_release(&nd);
+	lines_free(&t);
+	lines_free(&n);
+	return d;
+}
+
+static void test_drift_blank_lines_between(void **state)
+{
+	struct drift_hits d;
+
+	(void)state;
+	/* the text has a blank line the needle lacks, and the reverse */
+	d = drift_in("x\na\n\nb\ny\n", "a\nb\n", AA_WS_EXACT, 0);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.at[0], 1);
+	d = drift_in("x\na\nb\ny\n", "a\n\n\nb\n", AA_WS_EXACT, 0);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.at[0], 1);
+	/* blank lines of blanks only count as blank */
+	d = drift_in("a\n \t\nb\n", "a\nb\n", AA_WS_EXACT, 0);
+	assert_int_equal(d.n, 1);
+	/* the place is that of the first non-blank line, leading blanks aside */
+	d = drift_in("\n\na\nb\n", "\na\nb\n", AA_WS_EXACT, 0);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.at[0], 2);
+}
+
+static void test_drift_every_place_and_stop(void **state)
+{
+	struct drift_hits d;
+
+	(void)state;
+	d = drift_in("a\nb\n\na\n\nb\na\nc\n", "a\nb\n", AA_WS_EXACT, 0);
+	assert_int_equal(d.n, 2);
+	assert_int_equal(d.at[0], 0);
+	assert_int_equal(d.at[1], 3);
+	/* a non-blank line between breaks a match */
+	d = drift_in("a\nx\nb\n", "a\nb\n", AA_WS_EXACT, 0);
+	assert_int_equal(d.n, 0);
+	/* the callback stops the search */
+	d = drift_in("a\na\na\n", "a\n", AA_WS_EXACT, 2);
+	assert_int_equal(d.n, 2);
+}
+
+static void test_drift_levels_and_blank_needle(void **state)
+{
+	struct drift_hits d;
+
+	(void)state;
+	d = drift_in("a  \n\n  b\n", "a\nb\n", AA_WS_EXACT, 0);
+	assert_int_equal(d.n, 0);
+	d = drift_in("a  \n\n  b\n", "a\nb\n", AA_WS_TRAILING, 0);
+	assert_int_equal(d.n, 0);
+	d = drift_in("a  \n\n  b\n", "a\nb\n", AA_WS_BOTH, 0);
+	assert_int_equal(d.n, 1);
+	/* only blank lines: no place */
+	d = drift_in("\n\n", "\n", AA_WS_EXACT, 0);
+	assert_int_equal(d.n, 0);
+	d = drift_in("", "a\n", AA_WS_EXACT, 0);
+	assert_int_equal(d.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1165,6 +1400,14 @@ int main(void)
 		cmocka_unit_test(test_closest_repeated_lines),
 		cmocka_unit_test(test_random_against_naive_model),
 		cmocka_unit_test(test_random_far_against_naive_model),
+		cmocka_unit_test(test_scope_python_class_and_method),
+		cmocka_unit_test(test_scope_braces),
+		cmocka_unit_test(test_scope_labels_inside_braces),
+		cmocka_unit_test(test_scope_tabs_and_blank_tail),
+		cmocka_unit_test(test_scope_braces_margin_lines),
+		cmocka_unit_test(test_drift_blank_lines_between),
+		cmocka_unit_test(test_drift_every_place_and_stop),
+		cmocka_unit_test(test_drift_levels_and_blank_needle),
 	};
 	return AA_RUN_TESTS(tests);
 }
