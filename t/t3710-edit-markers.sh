@@ -239,6 +239,23 @@ test_expect_success 'a whole file with an old-style ORIGINAL/UPDATED block is re
 	)
 '
 
+test_expect_success 'a whole file with a REPLACE marker but no SEARCH is refused' '
+	cat >noopen.md <<-\EOF &&
+	big.txt
+	```
+	line 3
+	=======
+	line three
+	>>>>>>> REPLACE
+	```
+	EOF
+	(
+		cd repo &&
+		test_rejected ../noopen.md &&
+		test_grep "noopen.md:6: a fenced whole file holds SEARCH/REPLACE markers" err
+	)
+'
+
 test_expect_success 'a lone "=======" (setext heading, rst underline) is still content' '
 	cat >setext.md <<-\EOF &&
 	doc.md

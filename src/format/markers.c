@@ -218,6 +218,11 @@ aa_structure aa_edit_structure(const char *s, size_t n, int conflicts,
 			return AA_STRUCT_DIFF;
 		}
 		p = part_of(t, tl, &keyword);
+		if (conflicts && keyword && (p == P_OPEN || p == P_CLOSE)) {
+			/* in a file, a SEARCH or REPLACE marker alone is one */
+			*at = off;
+			return AA_STRUCT_SR;
+		}
 		if (p == P_OPEN && !keyword && !conflicts)
 			continue;
 		if (p == P_OPEN && state == P_NONE) {

@@ -196,7 +196,7 @@ typedef enum aa_structure {
  * as content or skipped as prose. A lone "=======" is no structure; a
  * conflict-style block (an opener without SEARCH) counts only with
  * `conflicts` (in what would be file content: a git conflict shown in
- * prose is an example).
+ * prose is an example), and so does a SEARCH or REPLACE marker alone.
  */
 aa_structure aa_edit_structure(const char *s, size_t n, int conflicts,
 			       size_t *at);

@@ -223,6 +223,12 @@ static void edit_structures(void **state)
 	assert_int_equal(structure("--- a\n+++ b\ntext\n", 1, &line),
 			 AA_STRUCT_NONE);
 	assert_int_equal(structure("", 1, &line), AA_STRUCT_NONE);
+	/* in a file, a marker with SEARCH or REPLACE alone is one */
+	assert_int_equal(structure("a\n=======\nb\n>>>>>>> REPLACE\n", 1,
+				   &line), AA_STRUCT_SR);
+	assert_int_equal(line, 4);
+	assert_int_equal(structure("a\n=======\nb\n>>>>>>> REPLACE\n", 0,
+				   &line), AA_STRUCT_NONE);
 }
 
 /* A whole file holding markers the parser does not read is refused. */
