@@ -409,7 +409,9 @@ static void resolve_replace_elisions(sparse *p, aa_op *op)
 	aa_op tmp;
 	const char *why = NULL;
 
-	if (!aa_has_elision(p->replace.ptr, p->replace.len, op->path))
+	/* an empty REPLACE (a deletion) has no buffer, and no elision */
+	if (!p->replace.len ||
+	    !aa_has_elision(p->replace.ptr, p->replace.len, op->path))
 		return;
 	memset(&cx, 0, sizeof(cx));
 	memset(&tmp, 0, sizeof(tmp));
