@@ -18,6 +18,12 @@
  * A whole input that a row's `whole` takes (a bare aptix JSON object,
  * an ap YAML document) is one block. With no block at all, a refusal sentence ("A patch
  * cannot be safely generated...") is quoted in an error.
+ *
+ * Nothing is skipped, nothing mistaken for content (SPEC): in auto mode
+ * the prose between blocks, every fence that is prose and every fence
+ * that a `content` row (whole-file) would write are given to the one
+ * edit-structure detector (src/format/markers.c); what it finds there,
+ * no parser read, and the answer is refused naming the line.
  */
 #include <stdlib.h>
 #include <string.h>
