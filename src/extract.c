@@ -18,6 +18,12 @@
  * A whole input that a row's `whole` takes (a bare aptix JSON object,
  * an ap YAML document) is one block. With no block at all, a refusal sentence ("A patch
  * cannot be safely generated...") is quoted in an error.
+ *
+ * Nothing is skipped, nothing mistaken for content (SPEC): in auto mode
+ * the prose between blocks, every fence that is prose and every fence
+ * that a `content` row (whole-file) would write are given to the one
+ * edit-structure detector (src/format/markers.c); what it finds there,
+ * no parser read, and the answer is refused naming the line.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -253,6 +259,8 @@ typedef struct scan {
 	/* a fence that only wraps a region */
 	int wrapper;
 	fence wrap;
+	/* auto: where the prose not yet checked for edit structure starts */
+	size_t prose;
 } scan;
 
 static long line_of(scan *sc, size_t off)
@@ -265,6 +273,59 @@ static aa_pos pos_at(scan *sc, size_t off)
 	aa_pos p = { sc->in->name, line_of(sc, off) };
 
 	return p;
+}
+
+/* ---------- edit structure outside its format (SPEC "Nothing skipped") ---------- */
+
+static const char *structure_hint(aa_structure k)
+{
+	switch (k) {
+	case AA_STRUCT_SR:
+		return "write \"<<<<<<< SEARCH\", \"=======\", \">>>>>>> REPLACE\", "
+		       "each at the start of its line";
+	case AA_STRUCT_CONFLICT:
+		return "no format here reads such a block; write \"<<<<<<< SEARCH\","
+		       " \"=======\", \">>>>>>> REPLACE\"";
+	default:
+		return "it is not read as one (indented, or cut short?)";
+	}
+}
+
+/*
+ * The text s[0..len) (input line `line` at s) holds an edit structure
+ * that no parser read: an error naming its line, and 1. `what` says
+ * where it stands; `content`: it would be written as a file.
+ */
+static int refuse_structure(scan *sc, const char *s, size_t len, long line,
+			    const char *what, int content)
+{
+	aa_structure k;
+	size_t at;
+	aa_lspan l;
+	aa_pos pos = { sc->in->name, line };
+
+	if ((k = aa_edit_structure(s, len, content, &at)) == AA_STRUCT_NONE)
+		return 0;
+	aa_lspan_at(s, len, at, &l);
+	pos.line += aa_count_lines(s, at);
+	sc->failed = 1;
+	aa_error(sc->d, pos, NULL, "%s holds %s, starting at %s, that no "
+		 "parser read; an edit structure is never %s: %s%s; nothing is "
+		 "applied", what, aa_structure_name(k),
+		 aa_qtext(s + l.start, l.len, 80),
+		 content ? "written as file content" : "skipped as prose",
+		 structure_hint(k), content ? " (if it is the file's content, "
+		 "give --format=whole-file)" : "");
+	return 1;
+}
+
+/* Auto: the prose from sc->prose up to `to` holds no edit structure. */
+static void check_prose(scan *sc, size_t to)
+{
+	if (!sc->only && sc->prose < to)
+		refuse_structure(sc, sc->s + sc->prose, to - sc->prose,
+				 line_of(sc, sc->prose), "the prose", 0);
+	sc->prose = to;
 }
 
 /*
@@ -401,6 +462,13 @@ static int parse_fence(scan *sc, const fence *fc)
 		fv.label_line = line_of(sc, at);
 	}
 	row = fence_row(sc, &fv);
+	if (!sc->only && (!row || row->content) &&
+	    refuse_structure(sc, fv.data, fv.len, line_of(sc, fc->from),
+			     row ? "a fenced whole file" : "a code fence",
+			     row != NULL)) {
+		aa_buf_free(&buf);
+		return 1;
+	}
 	if (row) {
 		b.data = fv.data;
 		b.len = fv.len;
@@ -477,16 +545,32 @@ static size_t scan_line(scan *sc, size_t off)
 		return l.next;
 	}
 	if ((row = row_starting(sc, off, NULL)) != NULL) {
+		check_prose(sc, off);
 		end = row->region_end ? row->region_end(sc->s, sc->n, off) :
 		      next_block_start(sc, off, row);
 		if (end <= off)  /* a region is never empty */
 			end = l.next;
 		parse_region(sc, row, off, end);
+		sc->prose = end;
 		return end;
 	}
-	if (fence_opens(sc->s + l.start, l.len, &f))
-		return scan_fence(sc, &f, &l);
+	if (fence_opens(sc->s + l.start, l.len, &f)) {
+		check_prose(sc, off);
+		end = scan_fence(sc, &f, &l);
+		sc->prose = end;
+		return end;
+	}
 	return l.next;
+}
+
+/* The auto scan: every block, and the prose between them checked. */
+static void scan_all(scan *sc)
+{
+	size_t off = 0;
+
+	while (off < sc->n)
+		off = scan_line(sc, off);
+	check_prose(sc, sc->n);
 }
 
 /* ---------- forced format ---------- */
@@ -520,8 +604,6 @@ static int parse_fences(scan *sc)
  */
 static void parse_forced(scan *sc, const aa_format_row *row)
 {
-	size_t off = 0;
-
 	sc->only = row;
 	switch (row->forced) {
 	case AA_FORCED_FENCES:
@@ -532,8 +614,7 @@ static void parse_forced(scan *sc, const aa_format_row *row)
 		parse_span(sc, row, sc->s, sc->n, 1);
 		return;
 	case AA_FORCED_SCAN:
-		while (off < sc->n)
-			off = scan_line(sc, off);
+		scan_all(sc);
 		return;
 	}
 }
@@ -813,7 +894,6 @@ int aa_parse_input(const aa_input *in, const aa_parse_opts *o,
 	size_t first = cs->n;
 	const aa_format_row *row;
 	scan sc;
-	size_t off = 0;
 	char *lf = NULL;
 
 	memset(&sc, 0, sizeof(sc));
@@ -835,8 +915,7 @@ int aa_parse_input(const aa_input *in, const aa_parse_opts *o,
 	} else if ((row = whole_input_row(&sc)) != NULL) {
 		parse_span(&sc, row, sc.s, sc.n, 1);
 	} else {
-		while (off < sc.n)
-			off = scan_line(&sc, off);
+		scan_all(&sc);
 	}
 	if (!sc.failed && !sc.nblocks && report_nothing(&sc) < 0)
 		sc.failed = 1;

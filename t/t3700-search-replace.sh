@@ -421,6 +421,71 @@ test_expect_success 'git conflict markers in a diff context and code samples are
 	)
 '
 
+test_expect_success 'marker runs as the peers write them: Cline 5 and 11, Aider SEARCH>, long dividers' '
+	cat >runs.md <<-\EOF &&
+	<replace_in_file>
+	<path>app/config.py</path>
+	<diff>
+	----- SEARCH
+	DEBUG = False
+	==========
+	DEBUG = True
+	+++++++ REPLACE
+	----------- SEARCH
+	PORT = 80
+	=====
+	PORT = 81
+	+++++ REPLACE>
+	</diff>
+	</replace_in_file>
+
+	app/twice.py
+	```python
+	<<<<<<<<<< SEARCH>
+	def b():
+	========
+	def c():
+	>>>>>>>>>> REPLACE
+	```
+	EOF
+	fresh w-runs &&
+	(
+		cd w-runs &&
+		git ai-apply ../runs.md &&
+		git show :app/config.py >out &&
+		test_grep "^DEBUG = True$" out &&
+		test_grep "^PORT = 81$" out &&
+		git show :app/twice.py >out &&
+		test_grep "^def c():$" out
+	)
+'
+
+test_expect_success 'an unread marker variant next to a valid block refuses the answer' '
+	cat >variant.md <<-\EOF &&
+	app/config.py
+	```python
+	<<<<<<< SEARCH
+	PORT = 80
+	=======
+	PORT = 8080
+	>>>>>>> REPLACE
+	```
+
+	```python
+	 <<<<<<< SEARCH
+	 DEBUG = False
+	 =======
+	 DEBUG = True
+	 >>>>>>> REPLACE
+	```
+	EOF
+	(
+		cd repo &&
+		test_rejected ../variant.md &&
+		test_grep "variant.md:11: a code fence holds SEARCH/REPLACE markers" err
+	)
+'
+
 test_expect_success '--format=search-replace' '
 	fresh w-forced &&
 	(

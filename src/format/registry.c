@@ -391,7 +391,8 @@ const aa_format_row aa_format_rows[] = {
 	  .starts = diff_starts, .fits_fence = diff_fits, .parse = diff_parse },
 	/* last: any other fence that names its file */
 	{ .id = AA_FORMAT_WHOLE_FILE, .name = "whole-file",
-	  .forced = AA_FORCED_SCAN, .fits_fence = aa_whole_file_fits,
+	  .forced = AA_FORCED_SCAN, .content = 1,
+	  .fits_fence = aa_whole_file_fits,
 	  .parse = aa_parse_whole_file,
 	  .parse_fenced = aa_parse_whole_file_fenced },
 };

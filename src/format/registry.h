@@ -124,6 +124,12 @@ typedef struct aa_format_row {
 	 * in a fence of any language but diff, 2 in a ```diff fence too.
 	 */
 	int wrapped;
+	/*
+	 * Its blocks are file content (whole-file): in --format=auto a block
+	 * holding an edit structure is refused instead (SPEC "Nothing
+	 * skipped, nothing mistaken for content").
+	 */
+	int content;
 	/* The fence's content is a block of this format. */
 	int (*fits_fence)(const aa_fence_view *fv);
 	/* Under --format=NAME (AA_FORCED_FENCES): which fences go to it. */
@@ -158,6 +164,43 @@ int aa_label_path(const char *s, size_t len, const char **path,
 /* The path in a fence's info string (`x.py`, `python:x.py`, `title="x.py"`). */
 int aa_info_path(const char *s, size_t len, const char **path,
 		 size_t *path_len);
+
+/* ---------- edit markers (src/format/markers.c) ---------- */
+
+/* A SEARCH/REPLACE marker line (at the start of the line). */
+typedef enum aa_sr_mark {
+	AA_SR_NONE,
+	AA_SR_SEARCH,          /* <<<<<<< SEARCH (3+ '<', a trailing '>' too) */
+	AA_SR_SEARCH_DASHES,   /* ------- SEARCH (Cline: 3+ '-') */
+	AA_SR_DIVIDER,         /* ======= (5 or more '=') */
+	AA_SR_DIVIDER_SHORT,   /* === or ==== (Cline's own blocks only) */
+	AA_SR_REPLACE,         /* >>>>>>> REPLACE, +++++++ REPLACE (3+) */
+	AA_SR_ROO_SEP          /* ------- (exactly 7: after Roo's hints) */
+} aa_sr_mark;
+
+aa_sr_mark aa_sr_mark_of(const char *s, size_t len);
+
+/* An edit format's structure in a block (SPEC "Nothing skipped"). */
+typedef enum aa_structure {
+	AA_STRUCT_NONE,
+	AA_STRUCT_SR,        /* a SEARCH-style opener, a divider, a closer */
+	AA_STRUCT_CONFLICT,  /* <<<<<<< x / ======= / >>>>>>> y */
+	AA_STRUCT_V4A,       /* *** Begin Patch */
+	AA_STRUCT_DIFF       /* --- / +++ / @@ */
+} aa_structure;
+
+/*
+ * The first edit structure in s[0..n), with the offset of the line where
+ * it starts in *at. Lenient where parsers are strict (markers may be
+ * indented): what it finds and no parser read is refused, never written
+ * as content or skipped as prose. A lone "=======" is no structure; a
+ * conflict-style block (an opener without SEARCH) counts only with
+ * `conflicts` (in what would be file content: a git conflict shown in
+ * prose is an example), and so does a SEARCH or REPLACE marker alone.
+ */
+aa_structure aa_edit_structure(const char *s, size_t n, int conflicts,
+			       size_t *at);
+const char *aa_structure_name(aa_structure k);
 
 /* ---------- what the formats give the table ---------- */
 

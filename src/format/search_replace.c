@@ -19,6 +19,14 @@
  *   -------                                    header's
  *   old / ======= / new / >>>>>>> REPLACE
  *
+ * The marker variants are those of src/format/markers.c. Roo Code's
+ * conventions are followed: a marker line written as content is escaped
+ * with a backslash (`\=======`, `\<<<<<<< ...`, `\:start_line:`), which
+ * is dropped; `N | ` line-number prefixes (Roo's file viewer) are
+ * stripped when every SEARCH line carries one, and the first gives the
+ * line hint; a second divider or a `:start_line:` inside REPLACE makes
+ * the block malformed.
+ *
  * Each block is one operation: an edit whose one hunk removes the SEARCH
  * lines and adds the REPLACE lines, located by the hunk ladder (exact,
  * then white space ignored; unique, or refused with the closest region
@@ -40,14 +48,6 @@
 
 /* ---------- markers ---------- */
 
-typedef enum mark {
-	M_NONE,
-	M_SEARCH,     /* <<<<<<< SEARCH, ------- SEARCH */
-	M_DIVIDER,    /* ======= */
-	M_REPLACE,    /* >>>>>>> REPLACE, +++++++ REPLACE */
-	M_ROO_SEP     /* ------- (after Roo's hints) */
-} mark;
-
 static int is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r';
@@ -61,42 +61,25 @@ static size_t rtrim(const char *s, size_t len)
 	return len;
 }
 
-/* A run of 5 to 9 c at s[0], then `word` (after one space) or nothing. */
-static int run_then(const char *s, size_t len, char c, size_t min,
-		    const char *word)
-{
-	size_t i = 0, n = word ? strlen(word) : 0;
-
-	len = rtrim(s, len);
-	while (i < len && s[i] == c)
-		i++;
-	if (i < min || i > 9)
-		return 0;
-	if (!word)
-		return i == len;
-	return len == i + 1 + n && s[i] == ' ' && !memcmp(s + i + 1, word, n);
-}
-
-static mark mark_of(const char *s, size_t len)
-{
-	/* most lines are content: out at their first byte */
-	if (!len || (s[0] != '<' && s[0] != '-' && s[0] != '=' &&
-		     s[0] != '>' && s[0] != '+'))
-		return M_NONE;
-	if (run_then(s, len, '<', 5, "SEARCH") || run_then(s, len, '-', 3, "SEARCH"))
-		return M_SEARCH;
-	if (run_then(s, len, '=', 5, NULL))
-		return M_DIVIDER;
-	if (run_then(s, len, '>', 5, "REPLACE") || run_then(s, len, '+', 3, "REPLACE"))
-		return M_REPLACE;
-	if (run_then(s, len, '-', 5, NULL))
-		return M_ROO_SEP;
-	return M_NONE;
-}
-
 static int is_search(const char *s, size_t len)
 {
-	return mark_of(s, len) == M_SEARCH;
+	aa_sr_mark m = aa_sr_mark_of(s, len);
+
+	return m == AA_SR_SEARCH || m == AA_SR_SEARCH_DASHES;
+}
+
+/* The line without its indentation is a SEARCH or REPLACE marker. */
+static aa_sr_mark indented_mark(const char *s, size_t len)
+{
+	aa_sr_mark m;
+
+	while (len && (*s == ' ' || *s == '\t')) {
+		s++;
+		len--;
+	}
+	m = aa_sr_mark_of(s, len);
+	return m == AA_SR_SEARCH || m == AA_SR_SEARCH_DASHES ||
+	       m == AA_SR_REPLACE ? m : AA_SR_NONE;
 }
 
 /* `<tag>` somewhere in the line. */
@@ -162,11 +145,12 @@ size_t aa_sr_region_end(const char *s, size_t n, size_t off)
 		aa_lspan_at(s, n, off, &l);
 		if (is_tool_open(s + l.start, l.len))
 			tool = 1;
-		switch (mark_of(s + l.start, l.len)) {
-		case M_SEARCH:
+		switch (aa_sr_mark_of(s + l.start, l.len)) {
+		case AA_SR_SEARCH:
+		case AA_SR_SEARCH_DASHES:
 			open = 1;
 			continue;
-		case M_REPLACE:
+		case AA_SR_REPLACE:
 			open = 0;
 			end = l.next;
 			break;
@@ -221,6 +205,7 @@ typedef struct sparse {
 	size_t at;            /* its SEARCH line */
 	long hint;            /* Roo's :start_line:, 0 = none */
 	int hints_done;       /* past Roo's hint lines */
+	int dashes;           /* opened by "------- SEARCH" (Cline) */
 	aa_hunk *h;
 	aa_buf replace;       /* REPLACE text (for an empty SEARCH) */
 	size_t nsearch;
@@ -273,12 +258,14 @@ static aa_op *add_op(sparse *p, aa_op_kind kind)
 	return op;
 }
 
-static void open_block(sparse *p, size_t off)
+static void open_block(sparse *p, size_t off, const aa_lspan *l)
 {
 	aa_op *op;
 
 	p->st = S_SEARCH;
 	p->at = off;
+	p->dashes = aa_sr_mark_of(p->b->data + l->start, l->len) ==
+		    AA_SR_SEARCH_DASHES;
 	p->hint = 0;
 	p->hints_done = 0;
 	p->h = NULL;
@@ -298,6 +285,39 @@ static void open_block(sparse *p, size_t off)
 		fail_at(p, off, "out of memory");
 }
 
+/* `:start_line:` (12) or `:end_line:` (10) at s: its length, else 0. */
+static size_t is_roo_line_marker(const char *s, size_t len)
+{
+	if (len >= 12 && !memcmp(s, ":start_line:", 12))
+		return 12;
+	if (len >= 10 && !memcmp(s, ":end_line:", 10))
+		return 10;
+	return 0;
+}
+
+/*
+ * Roo Code's escapes: a content line that would read as a marker is
+ * written with a backslash before it, which is not content. Returns how
+ * many bytes to skip (1 or 0).
+ */
+static size_t roo_escape(const char *s, size_t len)
+{
+	static const char *const escaped[] = {
+		"\\<<<<<<<", "\\=======", "\\>>>>>>>", "\\-------",
+		"\\:end_line:", "\\:start_line:",
+	};
+	size_t i, n;
+
+	if (!len || s[0] != '\\')
+		return 0;
+	for (i = 0; i < sizeof(escaped) / sizeof(*escaped); i++) {
+		n = strlen(escaped[i]);
+		if (len >= n && !memcmp(s, escaped[i], n))
+			return 1;
+	}
+	return 0;
+}
+
 /* Roo's `:start_line:N` / `:end_line:N` right after SEARCH: 1 when it is one. */
 static int roo_hint(sparse *p, const char *s, size_t len)
 {
@@ -305,13 +325,17 @@ static int roo_hint(sparse *p, const char *s, size_t len)
 	size_t i, n;
 
 	len = rtrim(s, len);
-	if (len > 12 && !memcmp(s, ":start_line:", 12))
+	if (is_roo_line_marker(s, len) == 12)
 		n = 12;
-	else if (len > 10 && !memcmp(s, ":end_line:", 10))
+	else if (is_roo_line_marker(s, len) == 10)
 		n = 10;
 	else
 		return 0;
-	for (i = n; i < len && s[i] >= '0' && s[i] <= '9' && v < 100000000; i++)
+	for (i = n; i < len && is_blank(s[i]); i++)
+		;
+	if (i == len)
+		return 0;
+	for (; i < len && s[i] >= '0' && s[i] <= '9' && v < 100000000; i++)
 		v = v * 10 + (s[i] - '0');
 	if (i != len)
 		return 0;
@@ -385,7 +409,9 @@ static void resolve_replace_elisions(sparse *p, aa_op *op)
 	aa_op tmp;
 	const char *why = NULL;
 
-	if (!aa_has_elision(p->replace.ptr, p->replace.len, op->path))
+	/* an empty REPLACE (a deletion) has no buffer, and no elision */
+	if (!p->replace.len ||
+	    !aa_has_elision(p->replace.ptr, p->replace.len, op->path))
 		return;
 	memset(&cx, 0, sizeof(cx));
 	memset(&tmp, 0, sizeof(tmp));
@@ -461,6 +487,72 @@ static void merge_with_previous(sparse *p)
 }
 
 /*
+ * Roo Code's line-number prefix, what its file viewer shows: blanks,
+ * digits, blanks, '|' (not "||"), then one optional blank. Its length
+ * (the number in *num), or 0.
+ */
+static size_t number_prefix(const char *s, size_t len, long *num)
+{
+	size_t i = 0, d;
+	long v = 0;
+
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	for (d = i; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+		if (v < 100000000)
+			v = v * 10 + (s[i] - '0');
+	if (i == d || i == len || (s[i] != ' ' && s[i] != '\t'))
+		return 0;
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i == len || s[i] != '|' || (i + 1 < len && s[i + 1] == '|'))
+		return 0;
+	i++;
+	if (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	*num = v;
+	return i;
+}
+
+static void drop_prefix(aa_hline *l, size_t n)
+{
+	memmove(l->text, l->text + n, l->len - n);
+	l->len -= n;
+	l->text[l->len] = '\0';
+}
+
+/*
+ * When every SEARCH line carries a `N | ` prefix (Roo Code: copied from
+ * its file viewer), the prefixes are not content: they are dropped from
+ * the SEARCH lines and from each REPLACE line that carries one, and the
+ * first number is the line hint unless `:start_line:` gave one. Roo
+ * strips REPLACE only when every line (or none, blank) is numbered and
+ * else retries with a looser pattern after a failed match; new lines
+ * written without a number are what that retry keeps.
+ */
+static int strip_line_numbers(sparse *p)
+{
+	aa_hunk *h = p->h;
+	size_t k, n;
+	long num, first = 0;
+
+	for (k = 0; k < h->nlines; k++)
+		if (h->lines[k].kind == '-') {
+			if (!number_prefix(h->lines[k].text, h->lines[k].len, &num))
+				return 0;
+			if (!first)
+				first = num;
+		}
+	for (k = 0; k < h->nlines; k++)
+		if ((n = number_prefix(h->lines[k].text, h->lines[k].len, &num)))
+			drop_prefix(&h->lines[k], n);
+	if (!p->hint)
+		p->hint = first;
+	aa_buf_clear(&p->replace);
+	return hunk_text(h, '+', &p->replace);
+}
+
+/*
  * Closes the block: an edit with one hunk, or for an empty SEARCH a new
  * file made of the REPLACE lines.
  */
@@ -483,6 +575,10 @@ static void close_block(sparse *p)
 		op->exist = AA_EXIST_EMPTY;
 		op->content_len = p->replace.len;
 		op->content = aa_buf_detach(&p->replace);
+		return;
+	}
+	if (strip_line_numbers(p) < 0) {
+		fail_at(p, p->at, "out of memory");
 		return;
 	}
 	resolve_replace_elisions(p, op);
@@ -527,39 +623,63 @@ static void outside(sparse *p, const aa_lspan *l)
 	if (aa_label_path(s, l->len, &path, &plen)) {
 		p->path = path;
 		p->path_len = plen;
+		return;
+	}
+	switch (indented_mark(s, l->len)) {
+	case AA_SR_NONE:
+		break;
+	case AA_SR_REPLACE:
+		fail_at(p, l->start, "a REPLACE marker that closes no block");
+		break;
+	default:
+		fail_at(p, l->start, "a SEARCH marker that does not start its "
+			"line (markers start their lines)");
+		break;
 	}
 }
 
-static void in_block(sparse *p, const aa_lspan *l)
+/* A divider for the open block: 3 or 4 '=' only in Cline's own form. */
+static int is_divider(const sparse *p, aa_sr_mark m)
+{
+	return m == AA_SR_DIVIDER || (m == AA_SR_DIVIDER_SHORT && p->dashes);
+}
+
+/*
+ * A REPLACE line that would write an edit marker into the file: a
+ * second divider, Roo's line hints, a conflict or SEARCH/REPLACE marker
+ * (indented too). Roo Code rejects these blocks; a marker that is
+ * content is escaped with a backslash. NULL when the line is content.
+ */
+static const char *marker_in_replace(const sparse *p, const char *s,
+				     size_t len, aa_sr_mark m)
+{
+	size_t i = 0;
+
+	if (is_divider(p, m))
+		return "a second \"=======\" inside REPLACE (a malformed block; "
+		       "escape it as \"\\=======\" if it is content)";
+	while (i < len && is_blank(s[i]))
+		i++;
+	if (is_roo_line_marker(s + i, len - i))
+		return "a line hint inside REPLACE (\":start_line:\" and "
+		       "\":end_line:\" belong right after SEARCH)";
+	if (indented_mark(s, len) != AA_SR_NONE)
+		return "a SEARCH or REPLACE marker inside REPLACE that does not "
+		       "close it (a malformed block)";
+	if (len >= 7 && (!memcmp(s, "<<<<<<<", 7) || !memcmp(s, ">>>>>>>", 7)))
+		return "a conflict marker inside REPLACE would be written into "
+		       "the file (escape it with a backslash if it is content)";
+	return NULL;
+}
+
+/* A SEARCH or REPLACE line of content (Roo's escape dropped). */
+static void content_line(sparse *p, const aa_lspan *l)
 {
 	const char *s = p->b->data + l->start;
-	mark m = mark_of(s, l->len);
-	size_t len = raw_len(p, l);
+	size_t len = raw_len(p, l), esc = roo_escape(s, l->len);
 
-	if (p->st == S_SEARCH && !p->hints_done) {
-		if (!p->nsearch && roo_hint(p, s, l->len))
-			return;
-		p->hints_done = 1;
-		if (m == M_ROO_SEP && !p->nsearch)
-			return;
-	}
-	if (m == M_SEARCH) {
-		fail_at(p, l->start, "a SEARCH marker inside an open block");
-		return;
-	}
-	if (p->st == S_SEARCH && m == M_DIVIDER) {
-		p->st = S_REPLACE;
-		p->replace_at = l->next;
-		return;
-	}
-	if (p->st == S_REPLACE && m == M_REPLACE) {
-		close_block(p);
-		return;
-	}
-	if (m == M_REPLACE) {
-		fail_at(p, l->start, "REPLACE marker before the \"=======\" line");
-		return;
-	}
+	s += esc;
+	len -= esc;
 	if (p->st == S_SEARCH) {
 		p->nsearch++;
 		if (rtrim(s, len))
@@ -571,6 +691,43 @@ static void in_block(sparse *p, const aa_lspan *l)
 			fail_at(p, l->start, "out of memory");
 		add_line(p, '+', s, len);
 	}
+}
+
+static void in_block(sparse *p, const aa_lspan *l)
+{
+	const char *s = p->b->data + l->start, *why;
+	aa_sr_mark m = aa_sr_mark_of(s, l->len);
+
+	if (p->st == S_SEARCH && !p->hints_done) {
+		if (!p->nsearch && roo_hint(p, s, l->len))
+			return;
+		p->hints_done = 1;
+		if (m == AA_SR_ROO_SEP && !p->nsearch)
+			return;
+	}
+	if (m == AA_SR_SEARCH || m == AA_SR_SEARCH_DASHES) {
+		fail_at(p, l->start, "a SEARCH marker inside an open block");
+		return;
+	}
+	if (p->st == S_SEARCH && is_divider(p, m)) {
+		p->st = S_REPLACE;
+		p->replace_at = l->next;
+		return;
+	}
+	if (p->st == S_REPLACE && m == AA_SR_REPLACE) {
+		close_block(p);
+		return;
+	}
+	if (m == AA_SR_REPLACE) {
+		fail_at(p, l->start, "REPLACE marker before the \"=======\" line");
+		return;
+	}
+	if (p->st == S_REPLACE &&
+	    (why = marker_in_replace(p, s, l->len, m)) != NULL) {
+		fail_at(p, l->start, why);
+		return;
+	}
+	content_line(p, l);
 }
 
 static int finish(sparse *p, size_t first)
@@ -613,7 +770,7 @@ static int parse(const aa_block *b, const char *path, size_t path_len,
 		if (p.st != S_OUT)
 			in_block(&p, &l);
 		else if (is_search(b->data + l.start, l.len))
-			open_block(&p, off);
+			open_block(&p, off, &l);
 		else
 			outside(&p, &l);
 	}

@@ -456,6 +456,43 @@ static void error_lines_are_input_lines(void **state)
 	release(&f);
 }
 
+/*
+ * An edit structure no parser reads refuses the answer, wherever it
+ * stands: prose between blocks, an unlabelled fence, a labelled one.
+ * Under a forced format nothing is detected.
+ */
+static void edit_structure_is_never_skipped(void **state)
+{
+	static const char prose[] =
+		"a.txt\n"
+		"```\n<<<<<<< SEARCH\none\n=======\n1\n>>>>>>> REPLACE\n```\n"
+		"and then\n"
+		"   --- a/a.txt\n   +++ b/a.txt\n   @@ -2 +2 @@\n   -two\n   +2\n";
+	static const char fence[] =
+		"Prose.\n"
+		"```\n*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+1\n"
+		"*** End Patch\n```\n"
+		"~~~\n<<<<<<< ORIGINAL\nx\n=======\ny\n>>>>>>> UPDATED\n~~~\n"
+		"```\n<<<<<<<SEARCH\nx\n=======\ny\n>>>>>>>REPLACE\n```\n";
+	fixture f;
+
+	(void)state;
+	assert_int_equal(parse(&f, prose, AA_FORMAT_AUTO), -1);
+	assert_true(has_error(&f, 10, "the prose holds a unified diff header"));
+	release(&f);
+	/* the conflict-style fence is prose (an example), the sloppy one is not */
+	assert_int_equal(parse(&f, fence, AA_FORMAT_AUTO), -1);
+	assert_true(has_error(&f, 18, "a code fence holds SEARCH/REPLACE markers"));
+	assert_int_equal(f.d.nerrors, 1);
+	release(&f);
+	assert_int_equal(parse(&f, fence, AA_FORMAT_V4A), 1);
+	assert_int_equal(f.d.nerrors, 0);
+	release(&f);
+	assert_int_equal(parse(&f, prose, AA_FORMAT_SEARCH_REPLACE), 1);
+	assert_int_equal(f.d.nerrors, 0);
+	release(&f);
+}
+
 /* Random bytes mixed with marker fragments: no crash, no leak, no hang. */
 static void garbage_does_not_crash(void **state)
 {
@@ -516,6 +553,7 @@ int main(void)
 		cmocka_unit_test(crlf_is_a_line_break_only_throughout),
 		cmocka_unit_test(limits),
 		cmocka_unit_test(error_lines_are_input_lines),
+		cmocka_unit_test(edit_structure_is_never_skipped),
 		cmocka_unit_test(garbage_does_not_crash),
 	};
 	return AA_RUN_TESTS(tests);

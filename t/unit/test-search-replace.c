@@ -141,6 +141,195 @@ static void prose_and_conflicts_are_not_blocks(void **state)
 	release(&f);
 }
 
+static aa_sr_mark mark(const char *line)
+{
+	return aa_sr_mark_of(line, strlen(line));
+}
+
+/* The variants Aider, Cline and Roo Code accept (markers.c). */
+static void marker_variants(void **state)
+{
+	(void)state;
+	assert_int_equal(mark("<<<<<<< SEARCH"), AA_SR_SEARCH);
+	assert_int_equal(mark("<<<<<<< SEARCH>"), AA_SR_SEARCH);
+	assert_int_equal(mark("<<<<<<< SEARCH \t\r"), AA_SR_SEARCH);
+	assert_int_equal(mark("<<<<<<<<<<<< SEARCH"), AA_SR_SEARCH);
+	assert_int_equal(mark("<<< SEARCH"), AA_SR_SEARCH);
+	assert_int_equal(mark("------- SEARCH"), AA_SR_SEARCH_DASHES);
+	assert_int_equal(mark("----------- SEARCH>"), AA_SR_SEARCH_DASHES);
+	assert_int_equal(mark("======="), AA_SR_DIVIDER);
+	assert_int_equal(mark("============== "), AA_SR_DIVIDER);
+	assert_int_equal(mark("====="), AA_SR_DIVIDER);
+	assert_int_equal(mark("==="), AA_SR_DIVIDER_SHORT);
+	assert_int_equal(mark(">>>>>>> REPLACE"), AA_SR_REPLACE);
+	assert_int_equal(mark(">>>>>>> REPLACE>"), AA_SR_REPLACE);
+	assert_int_equal(mark("+++++++ REPLACE"), AA_SR_REPLACE);
+	assert_int_equal(mark(">>>>>>>>>>>> REPLACE  "), AA_SR_REPLACE);
+	assert_int_equal(mark("-------"), AA_SR_ROO_SEP);
+	/* not markers */
+	assert_int_equal(mark(" <<<<<<< SEARCH"), AA_SR_NONE);
+	assert_int_equal(mark("<<<<<<<SEARCH"), AA_SR_NONE);
+	assert_int_equal(mark("<<<<<<< SEARCH>>"), AA_SR_NONE);
+	assert_int_equal(mark("<<<<<<< search"), AA_SR_NONE);
+	assert_int_equal(mark("<< SEARCH"), AA_SR_NONE);
+	assert_int_equal(mark("<<<<<<< HEAD"), AA_SR_NONE);
+	assert_int_equal(mark(">>>>>>> topic"), AA_SR_NONE);
+	assert_int_equal(mark("=="), AA_SR_NONE);
+	assert_int_equal(mark("=======x"), AA_SR_NONE);
+	assert_int_equal(mark("\\======="), AA_SR_NONE);
+	assert_int_equal(mark("-----"), AA_SR_NONE);
+	assert_int_equal(mark("---"), AA_SR_NONE);
+}
+
+static aa_structure structure(const char *s, int conflicts, long *line)
+{
+	size_t at = 0;
+	aa_structure k = aa_edit_structure(s, strlen(s), conflicts, &at);
+
+	*line = 1 + aa_count_lines(s, at);
+	return k;
+}
+
+static void edit_structures(void **state)
+{
+	long line;
+
+	(void)state;
+	assert_int_equal(structure("x\n    <<<<<<< SEARCH\na\n    =======\nb\n"
+				   "    >>>>>>> REPLACE\n", 0, &line), AA_STRUCT_SR);
+	assert_int_equal(line, 2);
+	assert_int_equal(structure("<<<<<<<SEARCH\na\n=======\nb\n>>>>>>>REPLACE\n",
+				   0, &line), AA_STRUCT_SR);
+	assert_int_equal(structure("--- search\na\n===\nb\n+++ replace\n", 0,
+				   &line), AA_STRUCT_SR);
+	assert_int_equal(structure("a\n<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> t\n",
+				   1, &line), AA_STRUCT_CONFLICT);
+	assert_int_equal(line, 2);
+	/* a conflict shown in prose is an example */
+	assert_int_equal(structure("<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> t\n",
+				   0, &line), AA_STRUCT_NONE);
+	assert_int_equal(structure("text\n  *** Begin Patch\n", 0, &line),
+			 AA_STRUCT_V4A);
+	assert_int_equal(line, 2);
+	assert_int_equal(structure("  --- a/x\n  +++ b/x\n  @@ -1 +1 @@\n", 0,
+				   &line), AA_STRUCT_DIFF);
+	/* lone dividers, underlines, parts out of order: content */
+	assert_int_equal(structure("Title\n=======\ntext\n", 1, &line),
+			 AA_STRUCT_NONE);
+	assert_int_equal(structure("=======\n<<<<<<< HEAD\n>>>>>>> t\n", 1,
+				   &line), AA_STRUCT_NONE);
+	assert_int_equal(structure("<<<<<<< HEAD\n===\n>>>>>>> t\n", 1, &line),
+			 AA_STRUCT_NONE);
+	assert_int_equal(structure("--- a\n+++ b\ntext\n", 1, &line),
+			 AA_STRUCT_NONE);
+	assert_int_equal(structure("", 1, &line), AA_STRUCT_NONE);
+	/* in a file, a marker with SEARCH or REPLACE alone is one */
+	assert_int_equal(structure("a\n=======\nb\n>>>>>>> REPLACE\n", 1,
+				   &line), AA_STRUCT_SR);
+	assert_int_equal(line, 4);
+	assert_int_equal(structure("a\n=======\nb\n>>>>>>> REPLACE\n", 0,
+				   &line), AA_STRUCT_NONE);
+}
+
+/* A whole file holding markers the parser does not read is refused. */
+static void structure_never_content(void **state)
+{
+	static const char answer[] =
+		"big.txt\n"
+		"```\n"
+		"  <<<<<<< SEARCH\n"
+		"  a\n"
+		"  =======\n"
+		"  b\n"
+		"  >>>>>>> REPLACE\n"
+		"```\n";
+	fixture f;
+
+	(void)state;
+	assert_int_equal(parse(&f, answer, AA_FORMAT_AUTO), -1);
+	assert_int_equal(f.cs.n, 0);
+	assert_int_equal(f.d.v[0].line, 3);
+	release(&f);
+	/* --format=whole-file says the fences are files: written */
+	assert_int_equal(parse(&f, answer, AA_FORMAT_WHOLE_FILE), 1);
+	assert_int_equal(f.cs.n, 1);
+	release(&f);
+}
+
+static const aa_hunk *only_hunk(const fixture *f)
+{
+	assert_int_equal(f->cs.n, 1);
+	assert_int_equal(f->cs.ops[0].nhunks, 1);
+	return &f->cs.ops[0].hunks[0];
+}
+
+static void hline_is(const aa_hunk *h, size_t k, char kind, const char *text)
+{
+	assert_true(k < h->nlines);
+	assert_int_equal(h->lines[k].kind, kind);
+	assert_int_equal(h->lines[k].len, strlen(text));
+	assert_memory_equal(h->lines[k].text, text, strlen(text));
+}
+
+/* Roo Code: line numbers from its viewer, escaped markers. */
+static void roo_conventions(void **state)
+{
+	static const char numbered[] =
+		"a.txt\n<<<<<<< SEARCH\n 9 | x\n10 |   y\n11 |\n=======\n"
+		"10 |   z\nnew\n>>>>>>> REPLACE\n";
+	static const char partly[] =
+		"a.txt\n<<<<<<< SEARCH\n9 | x\ny\n=======\n9 | z\n>>>>>>> REPLACE\n";
+	static const char escaped[] =
+		"a.txt\n<<<<<<< SEARCH\n:start_line: 4\n-------\n\\=======\n"
+		"\\<<<<<<< HEAD\n=======\n\\>>>>>>> REPLACE\n\\-------\n"
+		"\\:start_line:\n\\:end_line:\n\\n\n>>>>>>> REPLACE\n";
+	static const char *const bad[] = {
+		"a.txt\n<<<<<<< SEARCH\nx\n=======\n:start_line:3\ny\n>>>>>>> REPLACE\n",
+		"a.txt\n<<<<<<< SEARCH\nx\n=======\n  :end_line:3\ny\n>>>>>>> REPLACE\n",
+		"a.txt\n<<<<<<< SEARCH\nx\n=======\n=======\nz\n>>>>>>> REPLACE\n",
+		"a.txt\n<<<<<<< SEARCH\nx\n=======\n>>>>>>> topic\n>>>>>>> REPLACE\n",
+	};
+	const aa_hunk *h;
+	fixture f;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(parse(&f, numbered, AA_FORMAT_AUTO), 1);
+	h = only_hunk(&f);
+	hline_is(h, 0, '-', "x");
+	hline_is(h, 1, '-', "  y");
+	hline_is(h, 2, '-', "");
+	hline_is(h, 3, '+', "  z");
+	hline_is(h, 4, '+', "new");
+	assert_true(h->has_hint);
+	assert_int_equal(h->old_start, 9);
+	release(&f);
+	/* not every SEARCH line numbered: all content */
+	assert_int_equal(parse(&f, partly, AA_FORMAT_AUTO), 1);
+	h = only_hunk(&f);
+	hline_is(h, 0, '-', "9 | x");
+	hline_is(h, 2, '+', "9 | z");
+	assert_false(h->has_hint);
+	release(&f);
+	assert_int_equal(parse(&f, escaped, AA_FORMAT_AUTO), 1);
+	h = only_hunk(&f);
+	hline_is(h, 0, '-', "=======");
+	hline_is(h, 1, '-', "<<<<<<< HEAD");
+	hline_is(h, 2, '+', ">>>>>>> REPLACE");
+	hline_is(h, 3, '+', "-------");
+	hline_is(h, 4, '+', ":start_line:");
+	hline_is(h, 5, '+', ":end_line:");
+	hline_is(h, 6, '+', "\\n");
+	assert_int_equal(h->old_start, 4);
+	release(&f);
+	for (i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		assert_int_equal(parse(&f, bad[i], AA_FORMAT_AUTO), -1);
+		assert_int_equal(f.cs.n, 0);
+		assert_int_equal(f.d.v[0].line, 5);
+		release(&f);
+	}
+}
+
 static void garbage_does_not_crash(void **state)
 {
 	static const char *const inputs[] = {
@@ -171,6 +360,10 @@ int main(void)
 		cmocka_unit_test(labels),
 		cmocka_unit_test(three_forms),
 		cmocka_unit_test(prose_and_conflicts_are_not_blocks),
+		cmocka_unit_test(marker_variants),
+		cmocka_unit_test(edit_structures),
+		cmocka_unit_test(structure_never_content),
+		cmocka_unit_test(roo_conventions),
 		cmocka_unit_test(garbage_does_not_crash),
 	};
 	return AA_RUN_TESTS(tests);

@@ -1,0 +1,248 @@
+#!/bin/sh
+
+test_description='Roo Code conventions: line-number prefixes, escaped markers, malformed REPLACE sections'
+
+. "$(dirname "$0")/test-lib.sh"
+
+test_expect_success 'setup' '
+	make_repo repo &&
+	(
+		cd repo &&
+		cat >app.py <<-\EOF &&
+		def start():
+		    return 1
+
+		def stop():
+		    return 1
+		EOF
+		printf "one | 1\n2 | two\nthree\n" >table.txt &&
+		git add . &&
+		git commit -q -m base
+	)
+'
+
+test_expect_success 'numbered SEARCH and REPLACE lines: the numbers are the viewer, not content' '
+	cat >numbers.md <<-\EOF &&
+	<apply_diff>
+	<path>app.py</path>
+	<diff>
+	<<<<<<< SEARCH
+	4 | def stop():
+	5 |     return 1
+	=======
+	4 | def stop():
+	5 |     return 0
+	>>>>>>> REPLACE
+	</diff>
+	</apply_diff>
+	EOF
+	fresh w-numbers &&
+	(
+		cd w-numbers &&
+		git ai-apply ../numbers.md &&
+		git show :app.py >actual &&
+		printf "def start():\n    return 1\n\ndef stop():\n    return 0\n" >expect &&
+		test_cmp expect actual
+	)
+'
+
+test_expect_success 'the first number is the line hint: it picks the occurrence' '
+	cat >hint.md <<-\EOF &&
+	app.py
+	```
+	<<<<<<< SEARCH
+	5 |     return 1
+	=======
+	5 |     return 2
+	>>>>>>> REPLACE
+	```
+	EOF
+	fresh w-hint &&
+	(
+		cd w-hint &&
+		git ai-apply ../hint.md &&
+		git show :app.py >actual &&
+		printf "def start():\n    return 1\n\ndef stop():\n    return 2\n" >expect &&
+		test_cmp expect actual
+	)
+'
+
+test_expect_success 'new REPLACE lines without a number keep their text; an empty REPLACE deletes' '
+	cat >mixed.md <<-\EOF &&
+	app.py
+	```
+	<<<<<<< SEARCH
+	1 | def start():
+	2 |     return 1
+	=======
+	1 | def start():
+	    print("go")
+	2 |     return 1
+	>>>>>>> REPLACE
+	```
+
+	app.py
+	```
+	<<<<<<< SEARCH
+	3 |
+	=======
+	>>>>>>> REPLACE
+	```
+	EOF
+	fresh w-mixed &&
+	(
+		cd w-mixed &&
+		git ai-apply ../mixed.md &&
+		git show :app.py >actual &&
+		printf "def start():\n    print(\"go\")\n    return 1\ndef stop():\n    return 1\n" >expect &&
+		test_cmp expect actual
+	)
+'
+
+test_expect_success 'when not every SEARCH line is numbered, "N | " is content' '
+	cat >literal.md <<-\EOF &&
+	table.txt
+	```
+	<<<<<<< SEARCH
+	2 | two
+	three
+	=======
+	2 | TWO
+	three
+	>>>>>>> REPLACE
+	```
+	EOF
+	fresh w-literal &&
+	(
+		cd w-literal &&
+		git ai-apply ../literal.md &&
+		git show :table.txt >actual &&
+		printf "one | 1\n2 | TWO\nthree\n" >expect &&
+		test_cmp expect actual
+	)
+'
+
+test_expect_success 'escaped marker lines are content without the backslash' '
+	cat >escaped.md <<-\EOF &&
+	notes.txt
+	```
+	<<<<<<< SEARCH
+	=======
+	\<<<<<<< SEARCH
+	\=======
+	\>>>>>>> REPLACE
+	\-------
+	\:start_line:7
+	\:end_line:9
+	\not a marker
+	>>>>>>> REPLACE
+	```
+	EOF
+	fresh w-escaped &&
+	(
+		cd w-escaped &&
+		git ai-apply ../escaped.md &&
+		printf "%s\n" "<<<<<<< SEARCH" "=======" ">>>>>>> REPLACE" \
+			"-------" ":start_line:7" ":end_line:9" "\\not a marker" >expect &&
+		git show :notes.txt >actual &&
+		test_cmp expect actual
+	)
+'
+
+test_expect_success 'an escaped marker in SEARCH matches the marker in the file' '
+	fresh w-unescape &&
+	(
+		cd w-unescape &&
+		printf "Title\n=======\n\ntext\n" >doc.rst &&
+		git add doc.rst &&
+		git commit -q -m doc &&
+		cat >../unescape.md <<-\EOF &&
+		doc.rst
+		```
+		<<<<<<< SEARCH
+		:start_line:1
+		-------
+		Title
+		\=======
+		=======
+		Heading
+		\=======
+		>>>>>>> REPLACE
+		```
+		EOF
+		git ai-apply ../unescape.md &&
+		printf "Heading\n=======\n\ntext\n" >expect &&
+		git show :doc.rst >actual &&
+		test_cmp expect actual
+	)
+'
+
+test_expect_success 'a ":start_line:" inside REPLACE is refused naming its line' '
+	cat >hintrepl.md <<-\EOF &&
+	app.py
+	```
+	<<<<<<< SEARCH
+	:start_line:4
+	-------
+	def stop():
+	=======
+	:start_line:4
+	def halt():
+	>>>>>>> REPLACE
+	```
+	EOF
+	(
+		cd repo &&
+		test_rejected ../hintrepl.md &&
+		test_grep "hintrepl.md:8: search-replace: a line hint inside REPLACE" err
+	)
+'
+
+test_expect_success 'a second "=======" inside REPLACE is refused naming its line' '
+	cat >twodiv.md <<-\EOF &&
+	<apply_diff>
+	<path>app.py</path>
+	<diff>
+	<<<<<<< SEARCH
+	:start_line:4
+	-------
+	def stop():
+	=======
+	def halt():
+	=======
+	def pause():
+	>>>>>>> REPLACE
+	</diff>
+	</apply_diff>
+	EOF
+	(
+		cd repo &&
+		test_rejected ../twodiv.md &&
+		test_grep "twodiv.md:10: search-replace: a second \"=======\" inside REPLACE" err
+	)
+'
+
+test_expect_success 'a blank after ":start_line:" is a hint (Roo reads blanks there)' '
+	cat >blank.md <<-\EOF &&
+	app.py
+	```
+	<<<<<<< SEARCH
+	:start_line: 5
+	-------
+	    return 1
+	=======
+	    return 3
+	>>>>>>> REPLACE
+	```
+	EOF
+	fresh w-blank &&
+	(
+		cd w-blank &&
+		git ai-apply ../blank.md &&
+		git show :app.py >actual &&
+		printf "def start():\n    return 1\n\ndef stop():\n    return 3\n" >expect &&
+		test_cmp expect actual
+	)
+'
+
+test_done
