@@ -42,6 +42,8 @@ const char *aa_how_name(aa_how how)
 	case AA_HOW_CONTENT: return "content";
 	case AA_HOW_ALREADY_APPLIED: return "already-applied";
 	case AA_HOW_MERGED: return "merged";
+	case AA_HOW_PATH_RESOLVED: return "path-resolved";
+	case AA_HOW_DEFINITIONS_REMOVED: return "definitions-removed";
 	}
 	return "?";
 }

@@ -386,7 +386,9 @@ static int is_tolerant_name(const char *how)
 	return !strcmp(how, aa_how_name(AA_HOW_WHITESPACE)) ||
 	       !strcmp(how, aa_how_name(AA_HOW_REDUCED_CONTEXT)) ||
 	       !strcmp(how, aa_how_name(AA_HOW_CONTENT)) ||
-	       !strcmp(how, aa_how_name(AA_HOW_MERGED));
+	       !strcmp(how, aa_how_name(AA_HOW_MERGED)) ||
+	       !strcmp(how, aa_how_name(AA_HOW_PATH_RESOLVED)) ||
+	       !strcmp(how, aa_how_name(AA_HOW_DEFINITIONS_REMOVED));
 }
 
 static int parse_edit_line(rv_record *r, char *rest)

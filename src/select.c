@@ -346,7 +346,8 @@ static void range_header(const fdiff *f, size_t first, size_t last,
 static int is_tolerant(aa_how how)
 {
 	return how == AA_HOW_WHITESPACE || how == AA_HOW_REDUCED_CONTEXT ||
-	       how == AA_HOW_CONTENT || how == AA_HOW_MERGED;
+	       how == AA_HOW_CONTENT || how == AA_HOW_MERGED ||
+	       how == AA_HOW_PATH_RESOLVED || how == AA_HOW_DEFINITIONS_REMOVED;
 }
 
 static size_t distance(long line, size_t start, size_t count)

@@ -17,7 +17,15 @@ typedef enum aa_how {
 	AA_HOW_REDUCED_CONTEXT, /* rung 4: outer context differs */
 	AA_HOW_CONTENT,         /* located by content (bare @@, find, snippet) */
 	AA_HOW_ALREADY_APPLIED, /* skipped: its result is already there */
-	AA_HOW_MERGED           /* applied to an earlier version, then merged */
+	AA_HOW_MERGED,          /* applied to an earlier version, then merged */
+	/*
+	 * Not a rung: a whole operation's mark (line 0), tolerant. Its
+	 * path named no file and was resolved by content to this one
+	 * (SPEC "Path resolution") ...
+	 */
+	AA_HOW_PATH_RESOLVED,
+	/* ... or a whole-file replacement dropped top-level definitions. */
+	AA_HOW_DEFINITIONS_REMOVED
 } aa_how;
 
 /*

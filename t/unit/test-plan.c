@@ -61,7 +61,7 @@ static int fake_each_under(void *ctx, const char *dir, aa_each_fn fn, void *p)
 	for (i = 0; i < NFILES; i++) {
 		aa_oid oid;
 
-		if (strncmp(base_files[i].path, dir, l) || base_files[i].path[l] != '/')
+		if (l && (strncmp(base_files[i].path, dir, l) || base_files[i].path[l] != '/'))
 			continue;
 		oid_of(i, &oid);
 		if (fn(base_files[i].path, base_files[i].mode, &oid, p))
