@@ -8,8 +8,9 @@
  *
  * A label is a path only when, once its decoration is gone, it is one
  * token that looks like a file name and is a valid path as an answer
- * writes it (aa_path_answer: "./x" and absolute paths too; the planner
- * resolves them against the tree): "Here is the updated file:" is prose.
+ * writes it (aa_path_answer: "./x" and absolute paths too, the last
+ * naming a file -- "/api/users" is an endpoint; the planner resolves
+ * them against the tree): "Here is the updated file:" is prose.
  * Looks like a file name means: a '/' or a '.' that does not end it
  * (".gitignore" too), or a well-known file name without a dot
  * ("Makefile", "Dockerfile"; not in an info string, where "dockerfile"
@@ -147,6 +148,21 @@ static int well_known_name(const char *s, size_t len)
 	return 0;
 }
 
+/* The last component has a dot inside it, or is a well-known name. */
+static int file_name_like(const char *s, size_t len)
+{
+	size_t i = len;
+
+	while (i && s[i - 1] != '/')
+		i--;
+	if (well_known_name(s + i, len - i))
+		return 1;
+	for (; i + 1 < len; i++)
+		if (s[i] == '.')
+			return 1;
+	return 0;
+}
+
 /*
  * Blanks in a path: only in a delimited label, and only once a
  * directory has begun it ("src/my file.py"), never at its end.
@@ -192,6 +208,9 @@ static int path_token(const char *s, size_t len, int flags, const char **out,
 		dot_or_slash = well_known_name(s, len);
 	/* a sentence ends with a dot; a URL is no repository path */
 	if (!dot_or_slash || s[len - 1] == '.' || memchr(s, ':', len))
+		return 0;
+	/* "/api/users" is an endpoint: an absolute label names a file */
+	if (s[0] == '/' && !file_name_like(s, len))
 		return 0;
 	return aa_path_answer(s, len, out, out_len, &why) == 0;
 }

@@ -38,6 +38,9 @@ static void test_labels_as_people_write_them(void **state)
 	assert_true(label_is("./pkg/x.py", "pkg/x.py"));
 	assert_true(label_is("`./pkg/x.py`", "pkg/x.py"));
 	assert_true(label_is("/home/u/repo/x.py", "/home/u/repo/x.py"));
+	assert_true(label_is("`/home/u/repo/Makefile`", "/home/u/repo/Makefile"));
+	assert_true(label_is("### /api/users", NULL));
+	assert_true(label_is("`/api/v1.0/users`", NULL));
 	/* blanks: delimited, after a directory */
 	assert_true(label_is("`src/my file.py`", "src/my file.py"));
 	assert_true(label_is("**src/my file.py**", "src/my file.py"));
