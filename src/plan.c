@@ -72,6 +72,9 @@ typedef struct planner {
 	int files_read, files_oom;
 	const aa_changeset *cs; /* the operations, and the one running */
 	size_t cur;
+	/* paths resolved by content so far: from[i] was taken as to[i] */
+	char **res_from, **res_to;
+	size_t nres, capres;
 } planner;
 
 /* ---- the overlay: an open-addressing table of nodes by path ---- */
@@ -2487,6 +2490,7 @@ static int resolve_path(planner *p, const aa_op *op, const char *given,
 			path_role role, char **out, int *by_content)
 {
 	const char *rel = given;
+	size_t i;
 	int r;
 
 	*out = NULL;
@@ -2507,7 +2511,47 @@ static int resolve_path(planner *p, const aa_op *op, const char *given,
 		return r < 0 ? -1 : 0;
 	if (role == ROLE_NEW || role == ROLE_DEST)
 		return 0;
+	/* one path, one file: as an earlier operation's content resolved it */
+	for (i = 0; i < p->nres; i++)
+		if ((!strcmp(p->res_from[i], given) || !strcmp(p->res_from[i], *out)) &&
+		    file_lives(p, p->res_to[i]) > 0) {
+			char *to = aa_strdup(p->res_to[i]);
+
+			if (!to)
+				return oom(p, op->pos);
+			free(*out);
+			*out = to;
+			*by_content = role == ROLE_CONTENT;
+			return 0;
+		}
 	return resolve_by_content(p, op, role, out, by_content);
+}
+
+/* Remembers that `from` was resolved by content to `to` (for later ops). */
+static int remember_resolved(planner *p, aa_pos pos, const char *from,
+			     const char *to)
+{
+	if (p->nres == p->capres) {
+		size_t cap = p->capres ? p->capres * 2 : 8;
+		char **f = realloc(p->res_from, cap * sizeof(*f)), **t;
+
+		if (!f)
+			return oom(p, pos);
+		p->res_from = f;
+		if (!(t = realloc(p->res_to, cap * sizeof(*t))))
+			return oom(p, pos);
+		p->res_to = t;
+		p->capres = cap;
+	}
+	p->res_from[p->nres] = aa_strdup(from);
+	p->res_to[p->nres] = aa_strdup(to);
+	if (!p->res_from[p->nres] || !p->res_to[p->nres]) {
+		free(p->res_from[p->nres]);
+		free(p->res_to[p->nres]);
+		return oom(p, pos);
+	}
+	p->nres++;
+	return 0;
 }
 
 /* The op's paths resolved into `r` (a copy of op); paths owned by *path, *to. */
@@ -2783,7 +2827,8 @@ static void run_op(planner *p, const aa_op *given)
 		plan_op(p, op);
 	if (p->d->nerrors == errors) {
 		if (by_content)
-			mark_resolved(p, op);
+			if (mark_resolved(p, op) == 0)
+				remember_resolved(p, op->pos, given->path, op->path);
 		free(path);
 		free(to);
 		return;
@@ -2812,7 +2857,8 @@ int aa_plan_build(aa_plan *plan, const aa_changeset *cs,
 		  const aa_snapshot *base, const aa_plan_opts *o, aa_diags *d)
 {
 	static const aa_plan_opts no_opts = { 0 };
-	planner p = { plan, base, o ? o : &no_opts, d, NULL, 0, 0, 0, 0, cs, 0 };
+	planner p = { plan, base, o ? o : &no_opts, d, NULL, 0, 0, 0, 0, cs, 0,
+		      NULL, NULL, 0, 0 };
 	size_t i, errors = d->nerrors;
 	int r;
 
@@ -2830,6 +2876,12 @@ int aa_plan_build(aa_plan *plan, const aa_changeset *cs,
 	for (i = 0; i < p.nfiles; i++)
 		free(p.files[i]);
 	free(p.files);
+	for (i = 0; i < p.nres; i++) {
+		free(p.res_from[i]);
+		free(p.res_to[i]);
+	}
+	free(p.res_from);
+	free(p.res_to);
 	if (d->nerrors > errors)
 		return -1;
 	r = collect_changes(&p);

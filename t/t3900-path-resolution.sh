@@ -199,6 +199,27 @@ test_expect_success 'SEARCH/REPLACE: models.py lands on the one file its SEARCH 
 	)
 '
 
+test_expect_success 'a path resolved once resolves the same way later: v4a Update + Move to' '
+	cat >v4a-move.md <<-\EOF &&
+	*** Begin Patch
+	*** Update File: __init__.py
+	*** Move to: inventory/init2.py
+	@@
+	-x = 1
+	+x = 4
+	*** End Patch
+	EOF
+	fresh w-vmove &&
+	(
+		cd w-vmove &&
+		git ai-apply ../v4a-move.md 2>err &&
+		echo "x = 4" >expect &&
+		staged_as inventory/init2.py expect &&
+		test_path_is_missing inventory/__init__.py &&
+		test_grep "names no file; taken as inventory/__init__.py" err
+	)
+'
+
 test_expect_success 'SEARCH text in both files of the name: refused, listing them' '
 	cat >sr-both.md <<-\EOF &&
 	models.py
