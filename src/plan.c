@@ -2246,6 +2246,31 @@ static int moved_later(const planner *p, const char *path)
 	return 0;
 }
 
+static size_t components(const char *path)
+{
+	size_t n = 1;
+
+	for (; *path; path++)
+		n += *path == '/';
+	return n;
+}
+
+/*
+ * How closely `file` is related to `path`: the trailing components they
+ * share (0: none, another file name). With suffix_only, only when one
+ * ends the other ("models.py" and "inventory/models.py", or
+ * "a/inventory/models.py" and "inventory/models.py"), not sideways
+ * ("tests/test_x.py" and "src/test_x.py").
+ */
+static size_t related(const char *path, const char *file, int suffix_only)
+{
+	size_t tail = aa_path_common_tail(path, file);
+
+	if (suffix_only && tail != components(path) && tail != components(file))
+		return 0;
+	return tail;
+}
+
 /*
  * The live files sharing at least the file name with `path` (base files
  * the overlay did not delete, files the change set created, none that a
@@ -2253,7 +2278,7 @@ static int moved_later(const planner *p, const char *path)
  * first.
  */
 static int find_candidates(planner *p, aa_pos pos, const char *path,
-			   candidates *c)
+			   int suffix_only, candidates *c)
 {
 	size_t i, tail;
 
@@ -2262,7 +2287,7 @@ static int find_candidates(planner *p, aa_pos pos, const char *path,
 	for (i = 0; i < p->nfiles; i++) {
 		aa_plan_node *n;
 
-		if (!(tail = aa_path_common_tail(path, p->files[i])) ||
+		if (!(tail = related(path, p->files[i], suffix_only)) ||
 		    !strcmp(path, p->files[i]))
 			continue;
 		n = node_find(p->plan, p->files[i]);
@@ -2276,7 +2301,7 @@ static int find_candidates(planner *p, aa_pos pos, const char *path,
 
 		if (!n->exists || n->base_exists || n->mode == AA_MODE_LINK ||
 		    n->mode == AA_MODE_GITLINK ||
-		    !(tail = aa_path_common_tail(path, n->path)) ||
+		    !(tail = related(path, n->path, suffix_only)) ||
 		    moved_later(p, n->path))
 			continue;
 		if (candidate_add(c, n->path, tail) < 0)
@@ -2406,7 +2431,8 @@ static int resolve_by_content(planner *p, const aa_op *op, path_role role,
 	aa_buf list = AA_BUF_INIT;
 	int r = 0;
 
-	if (find_candidates(p, op->pos, *path, &c) < 0) {
+	/* a whole file may be new: only a file its path shortens or lengthens */
+	if (find_candidates(p, op->pos, *path, op->kind == AA_OP_WRITE, &c) < 0) {
 		free(c.v);
 		return -1;
 	}

@@ -349,7 +349,7 @@ test_expect_success 'a file moved by the answer (written whole, then the old one
 	)
 '
 
-test_expect_success 'a genuinely new file beside one of its name is created, with a warning' '
+test_expect_success 'a genuinely new file in another directory is created (tests/test_x.py beside src/test_x.py)' '
 	printf "tests/test_x.py\n\`\`\`python\nimport pytest\n\ndef test_b():\n    assert 1 + 1 == 2\n\`\`\`\n" >wf-new.md &&
 	fresh w-new &&
 	(
@@ -359,7 +359,21 @@ test_expect_success 'a genuinely new file beside one of its name is created, wit
 		git diff --cached --name-only >changed &&
 		echo tests/test_x.py >expect &&
 		test_cmp expect changed &&
-		test_grep "tests/test_x.py: .*is a new file, created beside src/test_x.py of the same name" err
+		! grep "same name" err
+	)
+'
+
+test_expect_success 'a whole file under a short name that is no file of that name: created, never silently' '
+	printf "test_x.py\n\`\`\`python\nimport pytest\n\ndef test_b():\n    assert 1 + 1 == 2\n\`\`\`\n" >wf-short.md &&
+	fresh w-short &&
+	(
+		cd w-short &&
+		git ai-apply ../wf-short.md 2>err &&
+		test_path_is_file test_x.py &&
+		git diff --cached --name-only >changed &&
+		echo test_x.py >expect &&
+		test_cmp expect changed &&
+		test_grep "test_x.py: .*is a new file, created beside src/test_x.py of the same name" err
 	)
 '
 
