@@ -2440,7 +2440,7 @@ static int resolve_by_content(planner *p, const aa_op *op, path_role role,
 		free(c.v);
 		return 0;
 	}
-	if (role == ROLE_CONTENT && !op->strict &&
+	if (role == ROLE_CONTENT &&
 	    (r = confirmed_candidate(p, op, &c, &found)) < 0)
 		goto done;
 	if (found) {
@@ -2535,7 +2535,8 @@ static int resolve_path(planner *p, const aa_op *op, const char *given,
 		return -1;
 	if (r && (r = path_lives(p, op, *out, role)) != 0)
 		return r < 0 ? -1 : 0;
-	if (role == ROLE_NEW || role == ROLE_DEST)
+	/* seed 004: --strict paths are exact, its own errors say why */
+	if (role == ROLE_NEW || role == ROLE_DEST || op->strict)
 		return 0;
 	/* one path, one file: as an earlier operation's content resolved it */
 	for (i = 0; i < p->nres; i++)

@@ -220,6 +220,25 @@ test_expect_success 'a path resolved once resolves the same way later: v4a Updat
 	)
 '
 
+test_expect_success 'a diff of a short path: resolved by its hunks, never under --strict' '
+	cat >short.diff <<-\EOF &&
+	--- a/__init__.py
+	+++ b/__init__.py
+	@@ -1,1 +1,1 @@
+	-x = 1
+	+x = 7
+	EOF
+	fresh w-sdiff &&
+	(
+		cd w-sdiff &&
+		test_rejected --strict ../short.diff &&
+		test_grep "short.diff:1: File must exist" err &&
+		git ai-apply ../short.diff 2>err &&
+		echo "x = 7" >expect &&
+		staged_as inventory/__init__.py expect
+	)
+'
+
 test_expect_success 'SEARCH text in both files of the name: refused, listing them' '
 	cat >sr-both.md <<-\EOF &&
 	models.py
