@@ -215,6 +215,18 @@ static int path_token(const char *s, size_t len, int flags, const char **out,
 	return aa_path_answer(s, len, out, out_len, &why) == 0;
 }
 
+/* A numbered list item's "1. " or "2) " at s[*a]. */
+static void skip_list_number(const char *s, size_t *a, size_t z)
+{
+	size_t i = *a;
+
+	while (i < z && i - *a < 4 && s[i] >= '0' && s[i] <= '9')
+		i++;
+	if (i > *a && i + 1 < z && (s[i] == '.' || s[i] == ')') &&
+	    is_blank(s[i + 1]))
+		*a = i + 2;
+}
+
 int aa_label_path(const char *s, size_t len, const char **path,
 		  size_t *path_len)
 {
@@ -225,8 +237,11 @@ int aa_label_path(const char *s, size_t len, const char **path,
 	/* Markdown heading or list item */
 	while (a < z && s[a] == '#')
 		a++;
+	trim(s, &a, &z);
 	if (z - a >= 2 && (s[a] == '-' || s[a] == '+') && is_blank(s[a + 1]))
 		a += 2;
+	else
+		skip_list_number(s, &a, z);
 	trim(s, &a, &z);
 	/* **File: x** and File: **x** alike */
 	delimited = strip_emphasis(s, &a, &z);

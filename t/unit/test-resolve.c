@@ -50,6 +50,11 @@ static void test_labels_as_people_write_them(void **state)
 	assert_true(label_is("`python app.py`", NULL));
 	assert_true(label_is("**Step 1: edit src/app.py**", NULL));
 	assert_true(label_is("`src/my file.py `", "src/my file.py"));
+	/* numbered list items */
+	assert_true(label_is("1. `src/app.py`", "src/app.py"));
+	assert_true(label_is("2) **src/app.py**:", "src/app.py"));
+	assert_true(label_is("### 3. src/app.py", "src/app.py"));
+	assert_true(label_is("1.5 is the version", NULL));
 	/* dotless and dot files */
 	assert_true(label_is("Makefile", "Makefile"));
 	assert_true(label_is("`Dockerfile`:", "Dockerfile"));
