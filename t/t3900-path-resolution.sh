@@ -485,6 +485,16 @@ test_expect_success 'prose words before a fence stay prose: Here:, Update, **Upd
 	done
 '
 
+test_expect_success 'a Markdown heading "# README" is no first-line path comment' '
+	printf "Example:\n\`\`\`markdown\n# README\n\nHello\n\`\`\`\n" >heading.md &&
+	fresh w-head &&
+	(
+		cd w-head &&
+		test_rejected ../heading.md &&
+		test_grep "no change found" err
+	)
+'
+
 test_expect_success 'a shebang is no path: "Run this:" and a bash fence is prose' '
 	printf "Run this:\n\`\`\`bash\n#!/bin/bash\necho hi\n\`\`\`\n" >shebang.md &&
 	fresh w-sh &&
