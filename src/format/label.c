@@ -163,20 +163,42 @@ static int file_name_like(const char *s, size_t len)
 	return 0;
 }
 
+/* A '.' with a letter or digit after it in s[a..z): "app.py", "v1.2". */
+static int has_extension(const char *s, size_t a, size_t z)
+{
+	for (; a + 1 < z; a++)
+		if (s[a] == '.' && ((s[a + 1] >= 'a' && s[a + 1] <= 'z') ||
+				    (s[a + 1] >= 'A' && s[a + 1] <= 'Z') ||
+				    (s[a + 1] >= '0' && s[a + 1] <= '9')))
+			return 1;
+	return 0;
+}
+
 /*
- * Blanks in a path: only in a delimited label, and only once a
- * directory has begun it ("src/my file.py"), never at its end.
+ * Blanks in a path: only in a delimited label, only once a directory
+ * has begun it ("src/my file.py"), never at its end, and never after a
+ * word that is a file name itself ("src/app.py and tests/x.py" is a
+ * sentence).
  */
 static int blanks_allowed(const char *s, size_t len, int flags)
 {
 	const char *blank = memchr(s, ' ', len);
+	size_t i, word = 0;
 
 	if (memchr(s, '\t', len) || memchr(s, '\r', len))
 		return 0;
 	if (!blank)
 		return 1;
-	return (flags & TOK_SPACED) && s[len - 1] != ' ' &&
-	       memchr(s, '/', (size_t)(blank - s)) != NULL;
+	if (!(flags & TOK_SPACED) || s[len - 1] == ' ' ||
+	    !memchr(s, '/', (size_t)(blank - s)))
+		return 0;
+	for (i = 0; i < len; i++)
+		if (s[i] == ' ') {
+			if (has_extension(s, word, i))
+				return 0;
+			word = i + 1;
+		}
+	return 1;
 }
 
 /*

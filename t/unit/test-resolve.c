@@ -50,6 +50,9 @@ static void test_labels_as_people_write_them(void **state)
 	assert_true(label_is("`python app.py`", NULL));
 	assert_true(label_is("**Step 1: edit src/app.py**", NULL));
 	assert_true(label_is("`src/my file.py `", "src/my file.py"));
+	assert_true(label_is("**src/app.py and tests/x.py**", NULL));
+	assert_true(label_is("`src/a.py, src/b.py`", NULL));
+	assert_true(label_is("`docs/My Dir/x.md`", "docs/My Dir/x.md"));
 	/* numbered list items */
 	assert_true(label_is("1. `src/app.py`", "src/app.py"));
 	assert_true(label_is("2) **src/app.py**:", "src/app.py"));
