@@ -221,20 +221,13 @@ int aa_apply_open_repository(git_repository **repo, aa_land_mode mode,
 /* ---- provenance: the trailers of a --branch commit ---- */
 
 /* A placement git apply would not make: it needed this tool's tolerance. */
-static int is_tolerant(aa_how how)
-{
-	return how == AA_HOW_WHITESPACE || how == AA_HOW_REDUCED_CONTEXT ||
-	       how == AA_HOW_BLANK_LINES || how == AA_HOW_CONTENT ||
-	       how == AA_HOW_MERGED;
-}
-
 static size_t tolerant_placements(const aa_plan *plan)
 {
 	size_t i, j, n = 0;
 
 	for (i = 0; i < plan->nchanges; i++)
 		for (j = 0; j < plan->changes[i].nlandings; j++)
-			n += is_tolerant(plan->changes[i].landings[j].how);
+			n += aa_how_is_tolerant(plan->changes[i].landings[j].how);
 	return n;
 }
 
@@ -474,8 +467,13 @@ int aa_apply_plan_one(git_repository *repo, aa_base *base,
 		      const aa_apply_opts *o, aa_apply_result *res)
 {
 	aa_plan_opts popts = o->plan;
+	char real_wd[PATH_MAX];
 	int r;
 
+	/* an answer's absolute paths are taken relative to the work tree */
+	popts.worktree = git_repository_workdir(repo);
+	if (popts.worktree && realpath(popts.worktree, real_wd))
+		popts.worktree_real = real_wd;
 	res->land = o->land;
 	res->land.check_worktree = o->land.mode != AA_LAND_BRANCH &&
 				   git_repository_workdir(repo) != NULL;

@@ -43,8 +43,46 @@ const char *aa_how_name(aa_how how)
 	case AA_HOW_CONTENT: return "content";
 	case AA_HOW_ALREADY_APPLIED: return "already-applied";
 	case AA_HOW_MERGED: return "merged";
+	case AA_HOW_PATH_RESOLVED: return "path-resolved";
+	case AA_HOW_DEFINITIONS_REMOVED: return "definitions-removed";
 	}
 	return "?";
+}
+
+/*
+ * SPEC "Locating edits": a placement is tolerant only when a rung beyond
+ * exact was needed, a path was resolved, or definitions were dropped. An
+ * exact unique content match (SEARCH/REPLACE, V4A, ap, bare hunks) is
+ * not, nor an offset git apply would take too. The one list: the
+ * summary, the trailer, -p, --review and the review record ask it.
+ */
+int aa_how_is_tolerant(aa_how how)
+{
+	switch (how) {
+	case AA_HOW_WHITESPACE:
+	case AA_HOW_REDUCED_CONTEXT:
+	case AA_HOW_BLANK_LINES:
+	case AA_HOW_MERGED:
+	case AA_HOW_PATH_RESOLVED:
+	case AA_HOW_DEFINITIONS_REMOVED:
+		return 1;
+	case AA_HOW_EXACT:
+	case AA_HOW_OFFSET:
+	case AA_HOW_CONTENT:
+	case AA_HOW_ALREADY_APPLIED:
+		return 0;
+	}
+	return 0;
+}
+
+int aa_how_name_is_tolerant(const char *name)
+{
+	aa_how h;
+
+	for (h = AA_HOW_EXACT; h <= AA_HOW_DEFINITIONS_REMOVED; h++)
+		if (!strcmp(name, aa_how_name(h)))
+			return aa_how_is_tolerant(h);
+	return 0;
 }
 
 static const char *const reindent_names[] = {

@@ -208,3 +208,52 @@ char *aa_path_join(const char *dir, const char *path)
 	memcpy(out + dl + slash, path, pl + 1);
 	return out;
 }
+
+int aa_path_answer(const char *path, size_t len, const char **out,
+		   size_t *out_len, const char **why)
+{
+	const char *ignored;
+
+	if (!why)
+		why = &ignored;
+	/* "./x" and "././x": the current directory said out loud */
+	while (path && len > 2 && path[0] == '.' && path[1] == '/') {
+		path += 2;
+		len -= 2;
+		while (len > 1 && path[0] == '/') { /* ".//x" */
+			path++;
+			len--;
+		}
+	}
+	if (path && len > 1 && path[0] == '/' && path[1] != '/') {
+		/* absolute: the rest must be a clean path; the planner decides */
+		if (aa_path_check(path + 1, len - 1, why) < 0)
+			return -1;
+	} else if (aa_path_check(path, len, why) < 0) {
+		return -1;
+	}
+	*out = path;
+	*out_len = len;
+	return 0;
+}
+
+int aa_path_is_absolute(const char *path)
+{
+	return path && path[0] == '/' && path[1] && path[1] != '/';
+}
+
+const char *aa_path_in_root(const char *path, const char *root)
+{
+	size_t rl;
+
+	if (!path || !root || root[0] != '/' || path[0] != '/')
+		return NULL;
+	rl = strlen(root);
+	while (rl > 1 && root[rl - 1] == '/')
+		rl--;
+	if (rl == 1) /* the root directory itself */
+		return path[1] ? path + 1 : NULL;
+	if (strncmp(path, root, rl) || path[rl] != '/' || !path[rl + 1])
+		return NULL;
+	return path + rl + 1;
+}

@@ -15,6 +15,7 @@
 #include "text_priv.h"
 #include "plan_dirs.h"
 #include "history_merge.h"
+#include "resolve.h"
 
 struct aa_plan_node {
 	char *path;
@@ -65,6 +66,15 @@ typedef struct planner {
 	const aa_snapshot *base;
 	const aa_plan_opts *opts;
 	aa_diags *d;
+	/* every base file's path, read once when a path must be resolved */
+	char **files;
+	size_t nfiles, capfiles;
+	int files_read, files_oom;
+	const aa_changeset *cs; /* the operations, and the one running */
+	size_t cur;
+	/* paths resolved by content so far: from[i] was taken as to[i] */
+	char **res_from, **res_to;
+	size_t nres, capres;
 } planner;
 
 /* ---- the overlay: an open-addressing table of nodes by path ---- */
@@ -979,6 +989,83 @@ done:
 	return r;
 }
 
+/* Nothing but blanks and line ends. */
+static int only_blanks(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n' &&
+		    s[i] != '\f' && s[i] != '\v')
+			return 0;
+	return 1;
+}
+
+/*
+ * SPEC "No silent loss", before a whole write replaces the existing
+ * file n (cur, len bytes): a text block never replaces a binary file,
+ * an empty block never empties a file (a deletion is said explicitly).
+ */
+static int check_no_loss(planner *p, const aa_op *op, aa_plan_node *n,
+			 const char *cur, size_t len, const char *content,
+			 size_t clen)
+{
+	if (!len || n->mode == AA_MODE_LINK)
+		return 0;
+	if (is_binary(p, n->path, cur, len) && !aa_bytes_look_binary(content, clen))
+		return aa_error(p->d, op->pos, op->path,
+				"is a binary file (%zu bytes); a text block does not replace it: "
+				"nothing written (to replace it, delete it and create it "
+				"explicitly)", len);
+	if (only_blanks(content, clen))
+		return aa_error(p->d, op->pos, op->path,
+				"the block is empty and would empty the file (%zu bytes): "
+				"nothing written (a deletion is said explicitly: a delete "
+				"operation or a diff that removes every line)", len);
+	return 0;
+}
+
+/*
+ * A whole replacement that drops top-level definitions of the file
+ * (aa_removed_definitions: functions, classes, ... at column 0) names
+ * them in a warning and counts as a tolerant placement: a partial file
+ * given as the whole ("Option 1" of two) loses code that way.
+ */
+static int note_removed_definitions(planner *p, const aa_op *op,
+				    aa_plan_node *n, const char *cur,
+				    size_t len, const char *content,
+				    size_t clen)
+{
+	aa_buf names = AA_BUF_INIT;
+	aa_landing *v;
+	size_t count = 0;
+
+	if (is_binary(p, n->path, cur, len) || aa_bytes_look_binary(content, clen))
+		return 0;
+	if (aa_removed_definitions(cur, len, content, clen, 8, &names, &count) < 0) {
+		aa_buf_free(&names);
+		return oom(p, op->pos);
+	}
+	if (count)
+		aa_warn(p->d, op->pos, op->path,
+			"the whole-file block drops %zu top-level definition%s of the "
+			"file: %s (a tolerant placement: check the block is the whole "
+			"file, not a part of it)", count, count == 1 ? "" : "s",
+			names.ptr ? names.ptr : "");
+	aa_buf_free(&names);
+	if (!count)
+		return 0;
+	v = realloc(n->landings, (n->nlandings + 1) * sizeof(*v));
+	if (!v)
+		return oom(p, op->pos);
+	memset(&v[n->nlandings], 0, sizeof(*v));
+	v[n->nlandings].pos = op->pos;
+	v[n->nlandings].how = AA_HOW_DEFINITIONS_REMOVED;
+	n->landings = v;
+	n->nlandings++;
+	return 0;
+}
+
 /* A whole write over the existing file n; *mode: its mode after. */
 static int write_existing(planner *p, const aa_op *op, aa_plan_node *n,
 			  uint32_t *mode)
@@ -1007,8 +1094,10 @@ static int write_existing(planner *p, const aa_op *op, aa_plan_node *n,
 		return 1;
 	}
 	if (check_overwrite(p, op, n, len) < 0 ||
+	    check_no_loss(p, op, n, cur, len, content, clen) < 0 ||
 	    (op->may_be_excerpt &&
-	     refuse_excerpt(p, op, cur, len, content, clen) < 0)) {
+	     refuse_excerpt(p, op, cur, len, content, clen) < 0) ||
+	    note_removed_definitions(p, op, n, cur, len, content, clen) < 0) {
 		free(kept);
 		return -1;
 	}
@@ -2015,6 +2104,524 @@ static int plan_move(planner *p, const aa_op *op, int move)
 	return 0;
 }
 
+/* ---- path resolution (SPEC "Path resolution") ---- */
+
+/*
+ * What an operation's path is to it: a path its content can confirm
+ * (an edit, a whole-file block), an explicit creation (START-FILE, Add
+ * File, /dev/null, "@@ -0,0"), which names its path exactly once the
+ * prefix rules ran, an existing file with no content to confirm it
+ * (delete, rename, a mode change), or a rename's destination.
+ */
+typedef enum path_role {
+	ROLE_CONTENT,
+	ROLE_NEW,
+	ROLE_SOURCE,
+	ROLE_DEST
+} path_role;
+
+static path_role role_of(const aa_op *op)
+{
+	if (op->kind == AA_OP_WRITE)
+		return op->exist == AA_EXIST_NEW ? ROLE_NEW : ROLE_CONTENT;
+	if (op->kind != AA_OP_EDIT || op->edit_kind == AA_EDIT_NONE)
+		return ROLE_SOURCE;
+	return hunk_creates_file(op) ? ROLE_NEW : ROLE_CONTENT;
+}
+
+/* The work-tree-relative part of an absolute path; NULL: outside. */
+static const char *inside_worktree(planner *p, const char *path)
+{
+	const char *rel = aa_path_in_root(path, p->opts->worktree);
+
+	return rel ? rel : aa_path_in_root(path, p->opts->worktree_real);
+}
+
+/* A file (not a directory) lives at path in the overlay: 1, 0, -1. */
+static int file_lives(planner *p, const char *path)
+{
+	aa_plan_node *n = node_get(p, path);
+
+	return n ? n->exists : -1;
+}
+
+/* What the op's path may be taken as: a file, or a directory it may name. */
+static int path_lives(planner *p, const aa_op *op, const char *path,
+		      path_role role)
+{
+	int r = file_lives(p, path), yes = 0;
+
+	if (r || role != ROLE_SOURCE || !op->dir_ok)
+		return r;
+	return is_directory(p, path, &yes) < 0 ? -1 : yes;
+}
+
+static int collect_base_file(const char *path, uint32_t mode,
+			     const aa_oid *oid, void *payload)
+{
+	planner *p = payload;
+	char **v;
+
+	(void)oid;
+	if (mode == AA_MODE_LINK || mode == AA_MODE_GITLINK)
+		return 0;
+	if (p->nfiles == p->capfiles) {
+		size_t cap = p->capfiles ? p->capfiles * 2 : 256;
+
+		if (!(v = realloc(p->files, cap * sizeof(*v))))
+			return p->files_oom = 1;
+		p->files = v;
+		p->capfiles = cap;
+	}
+	if (!(p->files[p->nfiles] = aa_strdup(path)))
+		return p->files_oom = 1;
+	p->nfiles++;
+	return 0;
+}
+
+/* Every base file's path, read once per plan (links and gitlinks left out). */
+static int read_base_files(planner *p, aa_pos pos)
+{
+	if (p->files_read)
+		return 0;
+	p->files_read = 1;
+	if (!p->base->each_under)
+		return 0;
+	if (p->base->each_under(p->base->ctx, "", collect_base_file, p) < 0)
+		return base_failed(p, NULL, "cannot list the base's files");
+	return p->files_oom ? oom(p, pos) : 0;
+}
+
+typedef struct candidate {
+	const char *path;
+	size_t tail;        /* trailing components shared with the op's path */
+} candidate;
+
+typedef struct candidates {
+	candidate *v;
+	size_t n, cap;
+} candidates;
+
+static int candidate_add(candidates *c, const char *path, size_t tail)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 8;
+		candidate *v = realloc(c->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		c->v = v;
+		c->cap = cap;
+	}
+	c->v[c->n].path = path;
+	c->v[c->n++].tail = tail;
+	return 0;
+}
+
+static int by_tail(const void *a, const void *b)
+{
+	const candidate *x = a, *y = b;
+
+	if (x->tail != y->tail)
+		return x->tail > y->tail ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+/*
+ * A later operation deletes or moves `path` away: the answer moves that
+ * file ("src/app.py" written whole, then "app.py" deleted), so it is
+ * not the one a path naming no file was meant to be.
+ */
+static int moved_later(const planner *p, const char *path)
+{
+	size_t i;
+
+	for (i = p->cur + 1; p->cs && i < p->cs->n; i++) {
+		const aa_op *op = &p->cs->ops[i];
+
+		if ((op->kind == AA_OP_DELETE || op->kind == AA_OP_RENAME) &&
+		    op->path && !strcmp(op->path, path))
+			return 1;
+	}
+	return 0;
+}
+
+static size_t components(const char *path)
+{
+	size_t n = 1;
+
+	for (; *path; path++)
+		n += *path == '/';
+	return n;
+}
+
+/*
+ * How closely `file` is related to `path`: the trailing components they
+ * share (0: none, another file name). With suffix_only, only when one
+ * ends the other ("models.py" and "inventory/models.py", or
+ * "a/inventory/models.py" and "inventory/models.py"), not sideways
+ * ("tests/test_x.py" and "src/test_x.py").
+ */
+static size_t related(const char *path, const char *file, int suffix_only)
+{
+	size_t tail = aa_path_common_tail(path, file);
+
+	if (suffix_only && tail != components(path) && tail != components(file))
+		return 0;
+	return tail;
+}
+
+/*
+ * The live files sharing at least the file name with `path` (base files
+ * the overlay did not delete, files the change set created, none that a
+ * later operation moves away), the most trailing components shared
+ * first.
+ */
+static int find_candidates(planner *p, aa_pos pos, const char *path,
+			   int suffix_only, candidates *c)
+{
+	size_t i, tail;
+
+	if (read_base_files(p, pos) < 0)
+		return -1;
+	for (i = 0; i < p->nfiles; i++) {
+		aa_plan_node *n;
+
+		if (!(tail = related(path, p->files[i], suffix_only)) ||
+		    !strcmp(path, p->files[i]))
+			continue;
+		n = node_find(p->plan, p->files[i]);
+		if ((n && !n->exists) || moved_later(p, p->files[i]))
+			continue;
+		if (candidate_add(c, p->files[i], tail) < 0)
+			return oom(p, pos);
+	}
+	for (i = 0; i < p->plan->nnodes; i++) {
+		aa_plan_node *n = &p->plan->nodes[i];
+
+		if (!n->exists || n->base_exists || n->mode == AA_MODE_LINK ||
+		    n->mode == AA_MODE_GITLINK ||
+		    !(tail = related(path, n->path, suffix_only)) ||
+		    moved_later(p, n->path))
+			continue;
+		if (candidate_add(c, n->path, tail) < 0)
+			return oom(p, pos);
+	}
+	if (c->n)
+		qsort(c->v, c->n, sizeof(*c->v), by_tail);
+	return 0;
+}
+
+/* The op's edits land on the text without an error (a trial: nothing kept). */
+static int edit_fits(const aa_op *op, aa_plan_node *n, const char *data,
+		     size_t len)
+{
+	aa_diags scratch = AA_DIAGS_INIT;
+	aa_text t = AA_TEXT_INIT;
+	aa_edit_ctx cx = { 0 };
+	const char *why = NULL;
+	int r = -1;
+
+	if (aa_text_decode_borrowed(&t, data, len, &why) == 0) {
+		cx.path = n->path;
+		cx.diags = &scratch;
+		cx.strict = op->strict;
+		r = run_edit_engine(&t, op, &cx);
+	}
+	aa_text_free(&t);
+	aa_edit_ctx_release(&cx);
+	aa_diags_free(&scratch);
+	return r == 0;
+}
+
+/* 1 when the op's content confirms the file at `path`; 0 not; -1 error. */
+static int content_confirms(planner *p, const aa_op *op, const char *path)
+{
+	aa_plan_node *n = node_get(p, path);
+	const char *data;
+	size_t len;
+
+	if (!n)
+		return -1;
+	if (!n->exists || n->mode == AA_MODE_LINK || n->mode == AA_MODE_GITLINK)
+		return 0;
+	if (node_bytes(p, n, &data, &len) < 0)
+		return -1;
+	if (len > AA_MAX_TEXT_SIZE || is_binary(p, path, data, len))
+		return 0;
+	if (op->kind == AA_OP_WRITE) {
+		int r = aa_lines_confirm(op->content ? op->content : "",
+					 op->content_len, data, len);
+
+		return r < 0 ? oom(p, op->pos) : r;
+	}
+	return edit_fits(op, n, data, len);
+}
+
+/* "a, b and c" of the candidates from..to into b. */
+static void list_candidates(aa_buf *b, const candidate *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		aa_buf_printf(b, "%s%s", i ? (i + 1 == n ? " and " : ", ") : "",
+			      aa_qpath(v[i].path));
+}
+
+/*
+ * The candidate the op's content confirms, tier by tier (the most
+ * trailing components shared first): *out is it, or NULL when none
+ * does; -1 (reported) when several of one tier do.
+ */
+static int confirmed_candidate(planner *p, const aa_op *op,
+			       const candidates *c, const char **out)
+{
+	size_t i = 0, j, k;
+
+	*out = NULL;
+	while (i < c->n) {
+		candidate *fit = NULL;
+		size_t nfit = 0;
+		aa_buf b = AA_BUF_INIT;
+
+		for (j = i; j < c->n && c->v[j].tail == c->v[i].tail; j++)
+			;
+		if (!(fit = malloc((j - i) * sizeof(*fit))))
+			return oom(p, op->pos);
+		for (k = i; k < j; k++) {
+			int r = content_confirms(p, op, c->v[k].path);
+
+			if (r < 0) {
+				free(fit);
+				return -1;
+			}
+			if (r)
+				fit[nfit++] = c->v[k];
+		}
+		if (nfit == 1)
+			*out = fit[0].path;
+		if (nfit > 1) {
+			list_candidates(&b, fit, nfit);
+			aa_error(p->d, op->pos, op->path,
+				 "names no file, and the block's content fits several files of "
+				 "that name: %s; not applied (name the file in full)",
+				 b.ptr ? b.ptr : "");
+			aa_buf_free(&b);
+		}
+		free(fit);
+		if (nfit)
+			return nfit == 1 ? 0 : -1;
+		i = j;
+	}
+	return 0;
+}
+
+/*
+ * No file at the op's path: a file of the same name its content
+ * confirms takes it (tolerant: *by_content set), several are refused,
+ * none leaves the path as written -- a creation said so in a warning
+ * (never silently beside a file it was probably meant to be), an edit
+ * or a deletion refused naming the files of that name.
+ */
+static int resolve_by_content(planner *p, const aa_op *op, path_role role,
+			      char **path, int *by_content)
+{
+	candidates c = { NULL, 0, 0 };
+	const char *found = NULL;
+	aa_buf list = AA_BUF_INIT;
+	int r = 0;
+
+	/* a whole file may be new: only a file its path shortens or lengthens */
+	if (find_candidates(p, op->pos, *path, op->kind == AA_OP_WRITE, &c) < 0) {
+		free(c.v);
+		return -1;
+	}
+	if (!c.n) {
+		free(c.v);
+		return 0;
+	}
+	if (role == ROLE_CONTENT &&
+	    (r = confirmed_candidate(p, op, &c, &found)) < 0)
+		goto done;
+	if (found) {
+		aa_warn(p->d, op->pos, *path,
+			"names no file; taken as %s, the one file of that name where %s "
+			"(a tolerant placement: check it is the file meant)",
+			aa_qpath(found), op->kind == AA_OP_WRITE ?
+			"most of the block's lines are" : "the block's edits apply");
+		free(*path);
+		if (!(*path = aa_strdup(found)))
+			r = oom(p, op->pos);
+		*by_content = 1;
+		goto done;
+	}
+	list_candidates(&list, c.v, c.n < 5 ? c.n : 5);
+	if (c.n > 5)
+		aa_buf_printf(&list, " and %zu more", c.n - 5);
+	if (role == ROLE_CONTENT && op->kind == AA_OP_WRITE)
+		aa_warn(p->d, op->pos, *path,
+			"is a new file, created beside %s of the same name: the block "
+			"is not that content (check it is the file meant)",
+			list.ptr ? list.ptr : "");
+	else if (role == ROLE_CONTENT || role == ROLE_SOURCE)
+		r = aa_error(p->d, op->pos, *path,
+			     "does not exist; %s: %s (name the file in full)",
+			     role == ROLE_CONTENT ? "the edit does not fit the files of "
+			     "that name either" : "with no content to confirm one, "
+			     "a file of that name is not guessed",
+			     list.ptr ? list.ptr : "");
+done:
+	aa_buf_free(&list);
+	free(c.v);
+	return r;
+}
+
+/*
+ * "a/x" or "b/x": the diff prefix, when the tree says so -- x lives and
+ * a/x does not, or there is no directory "a" (or "b") to hold it.
+ */
+static int drop_diff_prefix(planner *p, const aa_op *op, path_role role,
+			    char **path)
+{
+	char top[2] = { (*path)[0], '\0' }, *rest = *path + 2;
+	int there, yes = 0, file = 0;
+
+	if (op->diff_names || strlen(*path) < 3 ||
+	    (top[0] != 'a' && top[0] != 'b') || (*path)[1] != '/')
+		return 0;
+	if ((there = path_lives(p, op, rest, role)) < 0)
+		return -1;
+	if (!there) {
+		if (is_directory(p, top, &yes) < 0 || (file = file_lives(p, top)) < 0)
+			return -1;
+		if (yes || file)
+			return 0;
+	}
+	aa_note(p->d, op->pos, *path, "taken as %s: the leading '%s/' is a diff "
+		"prefix (%s)", aa_qpath(rest), top, there ?
+		"the file is there, not under it" : "the tree has no such directory");
+	memmove(*path, rest, strlen(rest) + 1);
+	return 1;
+}
+
+/*
+ * The op's path as the tree resolves it (the one resolution of every
+ * format): absolute inside the work tree made relative; the path as
+ * written when a file (or, for a source, a directory) lives there; else
+ * "a/" or "b/" dropped where the tree says so; else, for a path whose
+ * content can confirm it, resolve_by_content. *out: allocated, or NULL
+ * for the path unchanged.
+ */
+static int resolve_path(planner *p, const aa_op *op, const char *given,
+			path_role role, char **out, int *by_content)
+{
+	const char *rel = given;
+	size_t i;
+	int r;
+
+	*out = NULL;
+	if (aa_path_is_absolute(given)) {
+		rel = inside_worktree(p, given);
+		if (!rel) /* check_all_paths said so */
+			return -1;
+		aa_note(p->d, op->pos, given, "taken as %s, relative to the work tree",
+			aa_qpath(rel));
+	}
+	if (!(*out = aa_strdup(rel)))
+		return oom(p, op->pos);
+	if ((r = path_lives(p, op, *out, role)) != 0)
+		return r < 0 ? -1 : 0;
+	if ((r = drop_diff_prefix(p, op, role, out)) < 0)
+		return -1;
+	if (r && (r = path_lives(p, op, *out, role)) != 0)
+		return r < 0 ? -1 : 0;
+	/* seed 004: --strict paths are exact, its own errors say why */
+	if (role == ROLE_NEW || role == ROLE_DEST || op->strict)
+		return 0;
+	/* one path, one file: as an earlier operation's content resolved it */
+	for (i = 0; i < p->nres; i++)
+		if ((!strcmp(p->res_from[i], given) || !strcmp(p->res_from[i], *out)) &&
+		    file_lives(p, p->res_to[i]) > 0) {
+			char *to = aa_strdup(p->res_to[i]);
+
+			if (!to)
+				return oom(p, op->pos);
+			free(*out);
+			*out = to;
+			*by_content = role == ROLE_CONTENT;
+			return 0;
+		}
+	return resolve_by_content(p, op, role, out, by_content);
+}
+
+/* Remembers that `from` was resolved by content to `to` (for later ops). */
+static int remember_resolved(planner *p, aa_pos pos, const char *from,
+			     const char *to)
+{
+	if (p->nres == p->capres) {
+		size_t cap = p->capres ? p->capres * 2 : 8;
+		char **f = realloc(p->res_from, cap * sizeof(*f)), **t;
+
+		if (!f)
+			return oom(p, pos);
+		p->res_from = f;
+		if (!(t = realloc(p->res_to, cap * sizeof(*t))))
+			return oom(p, pos);
+		p->res_to = t;
+		p->capres = cap;
+	}
+	p->res_from[p->nres] = aa_strdup(from);
+	p->res_to[p->nres] = aa_strdup(to);
+	if (!p->res_from[p->nres] || !p->res_to[p->nres]) {
+		free(p->res_from[p->nres]);
+		free(p->res_to[p->nres]);
+		return oom(p, pos);
+	}
+	p->nres++;
+	return 0;
+}
+
+/* The op's paths resolved into `r` (a copy of op); paths owned by *path, *to. */
+static int resolve_op(planner *p, const aa_op *op, aa_op *r, char **path,
+		      char **to, int *by_content)
+{
+	*r = *op;
+	*path = *to = NULL;
+	*by_content = 0;
+	if (!op->path)
+		return 0;
+	if (resolve_path(p, op, op->path, role_of(op), path, by_content) < 0)
+		return -1;
+	r->path = *path;
+	if (op->to) {
+		int ignored = 0;
+
+		if (resolve_path(p, op, op->to, ROLE_DEST, to, &ignored) < 0)
+			return -1;
+		r->to = *to;
+	}
+	return 0;
+}
+
+/* A resolved path is a tolerant placement: one mark on the file. */
+static int mark_resolved(planner *p, const aa_op *op)
+{
+	aa_plan_node *n = node_find(p->plan, op->path);
+	aa_landing *v;
+
+	if (!n || !n->touched)
+		return 0;
+	v = realloc(n->landings, (n->nlandings + 1) * sizeof(*v));
+	if (!v)
+		return oom(p, op->pos);
+	memset(&v[n->nlandings], 0, sizeof(*v));
+	v[n->nlandings].pos = op->pos;
+	v[n->nlandings].how = AA_HOW_PATH_RESOLVED;
+	n->landings = v;
+	n->nlandings++;
+	return 0;
+}
+
 static int plan_op(planner *p, const aa_op *op)
 {
 	if (!op->path)
@@ -2126,6 +2733,18 @@ static int collect_changes(planner *p)
 	return 0;
 }
 
+/* A path as an answer wrote it: valid, absolute ones inside the work tree. */
+static int check_answer_path(planner *p, aa_pos pos, const char *path)
+{
+	const char *rel = path;
+
+	if (aa_path_is_absolute(path) && !(rel = inside_worktree(p, path)))
+		return aa_error(p->d, pos, path, "invalid path: %s",
+				p->opts->worktree ? "absolute path outside the work tree"
+						  : "absolute path (no work tree)");
+	return check_path_syntax(p, pos, rel);
+}
+
 static int check_all_paths(planner *p, const aa_changeset *cs)
 {
 	size_t i;
@@ -2134,9 +2753,9 @@ static int check_all_paths(planner *p, const aa_changeset *cs)
 	for (i = 0; i < cs->n; i++) {
 		const aa_op *op = &cs->ops[i];
 
-		if (op->path && check_path_syntax(p, op->pos, op->path) < 0)
+		if (op->path && check_answer_path(p, op->pos, op->path) < 0)
 			r = -1;
-		if (op->to && check_path_syntax(p, op->pos, op->to) < 0)
+		if (op->to && check_answer_path(p, op->pos, op->to) < 0)
 			r = -1;
 	}
 	return r;
@@ -2215,18 +2834,32 @@ static size_t mark_failed(planner *p, const char *path, aa_pos at, size_t root)
  * failed too, so that a chain of operations on a path that was never
  * created gives one error and one note, not one error each.
  */
-static void run_op(planner *p, const aa_op *op)
+static void run_op(planner *p, const aa_op *given)
 {
 	size_t before = p->d->n, errors = p->d->nerrors;
-	aa_plan_node *cause = failed_dependency(p, op->path);
-	aa_pos at = op->pos;
+	aa_op resolved;
+	const aa_op *op = &resolved;
+	char *path, *to;
+	int by_content;
+	aa_plan_node *cause;
+	aa_pos at = given->pos;
 	size_t root_index = NO_NODE;
 
+	if (resolve_op(p, given, &resolved, &path, &to, &by_content) < 0)
+		op = given;
+	cause = failed_dependency(p, op->path);
 	if (!cause)
 		cause = failed_dependency(p, op->to);
-	plan_op(p, op);
-	if (p->d->nerrors == errors)
+	if (op == &resolved)
+		plan_op(p, op);
+	if (p->d->nerrors == errors) {
+		if (by_content)
+			if (mark_resolved(p, op) == 0)
+				remember_resolved(p, op->pos, given->path, op->path);
+		free(path);
+		free(to);
 		return;
+	}
 	if (cause) {
 		aa_plan_node *root = &p->plan->nodes[cause->failed_root];
 
@@ -2243,14 +2876,18 @@ static void run_op(planner *p, const aa_op *op)
 	}
 	root_index = mark_failed(p, op->path, at, root_index);
 	mark_failed(p, op->to, at, root_index);
+	free(path);
+	free(to);
 }
 
 int aa_plan_build(aa_plan *plan, const aa_changeset *cs,
 		  const aa_snapshot *base, const aa_plan_opts *o, aa_diags *d)
 {
 	static const aa_plan_opts no_opts = { 0 };
-	planner p = { plan, base, o ? o : &no_opts, d };
+	planner p = { plan, base, o ? o : &no_opts, d, NULL, 0, 0, 0, 0, cs, 0,
+		      NULL, NULL, 0, 0 };
 	size_t i, errors = d->nerrors;
+	int r;
 
 	/* Paths are validated before anything else. */
 	if (check_all_paths(&p, cs) < 0)
@@ -2259,11 +2896,23 @@ int aa_plan_build(aa_plan *plan, const aa_changeset *cs,
 	 * An operation that fails leaves its node as it was, so later
 	 * operations still run and report their own errors.
 	 */
-	for (i = 0; i < cs->n; i++)
+	for (i = 0; i < cs->n; i++) {
+		p.cur = i;
 		run_op(&p, &cs->ops[i]);
+	}
+	for (i = 0; i < p.nfiles; i++)
+		free(p.files[i]);
+	free(p.files);
+	for (i = 0; i < p.nres; i++) {
+		free(p.res_from[i]);
+		free(p.res_to[i]);
+	}
+	free(p.res_from);
+	free(p.res_to);
 	if (d->nerrors > errors)
 		return -1;
-	return collect_changes(&p);
+	r = collect_changes(&p);
+	return r;
 }
 
 size_t aa_plan_conflicts(const aa_plan *plan)

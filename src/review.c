@@ -381,15 +381,6 @@ static int parse_reindent(const char *s, rv_edit *e)
 	return aa_reindent_parse(name, &e->reindent);
 }
 
-static int is_tolerant_name(const char *how)
-{
-	return !strcmp(how, aa_how_name(AA_HOW_WHITESPACE)) ||
-	       !strcmp(how, aa_how_name(AA_HOW_REDUCED_CONTEXT)) ||
-	       !strcmp(how, aa_how_name(AA_HOW_BLANK_LINES)) ||
-	       !strcmp(how, aa_how_name(AA_HOW_CONTENT)) ||
-	       !strcmp(how, aa_how_name(AA_HOW_MERGED));
-}
-
 static int parse_edit_line(rv_record *r, char *rest)
 {
 	char how[32], reindent[32] = "none", *p, *end;
@@ -414,7 +405,7 @@ static int parse_edit_line(rv_record *r, char *rest)
 	if (!ne)
 		return -1;
 	f->edits = ne;
-	e.tolerant = is_tolerant_name(how);
+	e.tolerant = aa_how_name_is_tolerant(how);
 	if (!(e.how = aa_strdup(how)))
 		return -1;
 	ne[f->nedits++] = e;

@@ -343,13 +343,6 @@ static void range_header(const fdiff *f, size_t first, size_t last,
 
 /* ---- placements ---- */
 
-static int is_tolerant(aa_how how)
-{
-	return how == AA_HOW_WHITESPACE || how == AA_HOW_REDUCED_CONTEXT ||
-	       how == AA_HOW_BLANK_LINES || how == AA_HOW_CONTENT ||
-	       how == AA_HOW_MERGED;
-}
-
 static size_t distance(long line, size_t start, size_t count)
 {
 	size_t l = line > 0 ? (size_t)line : 0, end = start + (count ? count : 1);
@@ -390,7 +383,7 @@ static size_t landing_hunk(const fdiff *f, const aa_landing *l)
 static void print_placement(selector *x, const aa_landing *l)
 {
 	aa_buf b = AA_BUF_INIT;
-	int tol = is_tolerant(l->how);
+	int tol = aa_how_is_tolerant(l->how);
 
 	aa_buf_printf(&b, "placement: %s:%ld: %s", l->pos.input ? aa_qpath(l->pos.input) : "?",
 		      l->pos.line, aa_how_name(l->how));

@@ -104,8 +104,8 @@ static int tree_walk_cb(const char *root, const git_tree_entry *e, void *p)
 	if (git_tree_entry_type(e) == GIT_OBJECT_TREE)
 		return 0;
 	aa_buf_clear(&w->path);
-	if (aa_buf_printf(&w->path, "%s/%s%s", w->dir, root,
-			  git_tree_entry_name(e)) < 0)
+	if (aa_buf_printf(&w->path, "%s%s%s%s", w->dir, *w->dir ? "/" : "",
+			  root, git_tree_entry_name(e)) < 0)
 		return -1;
 	to_aa_oid(&oid, git_tree_entry_id(e));
 	if (w->fn(w->path.ptr, (uint32_t)git_tree_entry_filemode(e), &oid,
@@ -127,6 +127,11 @@ static int tree_each_under(void *ctx, const char *dir, aa_each_fn fn,
 
 	if (!s->base_tree)
 		return 0;
+	if (!*dir) { /* the whole tree */
+		r = git_tree_walk(s->base_tree, GIT_TREEWALK_PRE, tree_walk_cb, &w);
+		aa_buf_free(&w.path);
+		return (r < 0 && !w.stopped) ? -1 : 0;
+	}
 	r = git_tree_entry_bypath(&e, s->base_tree, dir);
 	if (r == GIT_ENOTFOUND)
 		return 0;
@@ -168,9 +173,11 @@ static int index_each_under(void *ctx, const char *dir, aa_each_fn fn,
 	size_t pos, n = git_index_entrycount(s->index);
 	int r = 0;
 
-	if (aa_buf_printf(&prefix, "%s/", dir) < 0)
+	if (aa_buf_printf(&prefix, "%s%s", dir, *dir ? "/" : "") < 0)
 		return -1;
-	if (git_index_find_prefix(&pos, s->index, prefix.ptr) < 0) {
+	if (!*dir) {
+		pos = 0; /* the whole index */
+	} else if (git_index_find_prefix(&pos, s->index, prefix.ptr) < 0) {
 		aa_buf_free(&prefix);
 		return 0;
 	}
@@ -178,7 +185,7 @@ static int index_each_under(void *ctx, const char *dir, aa_each_fn fn,
 		const git_index_entry *e = git_index_get_byindex(s->index, pos);
 		aa_oid oid;
 
-		if (!e || strncmp(e->path, prefix.ptr, prefix.len))
+		if (!e || (prefix.len && strncmp(e->path, prefix.ptr, prefix.len)))
 			break;
 		if (git_index_entry_stage(e) != 0)
 			continue;

@@ -604,8 +604,9 @@ test_expect_success 'a mode change and an edit of one file: asked apart' '
 '
 
 test_expect_success 'a binary replacement is one question' '
-	printf "%s\n" "--- START-REPLACE-FILE: blob.bin ---" "text now" \
-		"--- END-REPLACE-FILE: blob.bin ---" >bin.md &&
+	# a text block never replaces a binary file: deleted, then created
+	printf "%s\n" "--- DELETE-FILE: blob.bin ---" "--- START-FILE: blob.bin ---" \
+		"text now" "--- END-FILE: blob.bin ---" >bin.md &&
 	rm -rf f6 && cp -R fid f6 &&
 	printf "y\n" | git -C f6 ai-apply -p ../bin.md >out &&
 	test_grep "^Binary files a/blob.bin and b/blob.bin differ" out &&

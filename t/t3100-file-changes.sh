@@ -493,7 +493,7 @@ test_expect_success 'a directive without its closing tag is malformed' '
 '
 
 test_expect_success 'invalid paths in attributes are refused' '
-	for p in ../x.rs /etc/passwd .git/config "src\\\\x.rs" ""
+	for p in ../x.rs /etc/../passwd .git/config "src\\\\x.rs" ""
 	do
 		printf "<FILE_NEW file_path=\"%s\">\nx\n</FILE_NEW>\n" "$p" >bad.md &&
 		(
@@ -507,6 +507,13 @@ test_expect_success 'invalid paths in attributes are refused' '
 		cd repo &&
 		test_rejected ../bad.md &&
 		test_grep -F "../main.rs" err
+	) &&
+	# absolute: the planner refuses it outside the work tree
+	printf "<FILE_NEW file_path=\"/etc/passwd\">\nx\n</FILE_NEW>\n" >bad.md &&
+	(
+		cd repo &&
+		test_rejected ../bad.md &&
+		test_grep "bad.md:1: invalid path: absolute path outside the work tree" err
 	)
 '
 

@@ -161,6 +161,12 @@ typedef struct aa_op {
 	int strip_trailing_ws;
 	/* Interpret hunks under seed 004's --strict rules (rung 1 only). */
 	int strict;
+	/*
+	 * The paths are a diff's names, whose a/ and b/ prefixes the diff
+	 * parser took off by the diff convention: the planner does not
+	 * take off another one (a new file "a/x.txt" stays there).
+	 */
+	int diff_names;
 	/* Which format produced it, for reports ("diff", "ap", ...). */
 	const char *format;
 	/*

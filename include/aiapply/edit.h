@@ -18,7 +18,15 @@ typedef enum aa_how {
 	AA_HOW_BLANK_LINES,     /* rung 5: blank context lines missing or extra */
 	AA_HOW_CONTENT,         /* located by content (bare @@, find, snippet) */
 	AA_HOW_ALREADY_APPLIED, /* skipped: its result is already there */
-	AA_HOW_MERGED           /* applied to an earlier version, then merged */
+	AA_HOW_MERGED,          /* applied to an earlier version, then merged */
+	/*
+	 * Not a rung: a whole operation's mark (line 0), tolerant. Its
+	 * path named no file and was resolved by content to this one
+	 * (SPEC "Path resolution") ...
+	 */
+	AA_HOW_PATH_RESOLVED,
+	/* ... or a whole-file replacement dropped top-level definitions. */
+	AA_HOW_DEFINITIONS_REMOVED
 } aa_how;
 
 /*
@@ -64,6 +72,10 @@ typedef struct aa_edit_ctx {
 int aa_edit_landing_add(aa_edit_ctx *cx, aa_pos pos, long line,
 			long offset, aa_how how);
 const char *aa_how_name(aa_how how);
+/* 1 when a placement made this way is tolerant (SPEC "Locating edits"). */
+int aa_how_is_tolerant(aa_how how);
+/* The same for a name aa_how_name gave (0 for an unknown name). */
+int aa_how_name_is_tolerant(const char *name);
 /* "deeper", "shallower", "tabs", "spaces", "mapped"; "none". */
 const char *aa_reindent_name(aa_reindent r);
 /* Its value from aa_reindent_name(); -1 when the name is none of them. */

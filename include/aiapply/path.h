@@ -21,4 +21,27 @@ int aa_path_check(const char *path, size_t len, const char **why);
  */
 char *aa_path_join(const char *dir, const char *path);
 
+/*
+ * A path as an answer wrote it, made ready for the planner (the pure
+ * part of SPEC "Path resolution", the same for every format): leading
+ * "./" components are dropped ("./pkg/x.py" -> "pkg/x.py"); an absolute
+ * POSIX path ("/home/u/repo/x.py") is kept whole, for the planner to
+ * make relative to the work tree or refuse (aa_path_in_root). Returns 0
+ * with the path in [*out, *out + *out_len) (a part of `path`), or -1
+ * with *why set as aa_path_check sets it.
+ */
+int aa_path_answer(const char *path, size_t len, const char **out,
+		   size_t *out_len, const char **why);
+
+/* 1 when `path` (NUL-terminated) is absolute as aa_path_answer keeps it. */
+int aa_path_is_absolute(const char *path);
+
+/*
+ * The part of the absolute `path` below the directory `root` (absolute,
+ * with or without a trailing '/'): "x/y.py" for "/r/x/y.py" under "/r".
+ * NULL when `path` does not lie strictly inside `root`. Points into
+ * `path`; no file system access.
+ */
+const char *aa_path_in_root(const char *path, const char *root);
+
 #endif

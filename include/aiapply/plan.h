@@ -42,7 +42,10 @@ typedef struct aa_snapshot {
 	/* A file (blob, link or gitlink) at exactly this path. */
 	int (*lookup)(void *ctx, const char *path, uint32_t *mode, aa_oid *oid);
 	int (*read)(void *ctx, const aa_oid *oid, aa_buf *out);
-	/* Every base file under `dir` + "/", in order; stops on non-zero. */
+	/*
+	 * Every base file under `dir` + "/", in order; stops on non-zero.
+	 * `dir` "" walks every base file (path resolution asks it).
+	 */
 	int (*each_under)(void *ctx, const char *dir, aa_each_fn fn, void *payload);
 	/* 1 when gitattributes of the base mark the path binary (optional). */
 	int (*attr_binary)(void *ctx, const char *path);
@@ -103,6 +106,13 @@ typedef struct aa_snapshot {
 typedef struct aa_plan_opts {
 	int allow_delete;     /* --allow-delete (needed by --strict deletions) */
 	int threeway;         /* --3way: write a conflicting merge, do not refuse */
+	/*
+	 * The work tree's root (absolute), as the repository gives it and
+	 * with its links resolved; NULL when there is none. An absolute path
+	 * in an answer is taken relative to it, or refused outside it.
+	 */
+	const char *worktree;
+	const char *worktree_real;
 } aa_plan_opts;
 
 /* One conflicting region of --3way's content: lines [start, end], 1-based. */

@@ -566,6 +566,21 @@ static int read_newline(yreader *y, change_fields *c)
 }
 
 /* True when the path has a ".." component (seed 003 §2.3). */
+/*
+ * "./x" is x (path.h: every format drops it). An absolute file_path is
+ * left as it is: seed 003 §2.3 makes it relative to the patch file, so
+ * the check below refuses it.
+ */
+static const char *without_dot_slash(const char *p)
+{
+	const char *s, *why;
+	size_t len;
+
+	if (aa_path_answer(p, strlen(p), &s, &len, &why) == 0 && s[0] != '/')
+		return s;
+	return p;
+}
+
 static int has_dotdot(const char *p)
 {
 	while (*p) {
@@ -592,7 +607,7 @@ static char *resolve_path(yreader *y, const change_fields *c)
 		       "components", aa_qpath(c->file_path));
 		return NULL;
 	}
-	full = aa_path_join(dir, c->file_path);
+	full = aa_path_join(dir, without_dot_slash(c->file_path));
 	if (!full) {
 		oom(y, c->line);
 		return NULL;

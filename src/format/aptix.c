@@ -405,17 +405,24 @@ static int set_root(jdoc *j, const cJSON *it)
 static int entry_path(jdoc *j, const cJSON *entry, const cJSON *it,
 		      const char *loc, char **out)
 {
-	const char *s, *why = NULL;
+	const char *s, *why = NULL, *clean;
+	size_t len;
 	char *joined;
 
 	*out = NULL;
 	if (get_string(j, entry, loc, "path", it, 1, &s) < 0)
 		return -1;
-	/* the path itself first (an empty one would name the root) */
-	if (aa_path_check(s, strlen(s), &why) < 0)
+	/* the path itself first (an empty one would name the root); "./x"
+	 * and absolute paths as every format takes them (path.h) */
+	if (aa_path_answer(s, strlen(s), &clean, &len, &why) < 0)
 		return fail(j, key_line(j, it), "%s.path: invalid path %s: %s",
 			    loc, aa_qpath(s), why ? why : "invalid");
-	joined = aa_path_join(j->root, s);
+	if (clean[0] == '/') { /* the planner takes it relative to the work tree */
+		if (!(*out = aa_strdup(clean)))
+			return fail(j, key_line(j, it), "out of memory");
+		return 0;
+	}
+	joined = aa_path_join(j->root, clean);
 	if (!joined)
 		return fail(j, key_line(j, it), "out of memory");
 	if (aa_path_check(joined, strlen(joined), &why) < 0) {

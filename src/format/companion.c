@@ -249,18 +249,20 @@ static int fail_path(cparse *p, aa_pos pos, const command *c, const char *why)
 /* NUL-terminated copy of the command's path after validation; NULL on error. */
 static char *checked_path(cparse *p, aa_pos pos, const command *c)
 {
-	const char *why = NULL;
+	const char *why = NULL, *s;
+	size_t len;
 	char *path;
 
 	if (!c->path_len) {
 		fail_path(p, pos, c, "empty path");
 		return NULL;
 	}
-	if (aa_path_check(c->path, c->path_len, &why) < 0) {
+	/* "./x" and absolute paths as every format takes them (path.h) */
+	if (aa_path_answer(c->path, c->path_len, &s, &len, &why) < 0) {
 		fail_path(p, pos, c, why ? why : "invalid");
 		return NULL;
 	}
-	path = aa_strndup(c->path, c->path_len);
+	path = aa_strndup(s, len);
 	if (!path) {
 		p->failed = 1;
 		aa_error(p->d, pos, NULL, "out of memory");

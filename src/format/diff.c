@@ -215,13 +215,27 @@ static int path_error(aa_dparser *P, aa_pos pos, const char *s, size_t len,
 	return -1;
 }
 
+/*
+ * An absolute name ("--- /home/u/repo/x.c"): the planner takes it
+ * relative to the work tree or refuses it, as in every format.
+ */
+static int absolute_ok(const dname *n)
+{
+	const char *s, *why;
+	size_t len;
+
+	return n->len > 1 && n->s[0] == '/' &&
+	       aa_path_answer(n->s, n->len, &s, &len, &why) == 0;
+}
+
 static int check_path(aa_dparser *P, aa_pos pos, const dname *n)
 {
 	const char *why;
 
 	if (P->o->strict && (why = strict_path_reason(n->s, n->len)))
 		return path_error(P, pos, n->s, n->len, "%s", why);
-	if (aa_path_check(n->s, n->len, &why) < 0)
+	if (aa_path_check(n->s, n->len, &why) < 0 &&
+	    !(!P->o->strict && absolute_ok(n)))
 		return path_error(P, pos, n->s, n->len,
 				  P->o->strict ? "Path rejected: %s"
 					       : "invalid path: %s", why);
@@ -746,6 +760,7 @@ static aa_op *new_op(aa_dparser *P, const fdiff *f, aa_op_kind kind,
 	}
 	op->format = "diff";
 	op->strict = P->o->strict;
+	op->diff_names = 1;
 	op->path = aa_strdup(path->s);
 	if (!op->path) {
 		aa_error(P->d, f->pos, NULL, "out of memory");
@@ -1168,10 +1183,11 @@ static void rollback(aa_changeset *cs, size_t n0)
 static int parse_block(run *R)
 {
 	aa_dparser *P = &R->P;
-	const char *why;
+	const char *why, *s;
+	size_t len;
 
 	if (P->only_path &&
-	    aa_path_check(P->only_path, strlen(P->only_path), &why) < 0)
+	    aa_path_answer(P->only_path, strlen(P->only_path), &s, &len, &why) < 0)
 		return path_error(P, aa_diff_pos(P, P->first_line), P->only_path,
 				  strlen(P->only_path), "invalid path: %s", why);
 	if (P->o->strict && strict_forbidden(R) < 0)

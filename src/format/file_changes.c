@@ -362,7 +362,8 @@ static int fail(fparse *p, size_t off, const char *path, const char *fmt, ...)
 static char *path_attribute(fparse *p, const tag *t, const span *v,
 			    const char *attr)
 {
-	const char *name = directive_names[t->kind], *why = NULL;
+	const char *name = directive_names[t->kind], *why = NULL, *s;
+	size_t len;
 	char *path;
 
 	if (!v->set) {
@@ -373,12 +374,13 @@ static char *path_attribute(fparse *p, const tag *t, const span *v,
 		fail(p, t->start, NULL, "<%s> has an empty %s", name, attr);
 		return NULL;
 	}
-	if (aa_path_check(v->s, v->len, &why) < 0) {
+	/* "./x" and absolute paths as every format takes them (path.h) */
+	if (aa_path_answer(v->s, v->len, &s, &len, &why) < 0) {
 		fail(p, t->start, NULL, "<%s> %s %s: %s", name, attr,
 		     aa_qpathn(v->s, v->len), why ? why : "invalid path");
 		return NULL;
 	}
-	path = aa_strndup(v->s, v->len);
+	path = aa_strndup(s, len);
 	if (!path)
 		fail(p, t->start, NULL, "out of memory");
 	return path;

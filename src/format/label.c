@@ -7,8 +7,18 @@
  * search-replace and whole-file parsers.
  *
  * A label is a path only when, once its decoration is gone, it is one
- * token that looks like a file name (a '/' or a '.', no blank) and is a
- * valid repository path: "Here is the updated file:" is prose.
+ * token that looks like a file name and is a valid path as an answer
+ * writes it (aa_path_answer: "./x" and absolute paths too, the last
+ * naming a file -- "/api/users" is an endpoint; the planner resolves
+ * them against the tree): "Here is the updated file:" is prose.
+ * Looks like a file name means: a '/' or a '.' that does not end it
+ * (".gitignore" too), or a well-known file name without a dot
+ * ("Makefile", "Dockerfile"; not in an info string, where "dockerfile"
+ * is a language). A blank is part of a path only in a label that is
+ * delimited (`` `src/my file.py` ``, `**src/my file.py**`, a quoted
+ * title) and starts with a directory ("src/my ..."): "**Update app.py**"
+ * stays prose. A token starting with '!' is none ("#!/bin/bash" is a
+ * shebang, not a path comment).
  */
 #include <string.h>
 
@@ -64,16 +74,24 @@ static int strip_pair(const char *s, size_t *a, size_t *z, char c)
 
 /*
  * **x** or __x__; stray '*' at either end too (`**File:** x` leaves
- * "** x" once the keyword is gone): no path holds one.
+ * "** x" once the keyword is gone): no path holds one. 1 when both ends
+ * had one (the label is delimited).
  */
-static void strip_emphasis(const char *s, size_t *a, size_t *z)
+static int strip_emphasis(const char *s, size_t *a, size_t *z)
 {
+	int front = 0, back = 0;
+
 	if (strip_pair(s, a, z, '_'))
-		return;
-	while (*a < *z && s[*a] == '*')
+		return 1;
+	while (*a < *z && s[*a] == '*') {
 		(*a)++;
-	while (*z > *a && s[*z - 1] == '*')
+		front = 1;
+	}
+	while (*z > *a && s[*z - 1] == '*') {
 		(*z)--;
+		back = 1;
+	}
+	return front && back;
 }
 
 /*
@@ -95,60 +113,172 @@ static void strip_keyword(const char *s, size_t *a, size_t z)
 		}
 }
 
-/* One token that looks like a file path and is a valid one. */
-static int path_token(const char *s, size_t len)
+/* What a token may be besides a path with a '/' or a '.'. */
+enum {
+	TOK_SPACED = 1,    /* delimited: blanks allowed after a directory */
+	TOK_WELL_KNOWN = 2 /* a well-known dotless file name counts */
+};
+
+/*
+ * File names that carry no dot and are files all the same. Only these
+ * count as a bare-word label: "Update" or "Here" before a fence is
+ * prose, and a parser has no tree to ask (SPEC "Path resolution").
+ */
+static int well_known_name(const char *s, size_t len)
+{
+	static const char *const names[] = {
+		"Makefile", "makefile", "GNUmakefile", "Dockerfile",
+		"Containerfile", "Jenkinsfile", "Vagrantfile", "Gemfile",
+		"Rakefile", "Procfile", "Brewfile", "Podfile", "Pipfile",
+		"Justfile", "justfile", "Caddyfile", "Snakefile", "Earthfile",
+		"Tiltfile", "Guardfile", "Berksfile", "Capfile", "Kconfig",
+		"Kbuild", "LICENSE", "LICENCE", "COPYING", "README",
+		"CHANGELOG", "NOTICE", "AUTHORS", "CONTRIBUTORS", "CODEOWNERS",
+		"OWNERS", "BUILD", "WORKSPACE", "VERSION",
+	};
+	size_t i = len;
+
+	while (i && s[i - 1] != '/')
+		i--;
+	s += i;
+	len -= i;
+	for (i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (strlen(names[i]) == len && !memcmp(s, names[i], len))
+			return 1;
+	return 0;
+}
+
+/* The last component has a dot inside it, or is a well-known name. */
+static int file_name_like(const char *s, size_t len)
+{
+	size_t i = len;
+
+	while (i && s[i - 1] != '/')
+		i--;
+	if (well_known_name(s + i, len - i))
+		return 1;
+	for (; i + 1 < len; i++)
+		if (s[i] == '.')
+			return 1;
+	return 0;
+}
+
+/* A '.' with a letter or digit after it in s[a..z): "app.py", "v1.2". */
+static int has_extension(const char *s, size_t a, size_t z)
+{
+	for (; a + 1 < z; a++)
+		if (s[a] == '.' && ((s[a + 1] >= 'a' && s[a + 1] <= 'z') ||
+				    (s[a + 1] >= 'A' && s[a + 1] <= 'Z') ||
+				    (s[a + 1] >= '0' && s[a + 1] <= '9')))
+			return 1;
+	return 0;
+}
+
+/*
+ * Blanks in a path: only in a delimited label, only once a directory
+ * has begun it ("src/my file.py"), never at its end, and never after a
+ * word that is a file name itself ("src/app.py and tests/x.py" is a
+ * sentence).
+ */
+static int blanks_allowed(const char *s, size_t len, int flags)
+{
+	const char *blank = memchr(s, ' ', len);
+	size_t i, word = 0;
+
+	if (memchr(s, '\t', len) || memchr(s, '\r', len))
+		return 0;
+	if (!blank)
+		return 1;
+	if (!(flags & TOK_SPACED) || s[len - 1] == ' ' ||
+	    !memchr(s, '/', (size_t)(blank - s)))
+		return 0;
+	for (i = 0; i < len; i++)
+		if (s[i] == ' ') {
+			if (has_extension(s, word, i))
+				return 0;
+			word = i + 1;
+		}
+	return 1;
+}
+
+/*
+ * One token that looks like a file path and is a valid one as an
+ * answer writes it: 1 with the path (leading "./" gone) in *out.
+ */
+static int path_token(const char *s, size_t len, int flags, const char **out,
+		      size_t *out_len)
 {
 	const char *why;
 	size_t i;
 	int dot_or_slash = 0;
 
-	if (!len || len > AA_MAX_PATH_LENGTH)
+	if (!len || len > AA_MAX_PATH_LENGTH || s[0] == '!' ||
+	    !blanks_allowed(s, len, flags))
 		return 0;
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 
-		if (is_blank(s[i]) || c < 0x20 || c == '`' || c == '*' ||
+		if (c < 0x20 || c == '`' || c == '*' ||
 		    c == '"' || c == '\'' || c == '<' || c == '>' || c == '|' ||
 		    c == '(' || c == ')' || c == '[' || c == ']' || c == '{' ||
 		    c == '}' || c == '=' || c == ',' || c == ';')
 			return 0;
-		if (c == '/' || (c == '.' && i > 0 && i + 1 < len))
+		if (c == '/' || (c == '.' && i + 1 < len))
 			dot_or_slash = 1;
 	}
+	if (!dot_or_slash && (flags & TOK_WELL_KNOWN))
+		dot_or_slash = well_known_name(s, len);
 	/* a sentence ends with a dot; a URL is no repository path */
 	if (!dot_or_slash || s[len - 1] == '.' || memchr(s, ':', len))
 		return 0;
-	return aa_path_check(s, len, &why) == 0;
+	/* "/api/users" is an endpoint: an absolute label names a file */
+	if (s[0] == '/' && !file_name_like(s, len))
+		return 0;
+	return aa_path_answer(s, len, out, out_len, &why) == 0;
+}
+
+/* A numbered list item's "1. " or "2) " at s[*a]. */
+static void skip_list_number(const char *s, size_t *a, size_t z)
+{
+	size_t i = *a;
+
+	while (i < z && i - *a < 4 && s[i] >= '0' && s[i] <= '9')
+		i++;
+	if (i > *a && i + 1 < z && (s[i] == '.' || s[i] == ')') &&
+	    is_blank(s[i + 1]))
+		*a = i + 2;
 }
 
 int aa_label_path(const char *s, size_t len, const char **path,
 		  size_t *path_len)
 {
 	size_t a = 0, z = len;
+	int delimited;
 
 	trim(s, &a, &z);
 	/* Markdown heading or list item */
 	while (a < z && s[a] == '#')
 		a++;
+	trim(s, &a, &z);
 	if (z - a >= 2 && (s[a] == '-' || s[a] == '+') && is_blank(s[a + 1]))
 		a += 2;
+	else
+		skip_list_number(s, &a, z);
 	trim(s, &a, &z);
 	/* **File: x** and File: **x** alike */
-	strip_emphasis(s, &a, &z);
+	delimited = strip_emphasis(s, &a, &z);
 	trim(s, &a, &z);
 	strip_keyword(s, &a, z);
 	trim(s, &a, &z);
 	if (z > a && s[z - 1] == ':')
 		z--;
-	strip_emphasis(s, &a, &z);
+	delimited |= strip_emphasis(s, &a, &z);
 	trim(s, &a, &z);
-	strip_pair(s, &a, &z, '`');
+	delimited |= strip_pair(s, &a, &z, '`');
 	trim(s, &a, &z);
-	if (!path_token(s + a, z - a))
-		return 0;
-	*path = s + a;
-	*path_len = z - a;
-	return 1;
+	return path_token(s + a, z - a,
+			  TOK_WELL_KNOWN | (delimited ? TOK_SPACED : 0), path,
+			  path_len);
 }
 
 /* `title="x.py"` (or 'x.py', or unquoted) in an info string. */
@@ -156,6 +286,7 @@ static int info_title(const char *s, size_t len, const char **path,
 		      size_t *path_len)
 {
 	size_t i, a, z;
+	int flags;
 
 	for (i = 0; i + 6 <= len; i++) {
 		if ((i && !is_blank(s[i - 1])) ||
@@ -166,20 +297,19 @@ static int info_title(const char *s, size_t len, const char **path,
 			continue;
 		a = i + (size_t)((const char *)memchr(s + i, '=', len - i) - (s + i)) + 1;
 		z = a;
+		flags = TOK_WELL_KNOWN;
 		if (a < len && (s[a] == '"' || s[a] == '\'')) {
 			char q = s[a++];
 
 			for (z = a; z < len && s[z] != q; z++)
 				;
+			flags |= TOK_SPACED;
 		} else {
 			while (z < len && !is_blank(s[z]))
 				z++;
 		}
-		if (path_token(s + a, z - a)) {
-			*path = s + a;
-			*path_len = z - a;
+		if (path_token(s + a, z - a, flags, path, path_len))
 			return 1;
-		}
 	}
 	return 0;
 }
@@ -196,27 +326,18 @@ int aa_info_path(const char *s, size_t len, const char **path,
 	/* ```python:path/x.py */
 	for (c = 0; c < w && s[c] != ':'; c++)
 		;
-	if (c < w && path_token(s + c + 1, w - c - 1)) {
-		*path = s + c + 1;
-		*path_len = w - c - 1;
+	if (c < w && path_token(s + c + 1, w - c - 1, 0, path, path_len))
 		return 1;
-	}
 	/* ```x.py or ```path/x.py: the first word is a path, not a language */
-	if (path_token(s, w)) {
-		*path = s;
-		*path_len = w;
+	if (path_token(s, w, 0, path, path_len))
 		return 1;
-	}
 	/* ```python path/x.py */
 	if (w < len) {
 		size_t a = w, z = len;
 
 		trim(s, &a, &z);
-		if (path_token(s + a, z - a)) {
-			*path = s + a;
-			*path_len = z - a;
+		if (path_token(s + a, z - a, 0, path, path_len))
 			return 1;
-		}
 	}
 	return 0;
 }

@@ -165,7 +165,8 @@ static char *checked_path(vparse *p, size_t off, const char *s, size_t len)
 		fail(p, off, NULL, "the file section names no path");
 		return NULL;
 	}
-	if (aa_path_check(s, len, &why) < 0) {
+	/* "./x" and absolute paths as every format takes them (path.h) */
+	if (aa_path_answer(s, len, &s, &len, &why) < 0) {
 		p->failed = 1;
 		aa_error(p->d, pos_of(p, off), NULL, "v4a: invalid path %s: %s",
 			 aa_qpathn(s, len), why ? why : "invalid");

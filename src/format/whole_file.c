@@ -61,7 +61,14 @@ static int comment_path(const char *s, size_t n, const char **path,
 			break;
 		}
 	}
-	return aa_label_path(s + k, l - k, path, len);
+	if (!aa_label_path(s + k, l - k, path, len))
+		return 0;
+	/*
+	 * "# README" or "# LICENSE" is a Markdown heading as often as a
+	 * label: a bare well-known name counts on the line before a fence,
+	 * not as a first-line comment.
+	 */
+	return memchr(*path, '.', *len) || memchr(*path, '/', *len);
 }
 
 typedef struct found {

@@ -839,8 +839,13 @@ static void bad_paths(void **state)
 	parse(&res, "--- a/.git/config\n+++ b/.git/config\n@@ -1 +1 @@\n-a\n+b\n");
 	expect_error(&res, ".git");
 	done(&res);
+	/* absolute: parsed whole; the planner takes it relative or refuses it */
 	parse(&res, "--- /etc/passwd\n+++ /etc/passwd\n@@ -1 +1 @@\n-a\n+b\n");
-	expect_error(&res, "absolute path");
+	assert_int_equal(res.r, 1);
+	assert_string_equal(res.cs.ops[0].path, "/etc/passwd");
+	done(&res);
+	parse(&res, "--- /etc/../passwd\n+++ /etc/../passwd\n@@ -1 +1 @@\n-a\n+b\n");
+	expect_error(&res, "invalid path");
 	done(&res);
 	/* the path is checked before the hunks are read */
 	parse(&res, "--- a/../x\n+++ b/../x\n@@ -1,x +1 @@\n");

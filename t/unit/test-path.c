@@ -279,6 +279,58 @@ static void test_join(void **state)
 	assert_join("..", ".git", "../.git");
 }
 
+/* aa_path_answer: the pure part of the one path resolution. */
+static int answer_is(const char *path, const char *want)
+{
+	const char *out = NULL, *why = NULL;
+	size_t len = 0;
+
+	if (aa_path_answer(path, strlen(path), &out, &len, &why) < 0)
+		return want == NULL && why != NULL;
+	return want && len == strlen(want) && !memcmp(out, want, len);
+}
+
+static void test_answer_paths(void **state)
+{
+	(void)state;
+	assert_true(answer_is("pkg/x.py", "pkg/x.py"));
+	assert_true(answer_is("./pkg/x.py", "pkg/x.py"));
+	assert_true(answer_is("././x", "x"));
+	assert_true(answer_is(".//x", "x"));
+	/* absolute: kept whole, for the planner to make relative */
+	assert_true(answer_is("/home/u/repo/x.py", "/home/u/repo/x.py"));
+	/* still refused: what no resolution makes safe */
+	assert_true(answer_is("./", NULL));
+	assert_true(answer_is(".", NULL));
+	assert_true(answer_is("/", NULL));
+	assert_true(answer_is("//srv/x", NULL));
+	assert_true(answer_is("/a/../b", NULL));
+	assert_true(answer_is("/a/.git/config", NULL));
+	assert_true(answer_is("./../x", NULL));
+	assert_true(answer_is("a/./b", NULL));
+	assert_true(answer_is("C:/x", NULL));
+	assert_true(answer_is("", NULL));
+	assert_true(aa_path_is_absolute("/x"));
+	assert_false(aa_path_is_absolute("x"));
+	assert_false(aa_path_is_absolute("//x"));
+	assert_false(aa_path_is_absolute("/"));
+}
+
+static void test_in_root(void **state)
+{
+	(void)state;
+	assert_string_equal(aa_path_in_root("/r/x/y.py", "/r"), "x/y.py");
+	assert_string_equal(aa_path_in_root("/r/x/y.py", "/r/"), "x/y.py");
+	assert_string_equal(aa_path_in_root("/r/x", "/"), "r/x");
+	assert_null(aa_path_in_root("/rx/y", "/r"));
+	assert_null(aa_path_in_root("/r", "/r"));
+	assert_null(aa_path_in_root("/r/", "/r"));
+	assert_null(aa_path_in_root("/other/x", "/r"));
+	assert_null(aa_path_in_root("x", "/r"));
+	assert_null(aa_path_in_root("/r/x", NULL));
+	assert_null(aa_path_in_root("/r/x", "r"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +341,8 @@ int main(void)
 		cmocka_unit_test(test_null_path),
 		cmocka_unit_test(test_length_limit),
 		cmocka_unit_test(test_join),
+		cmocka_unit_test(test_answer_paths),
+		cmocka_unit_test(test_in_root),
 	};
 	return AA_RUN_TESTS(tests);
 }

@@ -61,7 +61,7 @@ static int fake_each_under(void *ctx, const char *dir, aa_each_fn fn, void *p)
 	for (i = 0; i < NFILES; i++) {
 		aa_oid oid;
 
-		if (strncmp(base_files[i].path, dir, l) || base_files[i].path[l] != '/')
+		if (l && (strncmp(base_files[i].path, dir, l) || base_files[i].path[l] != '/'))
 			continue;
 		oid_of(i, &oid);
 		if (fn(base_files[i].path, base_files[i].mode, &oid, p))
@@ -614,6 +614,96 @@ static void test_write_then_delete_is_no_change(void **state)
 	done(&t);
 }
 
+/* ---- path resolution and no silent loss (issue 16 classes 3 and 7) ---- */
+
+static aa_op *add_find(aa_changeset *cs, const char *path, const char *find,
+		       const char *repl)
+{
+	aa_op *op = add(cs, AA_OP_EDIT, path, NULL, NULL);
+	aa_repl *rp;
+
+	op->edit_kind = AA_EDIT_REPLACEMENTS;
+	rp = aa_op_add_repl(op, pos);
+	rp->find = aa_strdup(find);
+	rp->find_len = strlen(find);
+	rp->replace = aa_strdup(repl);
+	rp->replace_len = strlen(repl);
+	return op;
+}
+
+static int has_diag(const run *t, aa_diag_level lv, const char *needle)
+{
+	size_t i;
+
+	for (i = 0; i < t->d.n; i++)
+		if (t->d.v[i].level == lv && strstr(t->d.v[i].msg, needle))
+			return 1;
+	return 0;
+}
+
+/* "b.txt" names no file; its SEARCH text is in dir/b.txt only. */
+static void test_resolved_by_content(void **state)
+{
+	run t = { 0 };
+	const aa_change *c;
+
+	(void)state;
+	add_find(&t.cs, "b.txt", "b", "B");
+	plan(&t);
+	assert_int_equal(t.r, 0);
+	assert_null(change(&t, "b.txt"));
+	c = change(&t, "dir/b.txt");
+	assert_non_null(c);
+	assert_memory_equal(c->data, "B\n", 2);
+	assert_int_equal(c->landings[c->nlandings - 1].how, AA_HOW_PATH_RESOLVED);
+	assert_true(has_diag(&t, AA_DIAG_WARNING, "taken as dir/b.txt"));
+	done(&t);
+}
+
+/* An edit that fits no file of its name is refused naming them. */
+static void test_resolution_refused(void **state)
+{
+	run t = { 0 };
+
+	(void)state;
+	add_find(&t.cs, "c.txt", "nowhere", "x");
+	plan(&t);
+	assert_int_equal(t.r, -1);
+	assert_true(has_error(&t, "the edit does not fit the files of that name either: dir/sub/c.txt"));
+	assert_int_equal(t.plan.nchanges, 0);
+	done(&t);
+}
+
+/* "a/dir/b.txt": no directory a, dir/b.txt lives: the prefix goes. */
+static void test_diff_prefix_by_the_tree(void **state)
+{
+	run t = { 0 };
+
+	(void)state;
+	add(&t.cs, AA_OP_WRITE, "a/dir/b.txt", NULL, "new\n");
+	add(&t.cs, AA_OP_WRITE, "b/fresh.txt", NULL, "f\n")->exist = AA_EXIST_NEW;
+	plan(&t);
+	assert_int_equal(t.r, 0);
+	assert_non_null(change(&t, "dir/b.txt"));
+	assert_non_null(change(&t, "fresh.txt"));
+	assert_null(change(&t, "a/dir/b.txt"));
+	done(&t);
+}
+
+static void test_no_silent_loss(void **state)
+{
+	run t = { 0 };
+
+	(void)state;
+	add(&t.cs, AA_OP_WRITE, "bin.dat", NULL, "text\n");
+	add(&t.cs, AA_OP_WRITE, "a.txt", NULL, "\n  \n");
+	plan(&t);
+	assert_int_equal(t.r, -1);
+	assert_true(has_error(&t, "is a binary file"));
+	assert_true(has_error(&t, "the block is empty and would empty the file"));
+	done(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -637,6 +727,10 @@ int main(void)
 		cmocka_unit_test(test_follow_on_failures_noted_once),
 		cmocka_unit_test(test_failed_directory_move_moves_nothing),
 		cmocka_unit_test(test_read_error_gives_the_reason),
+		cmocka_unit_test(test_resolved_by_content),
+		cmocka_unit_test(test_resolution_refused),
+		cmocka_unit_test(test_diff_prefix_by_the_tree),
+		cmocka_unit_test(test_no_silent_loss),
 	};
 
 	return AA_RUN_TESTS(tests);
