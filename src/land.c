@@ -4,6 +4,8 @@
  * disk odb, and only then is a ref or the index written.
  */
 #include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -468,6 +470,9 @@ int aa_land_persist(aa_session *const *v, size_t n, aa_diags *d)
 			git_oid_cpy(&objs[count].base, &v[k]->bases[i]);
 		}
 	keep.reason = reason.ptr;
+	/* the journal's directory: out of gc's reach (src/pack.h) */
+	keep.tmp_dir = aa_refjournal_dir(j);
+	(void)mkdir(keep.tmp_dir, 0777);
 	keep.record = record_keep;
 	keep.ctx = j;
 	r = aa_pack_write(dir.ptr, v[0]->base->odb, objs, count,

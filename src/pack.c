@@ -616,6 +616,43 @@ static int place_pack(const char *dir, const aa_buf *pack, aa_buf *tmp_pack,
 	return r;
 }
 
+/* keep->tmp_dir when it is on the pack directory's file system. */
+static const char *temp_dir(const char *pack_dir, const aa_pack_keep *keep)
+{
+	struct stat a, b;
+
+	if (!keep || !keep->tmp_dir || stat(pack_dir, &a) < 0 ||
+	    stat(keep->tmp_dir, &b) < 0 || a.st_dev != b.st_dev)
+		return pack_dir;
+	return keep->tmp_dir;
+}
+
+/*
+ * The pack's and the index's temporary files: in objects/pack as git
+ * names them, or in keep->tmp_dir as tmp_pack_<pid>-XXXXXX (a later
+ * run removes those of a run that is gone).
+ */
+static int write_temps(const char *pack_dir, const aa_pack_keep *keep,
+		       const aa_buf *pack, const aa_buf *idx, aa_buf *tmp_pack,
+		       aa_buf *tmp_idx, aa_diags *d)
+{
+	const char *dir = temp_dir(pack_dir, keep);
+	char p1[64], p2[64];
+	int r;
+
+	if (dir == pack_dir) {
+		snprintf(p1, sizeof(p1), "tmp_pack_");
+		snprintf(p2, sizeof(p2), "tmp_idx_");
+	} else {
+		snprintf(p1, sizeof(p1), "tmp_pack_%ld-", (long)getpid());
+		snprintf(p2, sizeof(p2), "tmp_idx_%ld-", (long)getpid());
+	}
+	r = write_temp(dir, p1, pack, tmp_pack, d);
+	if (!r)
+		r = write_temp(dir, p2, idx, tmp_idx, d);
+	return r;
+}
+
 static void remove_temp(const aa_buf *tmp, aa_diags *d)
 {
 	if (tmp->len && unlink(tmp->ptr) < 0 && errno != ENOENT)
@@ -665,9 +702,7 @@ int aa_pack_write(const char *objects_dir, git_odb *odb,
 	if (!r && build_index(v, k, &pack, &idx) < 0)
 		r = aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
 	if (!r)
-		r = write_temp(dir.ptr, "tmp_pack_", &pack, &tmp_pack, d);
-	if (!r)
-		r = write_temp(dir.ptr, "tmp_idx_", &idx, &tmp_idx, d);
+		r = write_temps(dir.ptr, keep, &pack, &idx, &tmp_pack, &tmp_idx, d);
 	if (!r)
 		r = place_pack(dir.ptr, &pack, &tmp_pack, &tmp_idx, keep, d);
 	/* what is still a temporary is ours: remove it, or say it is left */

@@ -39,6 +39,13 @@ typedef struct aa_pack_object {
  */
 typedef struct aa_pack_keep {
 	const char *reason;
+	/*
+	 * Where the temporary files are written before they are renamed into
+	 * objects/pack (NULL: there): out of the reach of `git gc
+	 * --prune=now`, which removes every tmp_* file of objects/pack. Used
+	 * only when on the same file system.
+	 */
+	const char *tmp_dir;
 	int (*record)(void *ctx, const char *keep_path, aa_diags *d);
 	void *ctx;
 } aa_pack_keep;

@@ -193,6 +193,11 @@ out:
 	return r;
 }
 
+const char *aa_refjournal_dir(const aa_refjournal *j)
+{
+	return j->dir.ptr;
+}
+
 int aa_refjournal_write(aa_refjournal *j, aa_diags *d)
 {
 	aa_buf b = AA_BUF_INIT;
@@ -387,7 +392,10 @@ static int check_leftover(held *h)
 	if (unlink(h->lock.ptr) == 0 || errno == ENOENT)
 		return 0;
 	if (current) {
-		aa_buf_printf(&msg, "cannot remove the lock %s: %s",
+		/* every lock left is said, not only the last */
+		aa_buf_printf(&msg, "%s%scannot remove the lock %s: %s",
+			      current->leftover ? current->leftover : "",
+			      current->leftover ? "; " : "",
 			      aa_qpath(h->lock.ptr), strerror(errno));
 		if (!aa_buf_oom(&msg)) {
 			free(current->leftover);
@@ -973,6 +981,19 @@ static void remove_dead_tmp(const char *dir, const char *name)
 	aa_buf_free(&host);
 }
 
+/* tmp_pack_<pid>-XXXXXX, tmp_idx_<pid>-XXXXXX of a run that is gone. */
+static void remove_dead_pack_temp(const char *dir, const char *name)
+{
+	aa_buf path = AA_BUF_INIT;
+	const char *p = strchr(name, '_');
+
+	p = p ? strchr(p + 1, '_') : NULL;
+	if (p && aa_owner_gone(strtol(p + 1, NULL, 10), aa_owner_host()) &&
+	    aa_buf_printf(&path, "%s/%s", dir, name) == 0)
+		unlink(path.ptr);
+	aa_buf_free(&path);
+}
+
 int aa_refs_recover(git_repository *repo, aa_diags *d)
 {
 	aa_buf dir = AA_BUF_INIT;
@@ -987,6 +1008,11 @@ int aa_refs_recover(git_repository *repo, aa_diags *d)
 		size_t len = strlen(e->d_name);
 		int r;
 
+		if (!strncmp(e->d_name, "tmp_pack_", 9) ||
+		    !strncmp(e->d_name, "tmp_idx_", 8)) {
+			remove_dead_pack_temp(dir.ptr, e->d_name);
+			continue;
+		}
 		if (strncmp(e->d_name, "refs-", 5))
 			continue;
 		if (len > 4 && !strcmp(e->d_name + len - 4, ".tmp")) {

@@ -44,6 +44,8 @@ long aa_refjournal_add(aa_refjournal *j, const aa_refmove *m);
 aa_refmove *aa_refjournal_move(aa_refjournal *j, size_t i);
 /* Adds a `.keep` file (full path) the run is about to create. */
 int aa_refjournal_add_keep(aa_refjournal *j, const char *path);
+/* The journal's directory (<commondir>/ai-apply). */
+const char *aa_refjournal_dir(const aa_refjournal *j);
 /* Writes the journal whole, fsynced with its directory. 0 or AA_FATAL. */
 int aa_refjournal_write(aa_refjournal *j, aa_diags *d);
 /*

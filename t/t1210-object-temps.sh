@@ -15,7 +15,8 @@ fi
 # temps_left: every temporary object file under .git/objects (libgit2's
 # tmp_object_git2_*, git's and ours tmp_obj_*), one per line.
 temps_left () {
-	find .git/objects -name "tmp_*" -print
+	find .git/objects -name "tmp_*" -print &&
+	{ test ! -d .git/ai-apply || find .git/ai-apply -name "tmp_*" -print; }
 }
 
 # state: index tree, work tree, branches, leftovers.
@@ -176,7 +177,7 @@ test_expect_success STRACE 'the same with --branch (its kept pack): no branch, n
 		test $code = 128 &&
 		state >../state.now
 	) &&
-	test_grep -E "cannot rename .*/\.git/objects/pack/tmp_pack_[^ ]*: Input/output error" err &&
+	test_grep -E "cannot rename .*/\.git/ai-apply/tmp_pack_[^ ]*: Input/output error" err &&
 	test_cmp state.old state.now
 '
 
@@ -193,7 +194,7 @@ test_expect_success STRACE 'a temporary that cannot be removed either is named i
 		test_must_fail git rev-parse --verify -q ai/x
 	) &&
 	test -s temps &&
-	for t in $(sed "s|^.git/objects/||" temps)
+	for t in $(sed "s|^.git/[a-z-]*/||" temps)
 	do
 		test_grep "its temporary file .*$t\"\? is left and could not be removed: Operation not permitted" err || return 1
 	done
