@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,8 @@ struct aa_refjournal {
 	int written;
 	int keep_journal;  /* a move not settled, a lock left: for the next run */
 	char *leftover;
+	int blocked;       /* signals held back (from the first write) */
+	sigset_t saved;
 	long pid;          /* a journal read back: its run */
 	char *host;
 };
@@ -198,11 +201,34 @@ const char *aa_refjournal_dir(const aa_refjournal *j)
 	return j->dir.ptr;
 }
 
+/*
+ * From the first write of the journal to its removal, SIGINT, SIGTERM,
+ * SIGHUP, SIGPIPE and SIGQUIT wait: the refs are finished, then the
+ * signal ends the run (as the index landing does). SIGKILL is the
+ * journal's business.
+ */
+static void block_signals(aa_refjournal *j)
+{
+	sigset_t set;
+
+	if (j->blocked)
+		return;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGPIPE);
+	sigaddset(&set, SIGQUIT);
+	j->blocked = sigprocmask(SIG_BLOCK, &set, &j->saved) == 0;
+}
+
 int aa_refjournal_write(aa_refjournal *j, aa_diags *d)
 {
 	aa_buf b = AA_BUF_INIT;
-	int r = format(j, &b) < 0 ? (errno = ENOMEM, -1) : write_whole(j, &b);
+	int r;
 
+	block_signals(j);
+	r = format(j, &b) < 0 ? (errno = ENOMEM, -1) : write_whole(j, &b);
 	aa_buf_free(&b);
 	if (r < 0)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot write %s: %s",
@@ -632,6 +658,8 @@ static void refjournal_free(aa_refjournal *j)
 		current = NULL;
 	if (j->fd >= 0)
 		close(j->fd);
+	if (j->blocked)
+		sigprocmask(SIG_SETMASK, &j->saved, NULL);
 	for (i = 0; i < j->nmoves; i++)
 		free(j->moves[i].refname);
 	for (i = 0; i < j->nkeeps; i++)

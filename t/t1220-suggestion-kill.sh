@@ -176,6 +176,19 @@ test_expect_success 'killed between the two refs: the next run completes the sug
 	test_grep "recovered the suggestions interrupted in process" recover.err
 '
 
+test_expect_success 'SIGTERM between the two refs waits: the refs are finished, then the run ends' '
+	fresh term &&
+	(
+		cd term &&
+		start_paused ref --each --branch=s ../answers/a1.md ../answers/a2.md &&
+		kill -TERM $paused_pid &&
+		resume &&
+		test $paused_code = 143 &&
+		settled &&
+		git notes --ref=ai-apply show s-1 >/dev/null
+	)
+'
+
 test_expect_success 'a journal of a live run is left alone' '
 	fresh live &&
 	(
