@@ -1070,7 +1070,9 @@ void aa_guard_close(aa_guard *g)
 	}
 	if (g->held) {
 		sig_held = 0;
-		unlink(g->lock_path.ptr);
+		/* a lock that stays keeps its record: the next run clears both */
+		if (unlink(g->lock_path.ptr) < 0 && errno != ENOENT)
+			g->owner_made = 0;
 	}
 	drop_owner(g);
 	unblock_signals(g);

@@ -1111,11 +1111,10 @@ static int failed_commit(aa_session *s, struct aa_pending *p, aa_diags *d)
 		free(why);
 		return 0;
 	}
-	if (r == 0)
-		aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-			 "cannot update the branch and " AA_NOTES_REF ": %s; "
-			 "rolled back: neither the branch nor its note was written",
-			 why ? why : "unknown error");
+	aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		 "cannot update the branch and " AA_NOTES_REF ": %s%s",
+		 why ? why : "unknown error", r == 0 ?
+		 "; rolled back: neither the branch nor its note was written" : "");
 	free(why);
 	return AA_FATAL;
 }

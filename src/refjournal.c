@@ -634,20 +634,26 @@ int aa_refjournal_settle(aa_refjournal *j, size_t i, aa_diags *d)
 
 /* ---- the end of a run ---- */
 
-static void remove_keeps(char *const *keeps, size_t n)
+/* Removes the keeps; -1 when one stays (the journal then stays too). */
+static int remove_keeps(char *const *keeps, size_t n)
 {
 	size_t i;
+	int r = 0;
 
 	for (i = 0; i < n; i++) {
 		const char *slash = strrchr(keeps[i], '/');
 		aa_buf dir = AA_BUF_INIT;
 
-		if (unlink(keeps[i]) < 0)
+		if (unlink(keeps[i]) < 0) {
+			if (errno != ENOENT)
+				r = -1;
 			continue;
+		}
 		if (slash && aa_buf_put(&dir, keeps[i], (size_t)(slash - keeps[i])) == 0)
 			aa_fsync_dir(dir.ptr);
 		aa_buf_free(&dir);
 	}
+	return r;
 }
 
 static void refjournal_free(aa_refjournal *j)
@@ -682,7 +688,13 @@ int aa_refjournal_finish(aa_refjournal *j, aa_diags *d)
 		return 0;
 	if (!j->keep_journal) {
 		aa_test_hook("unkeep");
-		remove_keeps(j->keeps, j->nkeeps);
+		if (remove_keeps(j->keeps, j->nkeeps) < 0) {
+			aa_warn(d, (aa_pos){ NULL, 0 }, NULL,
+				"a .keep of this run could not be removed (%s); the next git ai-apply removes it",
+				strerror(errno));
+			refjournal_free(j);
+			return 0;
+		}
 		if (j->written && unlink(j->path.ptr) < 0 && errno != ENOENT)
 			r = (aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot remove %s: %s",
 				      aa_qpath(j->path.ptr), strerror(errno)), AA_FATAL);
@@ -950,7 +962,10 @@ static int recover_one(aa_refjournal *j, char *text, aa_diags *d)
 				"could not recover the suggestions interrupted in process %ld (%s); "
 				"fix the cause and run 'git ai-apply --recover' again",
 				j->pid, aa_qpath(j->path.ptr)), AA_FATAL;
-	remove_keeps(j->keeps, j->nkeeps);
+	if (remove_keeps(j->keeps, j->nkeeps) < 0)
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"cannot remove a .keep of process %ld: %s", j->pid,
+				strerror(errno)), AA_FATAL;
 	if (unlink(j->path.ptr) < 0 && errno != ENOENT)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot remove %s: %s",
 				aa_qpath(j->path.ptr), strerror(errno)), AA_FATAL;
