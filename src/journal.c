@@ -45,6 +45,8 @@ struct aa_guard {
 	aa_buf owner_path;  /* our owner record beside the lock */
 	int owner_made;     /* it exists */
 	long stale_pid;     /* a stale lock of this dead run was removed */
+	char **keeps;       /* .keep files of the landing's pack */
+	size_t nkeeps;
 	int lock_fd;
 	struct stat lock_st;
 	int old_absent;
@@ -64,6 +66,8 @@ typedef struct journal {
 	int landing;
 	aa_jentry *v;
 	size_t n;
+	char **keeps;
+	size_t nkeeps;
 } journal;
 
 /* ---- what a signal handler may touch ---- */
@@ -304,6 +308,7 @@ static int format_journal(const aa_guard *g, const aa_jentry *v, size_t n,
 	char hex[GIT_OID_HEXSZ + 1];
 	size_t i;
 
+
 	git_oid_tostr(hex, sizeof(hex), &g->old_sum);
 	if (aa_buf_printf(b, "%s\npid %ld\nlock %llu %llu\nold-index %s\nstage %s\n",
 			  JOURNAL_MAGIC, (long)getpid(),
@@ -312,6 +317,10 @@ static int format_journal(const aa_guard *g, const aa_jentry *v, size_t n,
 			  g->old_absent ? "absent" : hex,
 			  v ? "landing" : "planning") < 0)
 		return -1;
+	for (i = 0; i < g->nkeeps; i++)
+		if (aa_buf_puts(b, "keep ") < 0 || put_path(b, g->keeps[i]) < 0 ||
+		    aa_buf_putc(b, '\n') < 0)
+			return -1;
 	for (i = 0; v && i < n; i++)
 		if (aa_buf_puts(b, "entry") < 0 ||
 		    put_side(b, v[i].old_mode, &v[i].old_id) < 0 ||
@@ -322,6 +331,38 @@ static int format_journal(const aa_guard *g, const aa_jentry *v, size_t n,
 	return aa_buf_puts(b, "end\n");
 }
 
+static void free_keeps(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Adds a copy of path to *v; -1 when out of memory. */
+static int add_keep(char ***v, size_t *n, char *path)
+{
+	char **w = path ? realloc(*v, (*n + 1) * sizeof(*w)) : NULL;
+
+	if (!w) {
+		free(path);
+		return -1;
+	}
+	*v = w;
+	w[(*n)++] = path;
+	return 0;
+}
+
+/* Removes the pack's keeps (its objects are reachable, or never were). */
+static void remove_keeps(char *const *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		unlink(v[i]);
+}
+
 static void journal_free(journal *j)
 {
 	size_t i;
@@ -329,6 +370,7 @@ static void journal_free(journal *j)
 	for (i = 0; i < j->n; i++)
 		free(j->v[i].path);
 	free(j->v);
+	free_keeps(j->keeps, j->nkeeps);
 	memset(j, 0, sizeof(*j));
 }
 
@@ -371,6 +413,8 @@ static int parse_line(journal *j, const char *line)
 
 	if (!strncmp(line, "entry ", 6))
 		return parse_entry(j, line + 5);
+	if (!strncmp(line, "keep ", 5))
+		return add_keep(&j->keeps, &j->nkeeps, get_path(line + 5));
 	if (sscanf(line, "conflict %40s", hex) == 1) {
 		if (!j->n)
 			return -1;
@@ -887,6 +931,7 @@ static int recover(aa_guard *g, const journal *j, aa_diags *d)
 			 "fix the cause and run 'git ai-apply --recover' again", j->pid);
 		return AA_FATAL;
 	}
+	remove_keeps(j->keeps, j->nkeeps);
 	aa_note(d, (aa_pos){ NULL, 0 }, NULL,
 		"recovered the landing interrupted in process %ld: %s", j->pid,
 		!j->landing ? "nothing had been written" :
@@ -981,6 +1026,16 @@ const char *aa_guard_index_path(const aa_guard *g)
 	return g->private_path.ptr;
 }
 
+const char *aa_guard_dir(const aa_guard *g)
+{
+	return g->dir.ptr;
+}
+
+int aa_guard_add_keep(aa_guard *g, const char *path)
+{
+	return add_keep(&g->keeps, &g->nkeeps, aa_strdup(path));
+}
+
 int aa_guard_journal(aa_guard *g, const aa_jentry *v, size_t n, aa_diags *d)
 {
 	block_signals(g);
@@ -1038,6 +1093,8 @@ int aa_guard_commit(aa_guard *g, aa_diags *d)
 	drop_owner(g);
 	fsync_dir_of(g->index_path.ptr);
 	aa_test_hook("rename");
+	/* the index names the pack's objects now */
+	remove_keeps(g->keeps, g->nkeeps);
 	unlink(g->journal_path.ptr);
 	fsync_dir_of(g->journal_path.ptr);
 	aa_test_hook("done");
@@ -1064,6 +1121,7 @@ void aa_guard_close(aa_guard *g)
 		if (aa_buf_printf(&tmp, "%s.lock", g->private_path.ptr) == 0)
 			unlink(tmp.ptr);
 		if (!g->keep) {
+			remove_keeps(g->keeps, g->nkeeps);
 			unlink(g->journal_path.ptr);
 			rmdir(g->dir.ptr);
 		}
@@ -1083,5 +1141,6 @@ void aa_guard_close(aa_guard *g)
 	aa_buf_free(&g->journal_path);
 	aa_buf_free(&g->private_path);
 	aa_buf_free(&g->owner_path);
+	free_keeps(g->keeps, g->nkeeps);
 	free(g);
 }
