@@ -411,9 +411,8 @@ static int journal_moves(aa_session *const *v, size_t n, aa_refjournal *j,
 	size_t k;
 
 	for (k = 0; k < n; k++) {
-		aa_refmove m;
-
 		long *slot = v[k]->pending ? pending_move(v[k]->pending) : NULL;
+		aa_refmove m;
 
 		if (!slot || *slot >= 0)
 			continue;
