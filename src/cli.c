@@ -23,6 +23,7 @@
 #include "aiapply/color.h"
 #include "aiapply/config.h"
 #include "journal.h"
+#include "refjournal.h"
 
 #define EXIT_FATAL AA_APPLY_EXIT_FATAL
 #define EXIT_USAGE 129
@@ -532,9 +533,13 @@ static int run_each(cli *c, git_repository *repo)
 		fputs("{\n\"suggestions\": [\n", stdout);
 	for (i = 0; i < res.n; i++)
 		print_suggestion(c, &res.v[i], res.branches[i].ptr, i);
+	aa_report_diags_color(stderr, &res.diags, &c->err_color);
 	if (c->report.kind == AA_REPORT_JSON)
 		printf("],\n\"landed\": %zu,\n\"failed\": %zu\n}\n",
 		       res.n - res.failed, res.failed);
+	else if (res.failed && !c->report.quiet && res.failed == res.n)
+		fprintf(stderr, res.n == 1 ? "the suggestion failed\n" :
+			"all %zu suggestions failed\n", res.n);
 	else if (res.failed && !c->report.quiet)
 		fprintf(stderr, "%zu of %zu suggestions failed; the others landed\n",
 			res.failed, res.n);
@@ -586,6 +591,25 @@ static int open_repository(cli *c, git_repository **repo)
 	return aa_config_add_command_line(*repo, &c->fatal) < 0 ? -1 : 0;
 }
 
+/*
+ * Every run first settles the suggestion refs of --branch/--each runs
+ * that were killed (src/refjournal.h): their locks, both refs or
+ * neither, their pack's keep. Said on standard error; a failure is
+ * fatal for --recover only (the run's own ref update then meets it).
+ */
+static int refs_recovered;
+
+static int recover_refs(cli *c, git_repository *repo)
+{
+	aa_diags d = AA_DIAGS_INIT;
+	int r = aa_refs_recover(repo, &d);
+
+	aa_report_diags_color(stderr, &d, &c->err_color);
+	aa_diags_free(&d);
+	refs_recovered = r > 0;
+	return r < 0 ? -1 : 0;
+}
+
 /* --recover: finish or undo what a killed run left. */
 static int run_recover(git_repository *repo, const aa_color *err_color)
 {
@@ -594,7 +618,7 @@ static int run_recover(git_repository *repo, const aa_color *err_color)
 
 	aa_report_diags_color(stderr, &d, err_color);
 	aa_diags_free(&d);
-	if (r == 1)
+	if (r == 1 && !refs_recovered)
 		puts("nothing to recover");
 	return r < 0 ? EXIT_FATAL : 0;
 }
@@ -667,7 +691,9 @@ int main(int argc, char **argv)
 	aa_color_setup(&c.color, repo, c.color_when, STDOUT_FILENO);
 	aa_color_setup(&c.err_color, repo, c.color_when, STDERR_FILENO);
 	c.report.color = &c.color;
-	if (c.recover)
+	if (recover_refs(&c, repo) < 0 && c.recover)
+		code = EXIT_FATAL;
+	else if (c.recover)
 		code = run_recover(repo, &c.err_color);
 	else if (c.each)
 		code = run_each(&c, repo);

@@ -115,6 +115,9 @@ static void land_ready(aa_each_result *res, const size_t *ready, size_t n)
 							    &one->diags));
 		}
 	}
+	/* the pack's keep and the journal go once every ref is written */
+	if (aa_land_done(&res->base, &res->diags) < 0)
+		res->done_failed = 1;
 	aa_diags_free(&why);
 	free(landers);
 }
@@ -147,7 +150,7 @@ static int tally(aa_each_result *res)
 		if (c > code)
 			code = c;
 	}
-	return code;
+	return res->done_failed ? AA_APPLY_EXIT_FATAL : code;
 }
 
 static int add_suggestion(suggestion **v, size_t *n, size_t *cap,

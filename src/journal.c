@@ -8,6 +8,12 @@
  *                         the index at the commit point); its inode is
  *                         recorded in the journal, so a stale one left by
  *                         a killed run is recognised as ours;
+ *   <index>.lock.ai-apply-<pid>@<host>
+ *                         the owner record, made before the lock: the lock
+ *                         is a hard link to it (link(2) fails when the
+ *                         lock exists, as O_EXCL does), so at no instant
+ *                         is the lock held without a name saying whose it
+ *                         is (issue 17 item 3);
  *   ai-apply/index        the index libgit2 reads and writes (a hard link
  *                         to, or copy of, the index, taken under the lock);
  *   ai-apply/journal      pid, lock inode, old index checksum and, once
@@ -27,6 +33,7 @@
 
 #include "journal.h"
 #include "loose.h"
+#include "owner.h"
 #include "land_internal.h"
 #include "aiapply/plan.h"
 
@@ -35,6 +42,11 @@
 struct aa_guard {
 	git_repository *repo;
 	aa_buf index_path, lock_path, dir, journal_path, private_path;
+	aa_buf owner_path;  /* our owner record beside the lock */
+	int owner_made;     /* it exists */
+	long stale_pid;     /* a stale lock of this dead run was removed */
+	char **keeps;       /* .keep files of the landing's pack */
+	size_t nkeeps;
 	int lock_fd;
 	struct stat lock_st;
 	int old_absent;
@@ -54,18 +66,26 @@ typedef struct journal {
 	int landing;
 	aa_jentry *v;
 	size_t n;
+	char **keeps;
+	size_t nkeeps;
 } journal;
 
 /* ---- what a signal handler may touch ---- */
 
-static char sig_lock[4096], sig_journal[4096], sig_private[4096];
-static volatile sig_atomic_t sig_held, sig_planning;
+static char sig_lock[4096], sig_journal[4096], sig_private[4096],
+	    sig_owner[4096];
+static volatile sig_atomic_t sig_held, sig_planning, sig_owned;
 
 void aa_guard_emergency_cleanup(void)
 {
 	if (sig_held) {
 		sig_held = 0;
 		unlink(sig_lock);
+	}
+	/* the record goes after the lock: never a lock without one */
+	if (sig_owned) {
+		sig_owned = 0;
+		unlink(sig_owner);
 	}
 	if (sig_planning) {
 		sig_planning = 0;
@@ -221,6 +241,12 @@ static int pid_alive(long pid)
 	return kill((pid_t)pid, 0) == 0 || errno == EPERM;
 }
 
+/* Same file: device and inode. */
+static int same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
 /* ---- the journal file ---- */
 
 static int put_path(aa_buf *b, const char *p)
@@ -282,6 +308,7 @@ static int format_journal(const aa_guard *g, const aa_jentry *v, size_t n,
 	char hex[GIT_OID_HEXSZ + 1];
 	size_t i;
 
+
 	git_oid_tostr(hex, sizeof(hex), &g->old_sum);
 	if (aa_buf_printf(b, "%s\npid %ld\nlock %llu %llu\nold-index %s\nstage %s\n",
 			  JOURNAL_MAGIC, (long)getpid(),
@@ -290,6 +317,10 @@ static int format_journal(const aa_guard *g, const aa_jentry *v, size_t n,
 			  g->old_absent ? "absent" : hex,
 			  v ? "landing" : "planning") < 0)
 		return -1;
+	for (i = 0; i < g->nkeeps; i++)
+		if (aa_buf_puts(b, "keep ") < 0 || put_path(b, g->keeps[i]) < 0 ||
+		    aa_buf_putc(b, '\n') < 0)
+			return -1;
 	for (i = 0; v && i < n; i++)
 		if (aa_buf_puts(b, "entry") < 0 ||
 		    put_side(b, v[i].old_mode, &v[i].old_id) < 0 ||
@@ -300,6 +331,38 @@ static int format_journal(const aa_guard *g, const aa_jentry *v, size_t n,
 	return aa_buf_puts(b, "end\n");
 }
 
+static void free_keeps(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Adds a copy of path to *v; -1 when out of memory. */
+static int add_keep(char ***v, size_t *n, char *path)
+{
+	char **w = path ? realloc(*v, (*n + 1) * sizeof(*w)) : NULL;
+
+	if (!w) {
+		free(path);
+		return -1;
+	}
+	*v = w;
+	w[(*n)++] = path;
+	return 0;
+}
+
+/* Removes the pack's keeps (its objects are reachable, or never were). */
+static void remove_keeps(char *const *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		unlink(v[i]);
+}
+
 static void journal_free(journal *j)
 {
 	size_t i;
@@ -307,6 +370,7 @@ static void journal_free(journal *j)
 	for (i = 0; i < j->n; i++)
 		free(j->v[i].path);
 	free(j->v);
+	free_keeps(j->keeps, j->nkeeps);
 	memset(j, 0, sizeof(*j));
 }
 
@@ -349,6 +413,8 @@ static int parse_line(journal *j, const char *line)
 
 	if (!strncmp(line, "entry ", 6))
 		return parse_entry(j, line + 5);
+	if (!strncmp(line, "keep ", 5))
+		return add_keep(&j->keeps, &j->nkeeps, get_path(line + 5));
 	if (sscanf(line, "conflict %40s", hex) == 1) {
 		if (!j->n)
 			return -1;
@@ -448,8 +514,11 @@ static int set_paths(aa_guard *g, git_repository *repo)
 	    aa_buf_printf(&g->lock_path, "%s.lock", g->index_path.ptr) < 0 ||
 	    aa_buf_printf(&g->dir, "%sai-apply", gitdir) < 0 ||
 	    aa_buf_printf(&g->journal_path, "%s/journal", g->dir.ptr) < 0 ||
-	    aa_buf_printf(&g->private_path, "%s/index", g->dir.ptr) < 0)
+	    aa_buf_printf(&g->private_path, "%s/index", g->dir.ptr) < 0 ||
+	    aa_buf_printf(&g->owner_path, "%s.ai-apply-%ld@%s", g->lock_path.ptr,
+			  (long)getpid(), aa_owner_host()) < 0)
 		return -1;
+	copy_for_signal(sig_owner, &g->owner_path);
 	copy_for_signal(sig_lock, &g->lock_path);
 	copy_for_signal(sig_journal, &g->journal_path);
 	copy_for_signal(sig_private, &g->private_path);
@@ -503,25 +572,155 @@ out:
 	return r;
 }
 
+/*
+ * Moves a stale lock aside, checks that it still is the file `want`
+ * (nobody took the lock meanwhile) and removes it; 0 when removed.
+ */
+static int remove_lock_if(aa_guard *g, const struct stat *want)
+{
+	aa_buf aside = AA_BUF_INIT;
+	struct stat st;
+	int r = -1;
+
+	if (aa_buf_printf(&aside, "%s.stale-%ld", g->lock_path.ptr, (long)getpid()) < 0 ||
+	    rename(g->lock_path.ptr, aside.ptr) < 0)
+		goto out;
+	if (lstat(aside.ptr, &st) == 0 && same_file(&st, want))
+		r = 0;
+	else
+		(void)link(aside.ptr, g->lock_path.ptr); /* not ours: put it back */
+	unlink(aside.ptr);
+out:
+	aa_buf_free(&aside);
+	return r;
+}
+
+/* "<pid>@<host>" of an owner record's name; 0 when it is one. */
+static int parse_owner(const char *tail, long *pid, const char **host)
+{
+	char *end;
+
+	errno = 0;
+	*pid = strtol(tail, &end, 10);
+	if (errno || end == tail || *end != '@')
+		return -1;
+	*host = end + 1;
+	return 0;
+}
+
+/*
+ * The owner records beside the lock whose process is gone: a record that
+ * is the lock itself (same file) marks the lock stale -- it is moved
+ * aside and removed, *stale set to the dead pid; every other dead record
+ * is removed (a run killed before its lock, or after its commit point).
+ * Our own record is skipped. lock: the lock's stat, or NULL (not held).
+ */
+static void sweep_owners(aa_guard *g, const struct stat *lock, long *stale)
+{
+	const char *slash = strrchr(g->lock_path.ptr, '/');
+	const char *base = slash ? slash + 1 : g->lock_path.ptr;
+	const char *own = strrchr(g->owner_path.ptr, '/');
+	aa_buf dir = AA_BUF_INIT, prefix = AA_BUF_INIT, path = AA_BUF_INIT;
+	struct dirent *e;
+	DIR *dh;
+
+	own = own ? own + 1 : g->owner_path.ptr;
+	if (aa_buf_put(&dir, g->lock_path.ptr,
+		       slash ? (size_t)(slash - g->lock_path.ptr) + 1 : 0) < 0 ||
+	    aa_buf_puts(&dir, ".") < 0 ||
+	    aa_buf_printf(&prefix, "%s.ai-apply-", base) < 0 ||
+	    !(dh = opendir(dir.ptr)))
+		goto out;
+	while ((e = readdir(dh))) {
+		const char *host;
+		struct stat st;
+		long pid;
+
+		if (strncmp(e->d_name, prefix.ptr, prefix.len) ||
+		    parse_owner(e->d_name + prefix.len, &pid, &host) < 0 ||
+		    !aa_owner_gone(pid, host))
+			continue;
+		aa_buf_clear(&path);
+		if (!strcmp(e->d_name, own) ||
+		    aa_buf_printf(&path, "%s/%s", dir.ptr, e->d_name) < 0 ||
+		    lstat(path.ptr, &st) < 0)
+			continue;
+		if (lock && same_file(&st, lock) && remove_lock_if(g, &st) == 0)
+			*stale = pid;
+		unlink(path.ptr);
+	}
+	closedir(dh);
+out:
+	aa_buf_free(&dir);
+	aa_buf_free(&prefix);
+	aa_buf_free(&path);
+}
+
+/*
+ * The owner record first, then the lock as a hard link to it: 0 and
+ * g->lock_fd, or -1 with errno (EEXIST: the lock is held). Where hard
+ * links are not possible the lock is created with O_EXCL and the record
+ * dropped (the journal's inode is then the only mark, as before).
+ */
+static int create_lock(aa_guard *g)
+{
+	int fd, e;
+
+	unlink(g->owner_path.ptr); /* a dead run's with our pid: never truncated */
+	fd = open(g->owner_path.ptr, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return -1;
+	g->owner_made = 1;
+	sig_owned = 1;
+	aa_test_hook("owner");
+	if (link(g->owner_path.ptr, g->lock_path.ptr) == 0) {
+		g->lock_fd = fd;
+		return 0;
+	}
+	e = errno;
+	close(fd);
+	sig_owned = 0;
+	g->owner_made = 0;
+	unlink(g->owner_path.ptr);
+	if (e == EEXIST || e == ENOENT) {
+		errno = e;
+		return -1;
+	}
+	/* no hard links here: git's own O_EXCL */
+	g->lock_fd = open(g->lock_path.ptr, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	return g->lock_fd < 0 ? -1 : 0;
+}
+
+/* A held lock: stale and ours (owner record or journal) is removed. */
+static int clear_stale_lock(aa_guard *g)
+{
+	struct stat st;
+	journal j;
+	int r;
+
+	if (lstat(g->lock_path.ptr, &st) < 0)
+		return errno == ENOENT ? 0 : -1;
+	g->stale_pid = 0;
+	sweep_owners(g, &st, &g->stale_pid);
+	if (g->stale_pid)
+		return 0;
+	if (read_journal(g, &j) != 0)
+		return -1;
+	r = remove_stale_lock(g, &j);
+	journal_free(&j);
+	return r;
+}
+
 static int take_lock(aa_guard *g, aa_diags *d)
 {
 	int tries;
 
 	for (tries = 0; tries < 3; tries++) {
-		journal j;
-		int stale;
-
-		g->lock_fd = open(g->lock_path.ptr,
-				  O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		if (g->lock_fd >= 0)
+		if (create_lock(g) == 0)
 			break;
 		if (errno != EEXIST)
 			return lock_error(g, errno, d);
-		if (read_journal(g, &j) != 0)
-			return lock_error(g, EEXIST, d);
-		stale = remove_stale_lock(g, &j);
-		journal_free(&j);
-		if (stale < 0)
+		if (clear_stale_lock(g) < 0)
 			return lock_error(g, EEXIST, d);
 	}
 	if (g->lock_fd < 0)
@@ -531,6 +730,9 @@ static int take_lock(aa_guard *g, aa_diags *d)
 	g->owner = 1;
 	if (fstat(g->lock_fd, &g->lock_st) < 0)
 		return lock_error(g, errno, d);
+	aa_test_hook("locked");
+	/* records of runs killed before their lock or after their commit */
+	sweep_owners(g, NULL, NULL);
 	return 0;
 }
 
@@ -729,6 +931,7 @@ static int recover(aa_guard *g, const journal *j, aa_diags *d)
 			 "fix the cause and run 'git ai-apply --recover' again", j->pid);
 		return AA_FATAL;
 	}
+	remove_keeps(j->keeps, j->nkeeps);
 	aa_note(d, (aa_pos){ NULL, 0 }, NULL,
 		"recovered the landing interrupted in process %ld: %s", j->pid,
 		!j->landing ? "nothing had been written" :
@@ -797,6 +1000,12 @@ int aa_guard_open(aa_guard **out, git_repository *repo, int *recovered,
 		r = recover_if_any(g, recovered, d);
 	if (r)
 		return r;
+	if (g->stale_pid && !*recovered) {
+		*recovered = 1;
+		aa_note(d, (aa_pos){ NULL, 0 }, NULL,
+			"removed the index lock of process %ld, killed before it wrote anything",
+			g->stale_pid);
+	}
 	r = index_trailer(g->index_path.ptr, &g->old_sum);
 	if (r < 0)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot read '%s': %s",
@@ -815,6 +1024,16 @@ int aa_guard_open(aa_guard **out, git_repository *repo, int *recovered,
 const char *aa_guard_index_path(const aa_guard *g)
 {
 	return g->private_path.ptr;
+}
+
+const char *aa_guard_dir(const aa_guard *g)
+{
+	return g->dir.ptr;
+}
+
+int aa_guard_add_keep(aa_guard *g, const char *path)
+{
+	return add_keep(&g->keeps, &g->nkeeps, aa_strdup(path));
 }
 
 int aa_guard_journal(aa_guard *g, const aa_jentry *v, size_t n, aa_diags *d)
@@ -843,6 +1062,16 @@ static int fill_lock(aa_guard *g)
 	return r;
 }
 
+/* Our owner record, after the lock is gone (renamed or removed). */
+static void drop_owner(aa_guard *g)
+{
+	if (!g->owner_made)
+		return;
+	sig_owned = 0;
+	unlink(g->owner_path.ptr);
+	g->owner_made = 0;
+}
+
 int aa_guard_commit(aa_guard *g, aa_diags *d)
 {
 	block_signals(g);
@@ -861,8 +1090,11 @@ int aa_guard_commit(aa_guard *g, aa_diags *d)
 	}
 	g->held = 0;
 	g->owner = 0; /* from here on the lock and git dir files are not ours */
+	drop_owner(g);
 	fsync_dir_of(g->index_path.ptr);
 	aa_test_hook("rename");
+	/* the index names the pack's objects now */
+	remove_keeps(g->keeps, g->nkeeps);
 	unlink(g->journal_path.ptr);
 	fsync_dir_of(g->journal_path.ptr);
 	aa_test_hook("done");
@@ -889,14 +1121,18 @@ void aa_guard_close(aa_guard *g)
 		if (aa_buf_printf(&tmp, "%s.lock", g->private_path.ptr) == 0)
 			unlink(tmp.ptr);
 		if (!g->keep) {
+			remove_keeps(g->keeps, g->nkeeps);
 			unlink(g->journal_path.ptr);
 			rmdir(g->dir.ptr);
 		}
 	}
 	if (g->held) {
 		sig_held = 0;
-		unlink(g->lock_path.ptr);
+		/* a lock that stays keeps its record: the next run clears both */
+		if (unlink(g->lock_path.ptr) < 0 && errno != ENOENT)
+			g->owner_made = 0;
 	}
+	drop_owner(g);
 	unblock_signals(g);
 	aa_buf_free(&tmp);
 	aa_buf_free(&g->index_path);
@@ -904,5 +1140,7 @@ void aa_guard_close(aa_guard *g)
 	aa_buf_free(&g->dir);
 	aa_buf_free(&g->journal_path);
 	aa_buf_free(&g->private_path);
+	aa_buf_free(&g->owner_path);
+	free_keeps(g->keeps, g->nkeeps);
 	free(g);
 }

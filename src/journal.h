@@ -36,6 +36,14 @@ int aa_guard_open(aa_guard **out, git_repository *repo, int *recovered,
 		  aa_diags *d);
 /* The private index file to read and write through libgit2. */
 const char *aa_guard_index_path(const aa_guard *g);
+/* The guard's directory (<gitdir>/ai-apply). */
+const char *aa_guard_dir(const aa_guard *g);
+/*
+ * A large landing's pack is kept (`.keep`) until the index names its
+ * objects: its path goes in the next journal written, is removed after
+ * the commit point, on failure, or by the recovery. -1 out of memory.
+ */
+int aa_guard_add_keep(aa_guard *g, const char *path);
 /*
  * Records the paths about to change, durably; from here on SIGINT, SIGTERM,
  * SIGHUP and SIGPIPE are held back until aa_guard_done/aa_guard_close.

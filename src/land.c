@@ -4,6 +4,8 @@
  * disk odb, and only then is a ref or the index written.
  */
 #include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,8 @@
 #include "loose.h"
 #include "pack.h"
 #include "odb_view.h"
+#include "owner.h"
+#include "refjournal.h"
 
 
 static int git_fail(aa_diags *d, const char *what)
@@ -194,11 +198,19 @@ int aa_base_open(aa_base *b, git_repository *repo, const aa_land_opts *opts,
 	if (!r)
 		r = opts->mode == AA_LAND_BRANCH ? open_tree_base(b, d)
 						 : open_index_base(b, d);
+	/* ref locks recorded in the run's journal (src/refjournal.h) */
+	if (!r && opts->mode == AA_LAND_BRANCH && aa_refjournal_attach(repo) < 0)
+		r = git_fail(d, "cannot set up the reference database");
 	return r;
 }
 
 void aa_base_close(aa_base *b)
 {
+	aa_diags ignored = AA_DIAGS_INIT;
+
+	/* a run that stopped early: nothing moved, the keep and journal go */
+	aa_refjournal_finish(b->refs, &ignored);
+	aa_diags_free(&ignored);
 	git_signature_free(b->author);
 	git_signature_free(b->committer);
 	git_index_free(b->index);
@@ -370,28 +382,85 @@ static int pack_compression(git_repository *repo)
 	return i == 2 ? 0 : level < -1 || level > 9 ? Z_DEFAULT_COMPRESSION : level;
 }
 
+/* The pack's keep is named in the journal, written whole, before it exists. */
+static int record_keep(void *ctx, const char *path, aa_diags *d)
+{
+	aa_refjournal *j = ctx;
+
+	if (aa_refjournal_add_keep(j, path) < 0)
+		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
+	return aa_refjournal_write(j, d);
+}
+
+static void refmove_of(const aa_session *s, const struct aa_pending *p,
+		       aa_refmove *m);
+static long *pending_move(struct aa_pending *p);
+
+/* The ref journal of the base, made at the first write. */
+static aa_refjournal *base_journal(aa_base *b, aa_diags *d)
+{
+	if (!b->refs && !(b->refs = aa_refjournal_new(b->repo)))
+		aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+	return b->refs;
+}
+
+/* Every prepared lander's refs as moves of the journal (once each). */
+static int journal_moves(aa_session *const *v, size_t n, aa_refjournal *j,
+			 aa_diags *d)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		long *slot = v[k]->pending ? pending_move(v[k]->pending) : NULL;
+		aa_refmove m;
+
+		if (!slot || *slot >= 0)
+			continue;
+		refmove_of(v[k], v[k]->pending, &m);
+		if ((*slot = aa_refjournal_add(j, &m)) < 0)
+			return aa_oom(d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
+	}
+	return 0;
+}
+
 /*
- * --each: the new objects of every lander in one pack (src/pack.h),
- * fsynced before any ref names one of them. Objects are read from the
- * mempack, which answers first: no lookup misses, so no rescan of the
- * pack directory. One pack, not loose objects: one file and one fsync,
- * instead of a file, a rename and two fsyncs an object.
+ * --branch and --each: the new objects of every lander in one pack
+ * (src/pack.h), fsynced before any ref names one of them, and kept
+ * (`pack-<sum>.keep`) until the refs are written, so that `git repack
+ * -a -d` or `git gc --prune=now` running meanwhile never drops them.
+ * The run's journal names the keep and every lander's ref moves before
+ * the keep exists. Objects are read from the mempack, which answers
+ * first: no lookup misses, so no rescan of the pack directory. One
+ * pack, not loose objects: one file and one fsync, instead of a file,
+ * a rename and two fsyncs an object.
  */
 int aa_land_persist(aa_session *const *v, size_t n, aa_diags *d)
 {
-	aa_buf dir = AA_BUF_INIT;
+	aa_buf dir = AA_BUF_INIT, reason = AA_BUF_INIT;
+	aa_refjournal *j = n ? base_journal(v[0]->base, d) : NULL;
 	aa_pack_object *objs;
+	aa_pack_keep keep;
 	size_t k, i, count = 0;
-	int r = 0;
+	int r;
 
+	if (!n)
+		return 0;
+	if (!j)
+		return AA_FATAL;
+	if ((r = journal_moves(v, n, j, d)) < 0)
+		return r;
 	for (k = 0; k < n; k++)
 		count += v[k]->ncreated - v[k]->npersisted;
 	if (!count)
-		return 0;
+		return aa_refjournal_write(j, d);
 	objs = calloc(count, sizeof(*objs));
 	if (!objs || aa_buf_printf(&dir, "%sobjects",
-				   git_repository_commondir(v[0]->repo)) < 0) {
+				   git_repository_commondir(v[0]->repo)) < 0 ||
+	    aa_buf_printf(&reason, "ai-apply %ld on %s", (long)getpid(),
+			  aa_owner_host()) < 0) {
 		free(objs);
+		aa_buf_free(&dir);
+		aa_buf_free(&reason);
 		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
 	}
 	for (k = 0, count = 0; k < n; k++)
@@ -399,13 +468,28 @@ int aa_land_persist(aa_session *const *v, size_t n, aa_diags *d)
 			git_oid_cpy(&objs[count].id, &v[k]->created[i]);
 			git_oid_cpy(&objs[count].base, &v[k]->bases[i]);
 		}
+	keep.reason = reason.ptr;
+	/* the journal's directory: out of gc's reach (src/pack.h) */
+	keep.tmp_dir = aa_refjournal_dir(j);
+	(void)mkdir(keep.tmp_dir, 0777);
+	keep.record = record_keep;
+	keep.ctx = j;
 	r = aa_pack_write(dir.ptr, v[0]->base->odb, objs, count,
-			  pack_compression(v[0]->repo), d);
+			  pack_compression(v[0]->repo), &keep, d);
 	for (k = 0; !r && k < n; k++)
 		v[k]->npersisted = v[k]->ncreated;
 	free(objs);
 	aa_buf_free(&dir);
+	aa_buf_free(&reason);
 	return r;
+}
+
+int aa_land_done(aa_base *b, aa_diags *d)
+{
+	aa_refjournal *j = b->refs;
+
+	b->refs = NULL;
+	return aa_refjournal_finish(j, d);
 }
 
 /* ---- --branch ---- */
@@ -652,7 +736,28 @@ struct aa_pending {
 	git_oid note;              /* the notes commit ... */
 	git_oid note_parent;       /* ... built on this notes tip */
 	int note_had_parent;       /* (0: the notes ref did not exist) */
+	long move;                 /* its moves in the ref journal; -1 */
 };
+
+static long *pending_move(struct aa_pending *p)
+{
+	return &p->move;
+}
+
+/* What the ref journal records of a prepared lander. */
+static void refmove_of(const aa_session *s, const struct aa_pending *p,
+		       aa_refmove *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->refname = p->refname.ptr;
+	m->had_old = p->exists;
+	git_oid_cpy(&m->old, &p->old);
+	git_oid_cpy(&m->new_commit, &s->commit);
+	m->has_note = p->has_note;
+	m->had_notes = p->note_had_parent;
+	git_oid_cpy(&m->notes_old, &p->note_parent);
+	git_oid_cpy(&m->notes_new, &p->note);
+}
 
 static void pending_free(struct aa_pending *p)
 {
@@ -932,31 +1037,110 @@ static int note_on_tip(aa_session *s, struct aa_pending *p, aa_diags *d)
 	git_oid_cpy(&p->note_parent, &tip);
 	if (build_note(s, p->committer, had, &tip, &p->note, d) < 0)
 		return AA_FATAL;
-	return persist_objects(s, d);
+	/* the journal's move follows; its objects kept as the first pack's */
+	if (p->move >= 0 && s->base->refs) {
+		aa_refmove *m = aa_refjournal_move(s->base->refs, (size_t)p->move);
+
+		m->had_notes = had;
+		git_oid_cpy(&m->notes_old, &tip);
+		git_oid_cpy(&m->notes_new, &p->note);
+	}
+	return aa_land_persist(&s, 1, d);
+}
+
+/*
+ * A ref that could not be locked, with its reason: a held lock in git's
+ * own words (libgit2 clears the error of its existence check), anything
+ * else with libgit2's message or errno.
+ */
+static int lock_fail(aa_session *s, const char *refname, int r, aa_diags *d)
+{
+	const git_error *e = git_error_last();
+	int err = errno;
+
+	if (r == GIT_ELOCKED)
+		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+				"Unable to create '%s%s.lock': File exists.\n\n"
+				"Another git process seems to be running in this repository, e.g.\n"
+				"another git ai-apply landing a suggestion. Please make sure all\n"
+				"processes are terminated then try again.",
+				git_repository_commondir(s->repo), refname), AA_FATAL;
+	return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot lock %s: %s", refname,
+			e && e->message && *e->message ? e->message :
+			err ? strerror(err) : "unknown error"), AA_FATAL;
+}
+
+/*
+ * A lock of ours libgit2 left behind (its unlink failed) and we could
+ * not remove either: said; the journal stays and names it, so the next
+ * run removes it.
+ */
+static int leftover_lock(aa_session *s, aa_diags *d)
+{
+	char *msg = s->base->refs ? aa_refjournal_take_leftover(s->base->refs) : NULL;
+
+	if (!msg)
+		return 0;
+	aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		 "%s; the branch %s was written; the next git ai-apply removes the lock",
+		 msg, s->opts->branch);
+	free(msg);
+	return AA_FATAL;
+}
+
+/*
+ * The transaction failed while writing (EIO, ENOSPC on a ref, its
+ * reflog, the notes ref): one ref may be written and not the other. The
+ * suggestion is settled at once: completed when possible, else rolled
+ * back; the message says which.
+ */
+static int failed_commit(aa_session *s, struct aa_pending *p, aa_diags *d)
+{
+	const git_error *e = git_error_last();
+	char *why = aa_strdup(e && e->message && *e->message ? e->message :
+			      strerror(errno));
+	int r = s->base->refs && p->move >= 0 ?
+		aa_refjournal_settle(s->base->refs, (size_t)p->move, d) : 0;
+
+	if (r == 1) {
+		aa_warn(d, (aa_pos){ NULL, 0 }, NULL,
+			"writing the branch and " AA_NOTES_REF " failed (%s); "
+			"completed on a second try: both are written",
+			why ? why : "unknown error");
+		free(why);
+		return 0;
+	}
+	aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		 "cannot update the branch and " AA_NOTES_REF ": %s%s",
+		 why ? why : "unknown error", r == 0 ?
+		 "; rolled back: neither the branch nor its note was written" : "");
+	free(why);
+	return AA_FATAL;
 }
 
 /*
  * The branch and the notes ref in one transaction: both are locked and
  * checked before either is written, so a held lock or a branch that
- * appeared or moved leaves both as they were. (A write failing between
- * the two renames is the one window left, as in git's own ref
- * transactions.) Returns AA_REF_RETRY, with nothing said, for a held
- * lock, unless this is the last attempt.
+ * appeared or moved leaves both as they were. A write failing between
+ * the two renames is settled at once (failed_commit); a kill there by
+ * the next run (the journal). Returns AA_REF_RETRY, with nothing said,
+ * for a held lock, unless this is the last attempt.
  */
 static int update_refs_with_note(aa_session *s, struct aa_pending *p,
 				 int last, aa_diags *d)
 {
 	git_transaction *tx = NULL;
-	int r = git_transaction_new(&tx, s->repo);
+	const char *locking = p->refname.ptr;
+	int r = git_transaction_new(&tx, s->repo), committing = 0;
 
 	if (!r)
-		r = git_transaction_lock_ref(tx, p->refname.ptr);
+		r = git_transaction_lock_ref(tx, locking);
 	if (!r)
-		r = git_transaction_lock_ref(tx, AA_NOTES_REF);
+		r = git_transaction_lock_ref(tx, locking = AA_NOTES_REF);
 	if (r == GIT_ELOCKED && !last)
 		r = AA_REF_RETRY;
 	else if (r < 0)
-		r = git_fail(d, "cannot lock the branch and " AA_NOTES_REF);
+		r = lock_fail(s, locking, r, d);
 	if (!r)
 		r = branch_unmoved(s, p, d);
 	if (!r)
@@ -964,10 +1148,15 @@ static int update_refs_with_note(aa_session *s, struct aa_pending *p,
 	if (!r && (git_transaction_set_target(tx, p->refname.ptr, &s->commit,
 					      p->committer, p->log.ptr) < 0 ||
 		   git_transaction_set_target(tx, AA_NOTES_REF, &p->note, p->committer,
-					      "ai-apply: the answer of a suggestion") < 0 ||
-		   git_transaction_commit(tx) < 0))
+					      "ai-apply: the answer of a suggestion") < 0))
 		r = git_fail(d, "cannot update the branch and " AA_NOTES_REF);
+	if (!r && git_transaction_commit(tx) < 0)
+		committing = 1;
 	git_transaction_free(tx);
+	if (committing)
+		r = failed_commit(s, p, d);
+	if (r != AA_REF_RETRY && leftover_lock(s, d) < 0)
+		r = AA_FATAL;
 	return r;
 }
 
@@ -1005,7 +1194,10 @@ static int land_branch_only(aa_session *s, struct aa_pending *p, aa_diags *d)
 		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
 				"branch '%s' already exists (use --force to replace it)",
 				s->opts->branch);
-	return r < 0 ? git_fail(d, "cannot update the branch") : 0;
+	if (r == GIT_ELOCKED)
+		return lock_fail(s, p->refname.ptr, r, d);
+	r = r < 0 ? git_fail(d, "cannot update the branch") : 0;
+	return leftover_lock(s, d) < 0 ? AA_FATAL : r;
 }
 
 /* Refuses an existing branch without --force, or the checked-out one. */
@@ -1095,6 +1287,7 @@ int aa_land_prepare(aa_session *s, const aa_plan *plan, aa_diags *d)
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return git_fail(d, "out of memory");
+	p->move = -1;
 	s->pending = p;
 	if (aa_buf_printf(&p->refname, "refs/heads/%s", s->opts->branch) < 0)
 		return git_fail(d, "out of memory");
@@ -1124,14 +1317,15 @@ int aa_land_finish(aa_session *s, aa_diags *d)
 
 static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
 {
-	int r = aa_land_prepare(s, plan, d);
+	int r = aa_land_prepare(s, plan, d), done;
 
-	/* Objects first: a ref must never point at a missing object. */
+	/* Objects first (kept, journaled): a ref never names a missing object. */
 	if (!r)
-		r = persist_objects(s, d);
+		r = aa_land_persist(&s, 1, d);
 	if (!r)
 		r = aa_land_finish(s, d);
-	return r;
+	done = aa_land_done(s->base, d);
+	return r ? r : done;
 }
 
 /* ---- default and --cached: the index ---- */
@@ -1253,6 +1447,82 @@ static int journal_paths(aa_session *s, const aa_plan *plan, const git_oid *ids,
 }
 
 /*
+ * A landing with this many new objects or more writes them as one pack,
+ * kept until the index names them, not as fsynced loose files (two
+ * fsyncs and a file each: 100,000 new files took 200,000 fsyncs).
+ */
+#define AA_PACK_FROM 1000
+
+typedef struct index_keep {
+	aa_session *s;
+	const aa_plan *plan;
+	const git_oid *ids;
+	const git_oid (*stages)[3];
+	int with_worktree;
+} index_keep;
+
+/*
+ * The pack's keep goes in the journal before it exists: the landing
+ * journal itself (default mode), or the planning one made durable
+ * (--cached).
+ */
+static int record_index_keep(void *ctx, const char *path, aa_diags *d)
+{
+	index_keep *k = ctx;
+	aa_guard *g = k->s->base->guard;
+
+	if (aa_guard_add_keep(g, path) < 0)
+		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
+	return k->with_worktree ? journal_paths(k->s, k->plan, k->ids, k->stages, d)
+				: aa_guard_journal(g, NULL, 0, d);
+}
+
+/*
+ * The landing's new objects: loose (persist_objects) below
+ * AA_PACK_FROM, else one kept pack whose keep the journal names (the
+ * journal is then written: *journaled).
+ */
+static int persist_landing(index_keep *k, int *journaled, aa_diags *d)
+{
+	aa_session *s = k->s;
+	aa_buf dir = AA_BUF_INIT, reason = AA_BUF_INIT;
+	aa_pack_object *objs;
+	aa_pack_keep keep;
+	size_t i, n = s->ncreated - s->npersisted;
+	int r;
+
+	*journaled = 0;
+	if (n < AA_PACK_FROM)
+		return persist_objects(s, d);
+	objs = calloc(n, sizeof(*objs));
+	if (!objs || aa_buf_printf(&dir, "%sobjects",
+				   git_repository_commondir(s->repo)) < 0 ||
+	    aa_buf_printf(&reason, "ai-apply %ld on %s", (long)getpid(),
+			  aa_owner_host()) < 0) {
+		free(objs);
+		aa_buf_free(&dir);
+		aa_buf_free(&reason);
+		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
+	}
+	for (i = 0; i < n; i++)
+		git_oid_cpy(&objs[i].id, &s->created[s->npersisted + i]);
+	keep.reason = reason.ptr;
+	keep.tmp_dir = aa_guard_dir(s->base->guard);
+	keep.record = record_index_keep;
+	keep.ctx = k;
+	r = aa_pack_write(dir.ptr, s->base->odb, objs, n,
+			  pack_compression(s->repo), &keep, d);
+	if (!r) {
+		s->npersisted = s->ncreated;
+		*journaled = 1;
+	}
+	free(objs);
+	aa_buf_free(&dir);
+	aa_buf_free(&reason);
+	return r;
+}
+
+/*
  * Under the lock taken at open: objects to disk (every check that can
  * reject is behind us), the journal, the work tree, the new index into
  * the lock, the rename (the commit point). On failure the work tree is
@@ -1264,7 +1534,8 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 	git_oid (*stages)[3] = calloc(plan->nchanges ? plan->nchanges : 1,
 				      sizeof(*stages));
 	aa_wt_backup *backup = NULL;
-	int with_worktree = s->opts->mode == AA_LAND_INDEX;
+	int with_worktree = s->opts->mode == AA_LAND_INDEX, journaled = 0;
+	index_keep k;
 	size_t i;
 	int r = 0;
 
@@ -1281,9 +1552,14 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 	}
 	if (!r && with_worktree)
 		r = aa_worktree_check_clean(s, plan, d);
+	k.s = s;
+	k.plan = plan;
+	k.ids = ids;
+	k.stages = (const git_oid (*)[3])stages;
+	k.with_worktree = with_worktree;
 	if (!r)
-		r = persist_objects(s, d);
-	if (!r && with_worktree)
+		r = persist_landing(&k, &journaled, d);
+	if (!r && with_worktree && !journaled)
 		r = journal_paths(s, plan, ids, (const git_oid (*)[3])stages, d);
 	if (!r && with_worktree)
 		r = aa_worktree_write(s, plan, ids, &backup, d);

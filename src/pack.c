@@ -15,6 +15,7 @@
 #include <mbedtls/sha1.h>
 
 #include "pack.h"
+#include "journal.h"
 #include "loose.h"
 
 /*
@@ -541,20 +542,53 @@ static int write_temp(const char *dir, const char *prefix, const aa_buf *b,
 	return r;
 }
 
+/*
+ * The pack's .keep, recorded first, created (O_EXCL) before the pack is
+ * visible; *made when it is ours to remove on failure. A keep that exists
+ * already (the same pack kept by another writer) keeps it as well.
+ */
+static int make_keep(const aa_pack_keep *keep, const aa_buf *path, int *made,
+		     aa_diags *d)
+{
+	int fd, r;
+
+	*made = 0;
+	if ((r = keep->record(keep->ctx, path->ptr, d)) < 0)
+		return r;
+	fd = open(path->ptr, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+	if (fd < 0 && errno == EEXIST)
+		return 0;
+	if (fd < 0 || write_all(fd, keep->reason, strlen(keep->reason)) < 0 ||
+	    write_all(fd, "\n", 1) < 0 || close(fd) < 0) {
+		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot write %s: %s",
+			     aa_qpath(path->ptr), strerror(errno));
+		if (fd >= 0)
+			unlink(path->ptr);
+		return r;
+	}
+	*made = 1;
+	aa_test_hook("keep");
+	return 0;
+}
+
 /* Renames the fsynced temporaries into place, the pack first. */
 static int place_pack(const char *dir, const aa_buf *pack, aa_buf *tmp_pack,
-		      aa_buf *tmp_idx, aa_diags *d)
+		      aa_buf *tmp_idx, const aa_pack_keep *keep, aa_diags *d)
 {
 	char hex[41];
-	aa_buf final_pack = AA_BUF_INIT, final_idx = AA_BUF_INIT;
+	aa_buf final_pack = AA_BUF_INIT, final_idx = AA_BUF_INIT,
+	       final_keep = AA_BUF_INIT;
 	const unsigned char *sum = (const unsigned char *)pack->ptr + pack->len - 20;
-	int i, r = 0, had_pack;
+	int i, r = 0, had_pack, kept = 0;
 
 	for (i = 0; i < 20; i++)
 		snprintf(hex + 2 * i, 3, "%02x", sum[i]);
 	if (aa_buf_printf(&final_pack, "%s/pack-%s.pack", dir, hex) < 0 ||
-	    aa_buf_printf(&final_idx, "%s/pack-%s.idx", dir, hex) < 0)
+	    aa_buf_printf(&final_idx, "%s/pack-%s.idx", dir, hex) < 0 ||
+	    aa_buf_printf(&final_keep, "%s/pack-%s.keep", dir, hex) < 0)
 		r = aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+	if (!r && keep)
+		r = make_keep(keep, &final_keep, &kept, d);
 	had_pack = !r && access(final_pack.ptr, F_OK) == 0;
 	if (!r && rename(tmp_pack->ptr, final_pack.ptr) < 0)
 		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot rename %s: %s",
@@ -572,13 +606,64 @@ static int place_pack(const char *dir, const aa_buf *pack, aa_buf *tmp_pack,
 	if (!r && aa_fsync_dir(dir) < 0)
 		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot fsync %s: %s",
 			     aa_qpath(dir), strerror(errno));
+	if (r && kept)
+		unlink(final_keep.ptr);
+	if (!r)
+		aa_test_hook("pack");
 	aa_buf_free(&final_pack);
 	aa_buf_free(&final_idx);
+	aa_buf_free(&final_keep);
 	return r;
 }
 
+/* keep->tmp_dir when it is on the pack directory's file system. */
+static const char *temp_dir(const char *pack_dir, const aa_pack_keep *keep)
+{
+	struct stat a, b;
+
+	if (!keep || !keep->tmp_dir || stat(pack_dir, &a) < 0 ||
+	    stat(keep->tmp_dir, &b) < 0 || a.st_dev != b.st_dev)
+		return pack_dir;
+	return keep->tmp_dir;
+}
+
+/*
+ * The pack's and the index's temporary files: in objects/pack as git
+ * names them, or in keep->tmp_dir as tmp_pack_<pid>-XXXXXX (a later
+ * run removes those of a run that is gone).
+ */
+static int write_temps(const char *pack_dir, const aa_pack_keep *keep,
+		       const aa_buf *pack, const aa_buf *idx, aa_buf *tmp_pack,
+		       aa_buf *tmp_idx, aa_diags *d)
+{
+	const char *dir = temp_dir(pack_dir, keep);
+	char p1[64], p2[64];
+	int r;
+
+	if (dir == pack_dir) {
+		snprintf(p1, sizeof(p1), "tmp_pack_");
+		snprintf(p2, sizeof(p2), "tmp_idx_");
+	} else {
+		snprintf(p1, sizeof(p1), "tmp_pack_%ld-", (long)getpid());
+		snprintf(p2, sizeof(p2), "tmp_idx_%ld-", (long)getpid());
+	}
+	r = write_temp(dir, p1, pack, tmp_pack, d);
+	if (!r)
+		r = write_temp(dir, p2, idx, tmp_idx, d);
+	return r;
+}
+
+static void remove_temp(const aa_buf *tmp, aa_diags *d)
+{
+	if (tmp->len && unlink(tmp->ptr) < 0 && errno != ENOENT)
+		aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+			 "its temporary file %s is left and could not be removed: %s",
+			 aa_qpath(tmp->ptr), strerror(errno));
+}
+
 int aa_pack_write(const char *objects_dir, git_odb *odb,
-		  const aa_pack_object *objs, size_t n, int level, aa_diags *d)
+		  const aa_pack_object *objs, size_t n, int level,
+		  const aa_pack_keep *keep, aa_diags *d)
 {
 	aa_buf dir = AA_BUF_INIT, pack = AA_BUF_INIT, idx = AA_BUF_INIT,
 	       tmp_pack = AA_BUF_INIT, tmp_idx = AA_BUF_INIT;
@@ -617,16 +702,12 @@ int aa_pack_write(const char *objects_dir, git_odb *odb,
 	if (!r && build_index(v, k, &pack, &idx) < 0)
 		r = aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
 	if (!r)
-		r = write_temp(dir.ptr, "tmp_pack_", &pack, &tmp_pack, d);
+		r = write_temps(dir.ptr, keep, &pack, &idx, &tmp_pack, &tmp_idx, d);
 	if (!r)
-		r = write_temp(dir.ptr, "tmp_idx_", &idx, &tmp_idx, d);
-	if (!r)
-		r = place_pack(dir.ptr, &pack, &tmp_pack, &tmp_idx, d);
-	/* what is still a temporary is ours: remove it */
-	if (tmp_pack.len)
-		unlink(tmp_pack.ptr);
-	if (tmp_idx.len)
-		unlink(tmp_idx.ptr);
+		r = place_pack(dir.ptr, &pack, &tmp_pack, &tmp_idx, keep, d);
+	/* what is still a temporary is ours: remove it, or say it is left */
+	remove_temp(&tmp_pack, d);
+	remove_temp(&tmp_idx, d);
 	aa_buf_free(&dir);
 	aa_buf_free(&pack);
 	aa_buf_free(&idx);

@@ -25,10 +25,33 @@ typedef struct aa_pack_object {
  * makes it visible), then the directory fsynced. A tree with a base is
  * a delta against it, the base then written whole in the same pack
  * (deltas are one level deep: a base that is itself a delta is replaced
- * by its own base). level: zlib's, 0 (stored) to 9. On failure nothing of
- * ours stays; returns 0 or AA_FATAL with the reason in d.
+ * by its own base). level: zlib's, 0 (stored) to 9. keep: NULL, or the
+ * pack is kept (below). On failure nothing of ours stays; returns 0 or AA_FATAL with the reason in d.
  */
+/*
+ * Keeping the pack until the refs that reach it are written (issue 17):
+ * `record` is told the path of `pack-<sum>.keep` before it is created
+ * (the run's journal names it, so that a kill leaves nothing unnamed);
+ * the keep, holding `reason` (a line, as git's index-pack --keep=<msg>
+ * writes it), is created before the pack and its index are renamed into
+ * place, so that `git repack -a -d` and `git gc` never see the pack
+ * without it. The caller removes it once the refs are written.
+ */
+typedef struct aa_pack_keep {
+	const char *reason;
+	/*
+	 * Where the temporary files are written before they are renamed into
+	 * objects/pack (NULL: there): out of the reach of `git gc
+	 * --prune=now`, which removes every tmp_* file of objects/pack. Used
+	 * only when on the same file system.
+	 */
+	const char *tmp_dir;
+	int (*record)(void *ctx, const char *keep_path, aa_diags *d);
+	void *ctx;
+} aa_pack_keep;
+
 int aa_pack_write(const char *objects_dir, git_odb *odb,
-		  const aa_pack_object *v, size_t n, int level, aa_diags *d);
+		  const aa_pack_object *v, size_t n, int level,
+		  const aa_pack_keep *keep, aa_diags *d);
 
 #endif

@@ -114,7 +114,7 @@ test_expect_success 'a held lock on the notes ref: no branch, no note (128)' '
 		test_when_finished "rm -f .git/refs/notes/ai-apply.lock" &&
 		test_expect_code 128 git ai-apply --branch=s/locked \
 			../answers/exact.diff 2>err &&
-		test_grep "cannot lock" err &&
+		test_grep "Unable to create .*refs/notes/ai-apply.lock.: File exists" err &&
 		test_must_fail git rev-parse --verify -q s/locked &&
 		test "$(git rev-parse refs/notes/ai-apply)" = "$old"
 	)

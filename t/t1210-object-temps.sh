@@ -15,7 +15,8 @@ fi
 # temps_left: every temporary object file under .git/objects (libgit2's
 # tmp_object_git2_*, git's and ours tmp_obj_*), one per line.
 temps_left () {
-	find .git/objects -name "tmp_*" -print
+	find .git/objects -name "tmp_*" -print &&
+	{ test ! -d .git/ai-apply || find .git/ai-apply -name "tmp_*" -print; }
 }
 
 # state: index tree, work tree, branches, leftovers.
@@ -166,7 +167,7 @@ test_expect_success STRACE 'an object that cannot be renamed into place: exit 12
 	test_cmp state.old state.now
 '
 
-test_expect_success STRACE 'the same with --branch: no branch, no temporary' '
+test_expect_success STRACE 'the same with --branch (its kept pack): no branch, no temporary' '
 	object_calls rename --branch=ai/x ../change.diff &&
 	first=$(head -n 1 calls) &&
 	fresh mvb &&
@@ -176,7 +177,7 @@ test_expect_success STRACE 'the same with --branch: no branch, no temporary' '
 		test $code = 128 &&
 		state >../state.now
 	) &&
-	test_grep -E "cannot write object ($new_a|$new_n): rename to" err &&
+	test_grep -E "cannot rename .*/\.git/ai-apply/tmp_pack_[^ ]*: Input/output error" err &&
 	test_cmp state.old state.now
 '
 
@@ -191,6 +192,24 @@ test_expect_success STRACE 'a temporary that cannot be removed either is named i
 			git-ai-apply --branch=ai/x ../change.diff 2>../err &&
 		temps_left >../temps &&
 		test_must_fail git rev-parse --verify -q ai/x
+	) &&
+	test -s temps &&
+	for t in $(sed "s|^.git/[a-z-]*/||" temps)
+	do
+		test_grep "its temporary file .*$t\"\? is left and could not be removed: Operation not permitted" err || return 1
+	done
+'
+
+test_expect_success STRACE 'the same for a loose object (default mode): its one temporary named' '
+	object_calls rename ../change.diff &&
+	first=$(head -n 1 calls) &&
+	fresh mvl &&
+	(
+		cd mvl &&
+		test_expect_code 128 env ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null \
+			-e inject=rename:error=EIO:when=$first -e inject=unlink:error=EPERM \
+			git-ai-apply ../change.diff 2>../err &&
+		temps_left >../temps
 	) &&
 	test "$(wc -l <temps)" = 1 &&
 	test_grep "its temporary file .*$(cat temps | sed "s|^.git/objects/||")\"\? is left and could not be removed: Operation not permitted" err

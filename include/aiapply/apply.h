@@ -120,7 +120,9 @@ typedef struct aa_each_result {
 	int base_opened;
 	aa_outcome base_outcome; /* when the base did not open ... */
 	aa_diags base_diags;  /* ... why (said again in each suggestion) */
-	aa_diags diags;       /* the run's own errors: nothing was tried */
+	aa_diags diags;       /* the run's own errors: nothing was tried, or
+				 the pack's keep and journal not removed */
+	int done_failed;      /* ... the latter (exit 128) */
 } aa_each_result;
 
 /*

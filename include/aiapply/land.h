@@ -61,6 +61,7 @@ typedef struct aa_base {
 	git_oid notes_tip;        /* --branch: where the next note goes on */
 	int notes_read;           /* notes_tip/notes_had are known */
 	int notes_had;            /* refs/notes/ai-apply exists (at notes_tip) */
+	struct aa_refjournal *refs; /* --branch: the run's ref journal */
 	git_signature *author;    /* --branch: made once, for every lander */
 	git_signature *committer;
 } aa_base;
@@ -129,6 +130,12 @@ void aa_session_close(aa_session *s);
 int aa_land_prepare(aa_session *s, const aa_plan *plan, aa_diags *d);
 int aa_land_persist(aa_session *const *v, size_t n, aa_diags *d);
 int aa_land_finish(aa_session *s, aa_diags *d);
+/*
+ * After the last aa_land_finish of a base: the pack's `.keep` and the
+ * run's ref journal removed (kept when a suggestion could not be
+ * settled; the next run finishes it). 0 or AA_FATAL.
+ */
+int aa_land_done(aa_base *b, aa_diags *d);
 
 /*
  * --recover: takes the index lock and finishes or undoes a landing that a
