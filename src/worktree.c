@@ -30,12 +30,34 @@ typedef struct wt_entry {
 	int gitlink;      /* a submodule entry on either side (see gitlink_*) */
 } wt_entry;
 
+/*
+ * The directories of the work tree opened so far, by path relative to
+ * the root: each was reached from the root one component at a time with
+ * O_NOFOLLOW | O_DIRECTORY, from its parent's descriptor, so it is a
+ * real directory inside the work tree that no link led to. Every file
+ * is then read, written and removed relative to its directory's
+ * descriptor (openat, renameat, unlinkat): a directory is opened once
+ * per run however many files it holds, and a link swapped in for it
+ * afterwards is never followed: the descriptor still names the
+ * directory that was checked.
+ */
+typedef struct dir_slot {
+	char *path;       /* NULL: empty */
+	size_t len;
+	int fd;
+} dir_slot;
+
+/* Open directories kept at most (beyond them the cache starts over). */
+#define DIR_FDS_MAX 256
+
 struct aa_wt_backup {
 	int root;         /* the work tree directory */
 	wt_entry *v;
 	size_t n;
 	char **made_dirs; /* directories we created, for restore */
 	size_t nmade;
+	dir_slot *dirs;   /* open addressing, ndirs_cap a power of two */
+	size_t ndirs, ndirs_cap;
 };
 
 static int wt_fail(aa_diags *d, const char *path, const char *what)
@@ -63,51 +85,155 @@ static int is_gitlink_change(const aa_change *c)
 	       (c->exists && c->mode == AA_MODE_GITLINK);
 }
 
+static size_t dir_hash(const char *p, size_t len)
+{
+	size_t h = 2166136261u, i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)p[i]) * 16777619u;
+	return h;
+}
+
+/* The slot of directory p[0..len): its entry, or the empty slot for it. */
+static dir_slot *dir_find(aa_wt_backup *b, const char *p, size_t len)
+{
+	size_t i = dir_hash(p, len) & (b->ndirs_cap - 1);
+
+	while (b->dirs[i].path &&
+	       (b->dirs[i].len != len || memcmp(b->dirs[i].path, p, len)))
+		i = (i + 1) & (b->ndirs_cap - 1);
+	return &b->dirs[i];
+}
+
+/* Doubles the table (the descriptors stay open). */
+static int dirs_grow(aa_wt_backup *b)
+{
+	dir_slot *old = b->dirs;
+	size_t i, cap = b->ndirs_cap;
+
+	b->dirs = calloc(cap * 2, sizeof(*b->dirs));
+	if (!b->dirs) {
+		b->dirs = old;
+		return -1;
+	}
+	b->ndirs_cap = cap * 2;
+	for (i = 0; i < cap; i++)
+		if (old[i].path)
+			*dir_find(b, old[i].path, old[i].len) = old[i];
+	free(old);
+	return 0;
+}
+
+/* Closes every cached directory (the root stays). */
+static void dirs_forget(aa_wt_backup *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->ndirs_cap; i++)
+		if (b->dirs[i].path) {
+			close(b->dirs[i].fd);
+			free(b->dirs[i].path);
+			b->dirs[i].path = NULL;
+		}
+	b->ndirs = 0;
+}
+
+static int dirs_init(aa_wt_backup *b)
+{
+	b->ndirs_cap = 4 * DIR_FDS_MAX; /* grows for a path deeper than that */
+	b->dirs = calloc(b->ndirs_cap, sizeof(*b->dirs));
+	return b->dirs ? 0 : -1;
+}
+
 /*
- * Opens the directory holding `path` (relative to root) without following
- * links; creates missing directories when `create`. Returns the fd, -1
- * with errno, and sets *base to the last component.
+ * The descriptor of directory p[0..len) (relative to the root; len 0:
+ * the root), opened from its parent's without following a link, made
+ * when missing and `create`. Borrowed: the cache closes it. -1 with
+ * errno (ELOOP or ENOTDIR: a link or a file is in the way).
+ */
+static int dir_fd(aa_wt_backup *b, const char *p, size_t len, int create)
+{
+	const char *slash;
+	dir_slot *slot;
+	char comp[AA_MAX_PATH_LENGTH + 1];
+	size_t n;
+	int parent, fd;
+
+	if (!len)
+		return b->root;
+	slot = dir_find(b, p, len);
+	if (slot->path)
+		return slot->fd;
+	for (slash = p + len; slash > p && slash[-1] != '/'; slash--)
+		;
+	n = (size_t)(p + len - slash);
+	if (n > AA_MAX_PATH_LENGTH) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	parent = dir_fd(b, p, slash > p ? (size_t)(slash - 1 - p) : 0, create);
+	if (parent < 0)
+		return -1;
+	memcpy(comp, slash, n);
+	comp[n] = '\0';
+	fd = openat(parent, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT && create) {
+		int made = mkdirat(parent, comp, 0777) == 0;
+
+		if (!made && errno != EEXIST)
+			return -1; /* keep mkdir's reason (EACCES, EROFS, ENOSPC) */
+		if (made)
+			remember_made_dir(b, p, len);
+		fd = openat(parent, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	if (fd < 0)
+		return -1;
+	if (2 * (b->ndirs + 1) > b->ndirs_cap && dirs_grow(b) < 0) {
+		close(fd);
+		errno = ENOMEM;
+		return -1;
+	}
+	slot = dir_find(b, p, len);
+	slot->path = aa_strndup(p, len);
+	if (!slot->path) {
+		close(fd);
+		errno = ENOMEM;
+		return -1;
+	}
+	slot->len = len;
+	slot->fd = fd;
+	b->ndirs++;
+	return fd;
+}
+
+/*
+ * The directory holding `path` (relative to root), see dir_fd; sets
+ * *base to the last component. The descriptor is borrowed.
  */
 static int open_parent(aa_wt_backup *b, const char *path, int create,
 		       const char **base)
 {
-	char comp[AA_MAX_PATH_LENGTH + 1];
-	const char *p = path, *slash;
-	int fd = dup(b->root);
+	const char *slash = strrchr(path, '/');
 
-	while (fd >= 0 && (slash = strchr(p, '/'))) {
-		size_t n = (size_t)(slash - p);
-		int next;
+	if (b->ndirs >= DIR_FDS_MAX)
+		dirs_forget(b);
+	*base = slash ? slash + 1 : path;
+	return dir_fd(b, path, slash ? (size_t)(slash - path) : 0, create);
+}
 
-		if (n > AA_MAX_PATH_LENGTH) {
-			close(fd);
-			errno = ENAMETOOLONG;
-			return -1;
-		}
-		memcpy(comp, p, n);
-		comp[n] = '\0';
-		next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (next < 0 && errno == ENOENT && create) {
-			int made = mkdirat(fd, comp, 0777) == 0;
+/*
+ * Removes the empty directory `path` through its parent's descriptor;
+ * the cache starts over (it may hold the directory or one below it).
+ */
+static int remove_dir(aa_wt_backup *b, const char *path)
+{
+	const char *base;
+	int dir = open_parent(b, path, 0, &base);
 
-			if (!made && errno != EEXIST) {
-				/* keep mkdir's reason (EACCES, EROFS, ENOSPC) */
-				int e = errno;
-
-				close(fd);
-				errno = e;
-				return -1;
-			}
-			if (made)
-				remember_made_dir(b, path, (size_t)(slash - path));
-			next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		}
-		close(fd);
-		fd = next;
-		p = slash + 1;
-	}
-	*base = p;
-	return fd;
+	if (dir < 0 || unlinkat(dir, base, AT_REMOVEDIR) < 0)
+		return -1;
+	dirs_forget(b);
+	return 0;
 }
 
 static int read_all(int fd, aa_buf *out)
@@ -163,7 +289,6 @@ static int backup_one(aa_wt_backup *b, wt_entry *e, aa_diags *d)
 			     "is a directory or special file in the work tree");
 	}
 	aa_buf_free(&buf);
-	close(dir);
 	return r;
 }
 
@@ -360,7 +485,6 @@ static int gitlink_write(aa_wt_backup *b, wt_entry *e, const aa_change *c,
 			"submodule directory left in the work tree: %s",
 			strerror(errno));
 	}
-	close(dir);
 	return r;
 }
 
@@ -377,7 +501,6 @@ static int gitlink_restore(aa_wt_backup *b, wt_entry *e)
 		r = unlinkat(dir, base, AT_REMOVEDIR) < 0 && errno != ENOENT ? -1 : 0;
 	else
 		r = mkdirat(dir, base, 0777) < 0 && errno != EEXIST ? -1 : 0;
-	close(dir);
 	return r;
 }
 
@@ -399,7 +522,6 @@ static int remove_path(aa_wt_backup *b, wt_entry *e, const aa_change *c,
 		r = wt_fail(d, e->path, "cannot remove");
 	else
 		e->changed = 1;
-	close(dir);
 	return r;
 }
 
@@ -410,7 +532,7 @@ static void prune_empty_dirs(aa_wt_backup *b, const char *path)
 
 	while (p && (slash = strrchr(p, '/'))) {
 		*slash = '\0';
-		if (unlinkat(b->root, p, AT_REMOVEDIR) < 0)
+		if (remove_dir(b, p) < 0)
 			break;
 	}
 	free(p);
@@ -482,7 +604,6 @@ static int write_path(aa_session *s, aa_wt_backup *b, wt_entry *e,
 	if (!r && fstatat(dir, base, &e->st, AT_SYMLINK_NOFOLLOW) == 0)
 		e->has_stat = 1;
 	git_buf_dispose(&content);
-	close(dir);
 	return r;
 }
 
@@ -505,7 +626,6 @@ static int restore_one(aa_wt_backup *b, wt_entry *e)
 		r = write_link_at(dir, base, e->data);
 	else
 		r = unlinkat(dir, base, 0) < 0 && errno != ENOENT ? -1 : 0;
-	close(dir);
 	return r;
 }
 
@@ -519,7 +639,6 @@ static const char *left_state(aa_wt_backup *b, const wt_entry *e)
 	if (dir < 0)
 		return "missing";
 	gone = fstatat(dir, base, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT;
-	close(dir);
 	return gone ? (e->had ? "missing" : "old (absent)") : "new";
 }
 
@@ -536,7 +655,7 @@ int aa_worktree_restore(aa_session *s, aa_wt_backup *b, aa_diags *d)
 		failed += e->restore_errno != 0;
 	}
 	for (i = b->nmade; i > 0; i--)
-		unlinkat(b->root, b->made_dirs[i - 1], AT_REMOVEDIR);
+		remove_dir(b, b->made_dirs[i - 1]);
 	if (!failed)
 		return 0;
 	for (i = 0; i < b->n; i++) {
@@ -565,7 +684,7 @@ static aa_wt_backup *backup_new(aa_session *s, const aa_plan *plan)
 	b->root = open(git_repository_workdir(s->repo),
 		       O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	b->v = calloc(plan->nchanges ? plan->nchanges : 1, sizeof(*b->v));
-	if (b->root < 0 || !b->v) {
+	if (b->root < 0 || !b->v || dirs_init(b) < 0) {
 		aa_worktree_backup_free(b);
 		return NULL;
 	}
@@ -632,6 +751,9 @@ void aa_worktree_backup_free(aa_wt_backup *b)
 
 	if (!b)
 		return;
+	if (b->dirs)
+		dirs_forget(b);
+	free(b->dirs);
 	if (b->root >= 0)
 		close(b->root);
 	for (i = 0; i < b->n; i++)
@@ -651,6 +773,10 @@ static int open_root(git_repository *repo, aa_wt_backup *b)
 
 	memset(b, 0, sizeof(*b));
 	b->root = wd ? open(wd, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	if (b->root >= 0 && dirs_init(b) < 0) {
+		close(b->root);
+		b->root = -1;
+	}
 	return b->root < 0 ? -1 : 0;
 }
 
@@ -658,6 +784,9 @@ static void close_root(aa_wt_backup *b)
 {
 	size_t i;
 
+	if (b->dirs)
+		dirs_forget(b);
+	free(b->dirs);
 	if (b->root >= 0)
 		close(b->root);
 	for (i = 0; i < b->nmade; i++)
@@ -707,7 +836,6 @@ int aa_worktree_probe(git_repository *repo, const char *path, git_oid *id,
 		r = errno == ENOENT || errno == ENOTDIR ? 0 : -1;
 	else {
 		r = probe_at(repo, dir, base, path, id, mode);
-		close(dir);
 	}
 	close_root(&b);
 	return r;
@@ -760,7 +888,6 @@ int aa_worktree_put(git_repository *repo, const char *path, const git_oid *id,
 				wt_fail(d, path, "cannot remove") : 0;
 		else if (put_at(repo, dir, base, path, id, mode) < 0)
 			r = wt_fail(d, path, "cannot write");
-		close(dir);
 		if (!mode && !r)
 			prune_empty_dirs(&b, path);
 	}
@@ -792,7 +919,5 @@ void aa_worktree_remove_temps(git_repository *repo, const char *path, long pid)
 		}
 		closedir(dh);
 	}
-	if (dir >= 0)
-		close(dir);
 	close_root(&b);
 }
