@@ -332,8 +332,11 @@ static int persist_objects(aa_session *s, aa_diags *d)
 	for (i = s->npersisted; !r && i < s->ncreated; i++) {
 		git_odb_object *obj;
 
-		/* packs and alternates count: git would not write it either */
-		if (git_odb_exists(disk, &s->created[i]))
+		/*
+		 * packs and alternates count: git would not write it either
+		 * (as just opened: no rescan of the packs per missing object)
+		 */
+		if (git_odb_exists_ext(disk, &s->created[i], GIT_ODB_LOOKUP_NO_REFRESH))
 			continue;
 		if (git_odb_read(&obj, s->base->odb, &s->created[i]) < 0) {
 			r = git_fail(d, "cannot read a new object");

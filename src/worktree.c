@@ -45,6 +45,7 @@ typedef struct dir_slot {
 	char *path;       /* NULL: empty */
 	size_t len;
 	int fd;
+	int attrs;        /* a .gitattributes here or above: 1, none: 0, -1 not asked */
 } dir_slot;
 
 /* Open directories kept at most (beyond them the cache starts over). */
@@ -58,6 +59,8 @@ struct aa_wt_backup {
 	size_t nmade;
 	dir_slot *dirs;   /* open addressing, ndirs_cap a power of two */
 	size_t ndirs, ndirs_cap;
+	int root_attrs;   /* the root's dir_slot.attrs */
+	int filters;      /* 1: a filter may apply anywhere (see filters_possible) */
 };
 
 static int wt_fail(aa_diags *d, const char *path, const char *what)
@@ -124,6 +127,28 @@ static int dirs_grow(aa_wt_backup *b)
 	return 0;
 }
 
+/* Enters (or updates) directory p[0..len) with descriptor fd. */
+static int dir_remember(aa_wt_backup *b, const char *p, size_t len, int fd)
+{
+	dir_slot *slot = dir_find(b, p, len);
+
+	if (!slot->path) {
+		if (2 * (b->ndirs + 1) > b->ndirs_cap) {
+			if (dirs_grow(b) < 0)
+				return -1;
+			slot = dir_find(b, p, len);
+		}
+		slot->path = aa_strndup(p, len);
+		if (!slot->path)
+			return -1;
+		slot->len = len;
+		b->ndirs++;
+	}
+	slot->fd = fd;
+	slot->attrs = -1;
+	return 0;
+}
+
 /* Closes every cached directory (the root stays). */
 static void dirs_forget(aa_wt_backup *b)
 {
@@ -131,7 +156,8 @@ static void dirs_forget(aa_wt_backup *b)
 
 	for (i = 0; i < b->ndirs_cap; i++)
 		if (b->dirs[i].path) {
-			close(b->dirs[i].fd);
+			if (b->dirs[i].fd >= 0)
+				close(b->dirs[i].fd);
 			free(b->dirs[i].path);
 			b->dirs[i].path = NULL;
 		}
@@ -162,8 +188,11 @@ static int dir_fd(aa_wt_backup *b, const char *p, size_t len, int create)
 	if (!len)
 		return b->root;
 	slot = dir_find(b, p, len);
-	if (slot->path)
+	if (slot->path && (slot->fd >= 0 || !create)) {
+		if (slot->fd < 0)
+			errno = ENOENT; /* known missing (see below) */
 		return slot->fd;
+	}
 	for (slash = p + len; slash > p && slash[-1] != '/'; slash--)
 		;
 	n = (size_t)(p + len - slash);
@@ -186,24 +215,170 @@ static int dir_fd(aa_wt_backup *b, const char *p, size_t len, int create)
 			remember_made_dir(b, p, len);
 		fd = openat(parent, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	}
+	if (fd < 0 && (errno != ENOENT || create))
+		return -1;
+	/*
+	 * A missing directory is remembered too (fd -1): the files of a new
+	 * directory cost no failed open each before it is made; making it
+	 * (create) replaces the entry.
+	 */
+	if (dir_remember(b, p, len, fd) < 0) {
+		if (fd >= 0)
+			close(fd);
+		errno = ENOMEM;
+		return -1;
+	}
 	if (fd < 0)
-		return -1;
-	if (2 * (b->ndirs + 1) > b->ndirs_cap && dirs_grow(b) < 0) {
-		close(fd);
-		errno = ENOMEM;
-		return -1;
-	}
-	slot = dir_find(b, p, len);
-	slot->path = aa_strndup(p, len);
-	if (!slot->path) {
-		close(fd);
-		errno = ENOMEM;
-		return -1;
-	}
-	slot->len = len;
-	slot->fd = fd;
-	b->ndirs++;
+		errno = ENOENT;
 	return fd;
+}
+
+/* 1 unless `name` is surely absent from directory fd. */
+static int has_entry(int fd, const char *name)
+{
+	struct stat st;
+
+	return fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT;
+}
+
+/*
+ * 1 when a .gitattributes file may lie in the work tree in directory
+ * p[0..len) or above it, 0 when surely not: one fstatat per directory
+ * per run (its descriptor is cached, see dir_fd).
+ */
+static int dir_attrs(aa_wt_backup *b, const char *p, size_t len)
+{
+	const char *slash;
+	dir_slot *slot;
+	int fd, up;
+
+	if (!len) {
+		if (b->root_attrs < 0)
+			b->root_attrs = has_entry(b->root, ".gitattributes");
+		return b->root_attrs;
+	}
+	fd = dir_fd(b, p, len, 0);
+	if (fd < 0)
+		return 1;
+	slot = dir_find(b, p, len);
+	if (slot->attrs >= 0)
+		return slot->attrs;
+	for (slash = p + len; slash > p && slash[-1] != '/'; slash--)
+		;
+	up = dir_attrs(b, p, slash > p ? (size_t)(slash - 1 - p) : 0);
+	slot = dir_find(b, p, len); /* the parent's insert may have grown the table */
+	slot->attrs = up || has_entry(slot->fd, ".gitattributes");
+	return slot->attrs;
+}
+
+/* 1 when `path` ends in the component ".gitattributes". */
+static int is_attributes_path(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return !strcmp(slash ? slash + 1 : path, ".gitattributes");
+}
+
+/* 1 when a file exists at `dir`/`name` (or cannot be told). */
+static int file_exists_in(const char *dir, const char *name)
+{
+	aa_buf full = AA_BUF_INIT;
+	struct stat st;
+	int r = 1;
+
+	if (aa_buf_printf(&full, "%s/%s", dir, name) == 0)
+		r = stat(full.ptr, &st) == 0 || errno != ENOENT;
+	aa_buf_free(&full);
+	return r;
+}
+
+/* 1 when one of libgit2's search-path directories for `level` holds `name`. */
+static int search_path_has(int level, const char *name)
+{
+	git_buf paths = GIT_BUF_INIT;
+	const char *p, *end;
+	int r = 1;
+
+	if (git_libgit2_opts(GIT_OPT_GET_SEARCH_PATH, level, &paths) < 0)
+		return 1;
+	r = 0;
+	for (p = paths.ptr; p && *p && !r; p = *end ? end + 1 : end) {
+		aa_buf dir = AA_BUF_INIT;
+
+		end = strchr(p, GIT_PATH_LIST_SEPARATOR);
+		if (!end)
+			end = p + strlen(p);
+		if (end > p)
+			r = aa_buf_put(&dir, p, (size_t)(end - p)) < 0 ||
+			    file_exists_in(dir.ptr, name);
+		aa_buf_free(&dir);
+	}
+	git_buf_dispose(&paths);
+	git_error_clear();
+	return r;
+}
+
+/* 1 when core.autocrlf converts on checkout (true, or unreadable). */
+static int autocrlf_converts(git_config *cfg)
+{
+	git_buf v = GIT_BUF_INIT;
+	int r, b;
+
+	r = git_config_get_string_buf(&v, cfg, "core.autocrlf");
+	if (r == GIT_ENOTFOUND) {
+		git_error_clear();
+		return 0;
+	}
+	if (r < 0)
+		return 1;
+	r = strcmp(v.ptr, "input") && !(git_config_parse_bool(&b, v.ptr) == 0 && !b);
+	git_buf_dispose(&v);
+	git_error_clear();
+	return r;
+}
+
+/*
+ * Whether checking out a blob may convert it anywhere: 1 when
+ * core.autocrlf converts, or an attributes file exists that is not a
+ * work-tree directory's (system, global or core.attributesFile,
+ * info/attributes), or the index or the plan holds a .gitattributes.
+ * 0: then a path's conversion depends only on work-tree .gitattributes
+ * files in its directories (dir_attrs), and without them libgit2's
+ * filters (crlf, ident, drivers) all pass through: the blob is written
+ * as it is, without one attribute lookup per file.
+ */
+static int filters_possible(aa_session *s, const aa_plan *plan)
+{
+	git_config *cfg = NULL;
+	const char *attrfile = NULL;
+	git_buf gdir = GIT_BUF_INIT;
+	size_t i, n;
+	int r = 1;
+
+	for (i = 0; i < plan->nchanges; i++)
+		if (is_attributes_path(plan->changes[i].path))
+			return 1;
+	n = git_index_entrycount(s->index);
+	for (i = 0; i < n; i++)
+		if (is_attributes_path(git_index_get_byindex(s->index, i)->path))
+			return 1;
+	if (git_repository_config_snapshot(&cfg, s->repo) < 0) {
+		git_error_clear();
+		return 1;
+	}
+	if (!autocrlf_converts(cfg) &&
+	    git_repository_item_path(&gdir, s->repo, GIT_REPOSITORY_ITEM_INFO) == 0 &&
+	    !file_exists_in(gdir.ptr, "attributes") &&
+	    !search_path_has(GIT_CONFIG_LEVEL_SYSTEM, "gitattributes")) {
+		if (git_config_get_string(&attrfile, cfg, "core.attributesfile") == 0)
+			r = 1; /* a file of its own: not worth expanding ~ for */
+		else
+			r = search_path_has(GIT_CONFIG_LEVEL_XDG, "attributes");
+	}
+	git_error_clear();
+	git_buf_dispose(&gdir);
+	git_config_free(cfg);
+	return r;
 }
 
 /*
@@ -292,18 +467,20 @@ static int backup_one(aa_wt_backup *b, wt_entry *e, aa_diags *d)
 	return r;
 }
 
+/*
+ * The mode given is git's (0666, 0777 executable): the kernel applies
+ * the umask, or a directory's default ACL, as for git's own checkout.
+ */
 static int write_file_at(int dir, const char *base, const char *data,
 			 size_t len, int exec)
 {
 	char tmp[64];
-	mode_t um = umask(0);
 	int fd, i;
 
-	umask(um);
 	for (i = 0; i < 100; i++) {
 		snprintf(tmp, sizeof(tmp), ".ai-apply-%ld-%d.tmp", (long)getpid(), i);
 		fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			    (exec ? 0777 : 0666) & ~um);
+			    exec ? 0777 : 0666);
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
@@ -565,6 +742,28 @@ static int filtered_content(git_repository *repo, const char *path,
 	return r;
 }
 
+/*
+ * The bytes the work tree gets for blob id at path: the blob as it is
+ * when no filter can apply there (filters_possible, dir_attrs), else
+ * through libgit2's filters.
+ */
+static int checkout_content(git_repository *repo, aa_wt_backup *b,
+			    const char *path, const git_oid *id, git_buf *out)
+{
+	const char *slash = strrchr(path, '/');
+	git_blob *blob;
+	int r;
+
+	if (b->filters ||
+	    dir_attrs(b, path, slash ? (size_t)(slash - path) : 0))
+		return filtered_content(repo, path, id, out);
+	if (git_blob_lookup(&blob, repo, id) < 0)
+		return -1;
+	r = git_buf_set(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	git_blob_free(blob);
+	return r;
+}
+
 static int write_path(aa_session *s, aa_wt_backup *b, wt_entry *e,
 		      const aa_change *c, const git_oid *id, aa_diags *d)
 {
@@ -594,7 +793,7 @@ static int write_path(aa_session *s, aa_wt_backup *b, wt_entry *e,
 			free(target);
 			git_blob_free(blob);
 		}
-	} else if (filtered_content(s->repo, e->path, id, &content) < 0) {
+	} else if (checkout_content(s->repo, b, e->path, id, &content) < 0) {
 		r = aa_error(d, (aa_pos){ NULL, 0 }, e->path, "cannot convert for the work tree");
 	} else if (write_file_at(dir, base, content.ptr, content.size,
 				 c->mode == AA_MODE_EXEC) < 0) {
@@ -684,6 +883,8 @@ static aa_wt_backup *backup_new(aa_session *s, const aa_plan *plan)
 	b->root = open(git_repository_workdir(s->repo),
 		       O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	b->v = calloc(plan->nchanges ? plan->nchanges : 1, sizeof(*b->v));
+	b->root_attrs = -1;
+	b->filters = filters_possible(s, plan);
 	if (b->root < 0 || !b->v || dirs_init(b) < 0) {
 		aa_worktree_backup_free(b);
 		return NULL;
