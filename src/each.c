@@ -212,6 +212,9 @@ int aa_apply_each(git_repository *repo, const aa_apply_opts *o,
 		return aa_error(&res->diags, (aa_pos){ NULL, 0 }, NULL,
 				"--each needs the answer files (standard input is one answer)"),
 		       AA_APPLY_EXIT_FATAL;
+	/* the pattern is a branch name itself: HEAD-1 is never asked for */
+	if (aa_land_check_branch(o->land.branch, &res->diags) < 0)
+		return AA_APPLY_EXIT_FATAL;
 	if (!(sg = list_suggestions(repo, o, &n)))
 		return aa_oom(&res->diags, (aa_pos){ NULL, 0 }, NULL),
 		       AA_APPLY_EXIT_FATAL;

@@ -17,6 +17,7 @@
 #include <git2/sys/commit.h>
 
 #include "aiapply/land.h"
+#include "aiapply/refname.h"
 #include "land_internal.h"
 #include "journal.h"
 #include "loose.h"
@@ -129,18 +130,24 @@ int aa_recover(git_repository *repo, aa_diags *d)
 	return r < 0 ? r : recovered ? 0 : 1;
 }
 
-static int check_branch_name(const char *name, aa_diags *d)
-{
-	aa_buf refname = AA_BUF_INIT;
-	int valid = 0;
+/*
+ * libgit2 reads and writes reference names of at most 1,023 bytes
+ * (GIT_REFNAME_MAX, 1024 with the NUL); git has no limit of its own.
+ */
+#define AA_REFNAME_MAX 1023
 
-	if (aa_buf_printf(&refname, "refs/heads/%s", name) < 0 ||
-	    git_reference_name_is_valid(&valid, refname.ptr) < 0)
-		valid = 0;
-	aa_buf_free(&refname);
-	if (valid && name[0] != '-')
-		return 0;
-	aa_error(d, (aa_pos){ NULL, 0 }, NULL, "'%s' is not a valid branch name", name);
+/* The one check every branch name gets: --branch, --each's, generated ones. */
+int aa_land_check_branch(const char *name, aa_diags *d)
+{
+	const char *why = NULL;
+
+	if (!aa_branch_name_check(name, &why)) {
+		if (strlen("refs/heads/") + strlen(name) <= AA_REFNAME_MAX)
+			return 0;
+		why = "refs/heads/<name> is longer than the 1023 bytes libgit2 can store";
+	}
+	aa_error(d, (aa_pos){ NULL, 0 }, NULL, "%s is not a valid branch name: %s",
+		 aa_qtext(name, strlen(name), 200), why);
 	return AA_FATAL;
 }
 
@@ -240,7 +247,7 @@ int aa_lander_begin(aa_session *s, aa_base *base, const aa_land_opts *opts,
 {
 	memset(s, 0, sizeof(*s));
 	s->opts = opts;
-	if (opts->mode == AA_LAND_BRANCH && check_branch_name(opts->branch, d) < 0)
+	if (opts->mode == AA_LAND_BRANCH && aa_land_check_branch(opts->branch, d) < 0)
 		return AA_FATAL;
 	lander_init(s, base, opts);
 	return 0;
@@ -255,7 +262,7 @@ int aa_session_open(aa_session *s, git_repository *repo,
 	s->base = &s->own;
 	s->opts = opts;
 	if (opts->mode == AA_LAND_BRANCH)
-		r = check_branch_name(opts->branch, d);
+		r = aa_land_check_branch(opts->branch, d);
 	if (!r)
 		r = aa_base_open(&s->own, repo, opts, d);
 	if (!r)
@@ -337,8 +344,11 @@ static int persist_objects(aa_session *s, aa_diags *d)
 	for (i = s->npersisted; !r && i < s->ncreated; i++) {
 		git_odb_object *obj;
 
-		/* packs and alternates count: git would not write it either */
-		if (git_odb_exists(disk, &s->created[i]))
+		/*
+		 * packs and alternates count: git would not write it either
+		 * (as just opened: no rescan of the packs per missing object)
+		 */
+		if (git_odb_exists_ext(disk, &s->created[i], GIT_ODB_LOOKUP_NO_REFRESH))
 			continue;
 		if (git_odb_read(&obj, s->base->odb, &s->created[i]) < 0) {
 			r = git_fail(d, "cannot read a new object");

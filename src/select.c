@@ -28,6 +28,7 @@
 #include "aiapply/select.h"
 #include "aiapply/edit.h"
 #include "aiapply/report.h"
+#include "editor.h"
 
 struct aa_selection {
 	char **bufs;          /* the selected contents the plan points into */
@@ -719,31 +720,24 @@ static char *editor_command(selector *x)
 	return aa_strdup(e && *e ? e : "vi");
 }
 
-/* Runs the editor on `file` through sh -c, as git: 0 when it succeeded. */
+/*
+ * Runs the editor on `file` through sh -c, as git (src/editor.c: a
+ * signal ends it and the file before the run): 0 when it succeeded.
+ */
 static int run_editor(selector *x, const char *file)
 {
 	char *cmd = editor_command(x);
-	aa_buf script = AA_BUF_INIT;
-	pid_t pid;
-	int status = 0;
+	int status = 0, r;
 
 	if (!cmd)
 		return -1;
-	aa_buf_printf(&script, "%s \"$@\"", cmd);
 	fflush(x->out);
-	pid = script.ptr ? fork() : -1;
-	if (pid == 0) {
-		execl("/bin/sh", "sh", "-c", script.ptr, cmd, file, (char *)NULL);
-		_exit(127);
-	}
-	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+	r = aa_editor_run(cmd, file, &status);
+	if (r < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 		aa_warn(x->d, (aa_pos){ NULL, 0 }, x->path,
 			"there was a problem with the editor '%s'", cmd);
-	aa_buf_free(&script);
 	free(cmd);
-	return pid > 0 && WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+	return r == 0 && WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
 }
 
 static void put_edit_line(aa_buf *b, char origin, const char *p, size_t len)
@@ -939,6 +933,7 @@ static int edit_hunk(selector *x, fdiff *f, hunk *h)
 			  git_repository_path(x->s->repo)) < 0)
 		return oom(x);
 	edit_text(f, h, &text);
+	aa_editor_guard_begin(file.ptr);
 	for (;;) {
 		aa_buf back = AA_BUF_INIT;
 		eline *v;
@@ -970,6 +965,7 @@ static int edit_hunk(selector *x, fdiff *f, hunk *h)
 		r = 0;
 	}
 	unlink(file.ptr);
+	aa_editor_guard_end();
 	aa_buf_free(&file);
 	aa_buf_free(&text);
 	return r;

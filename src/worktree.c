@@ -30,12 +30,37 @@ typedef struct wt_entry {
 	int gitlink;      /* a submodule entry on either side (see gitlink_*) */
 } wt_entry;
 
+/*
+ * The directories of the work tree opened so far, by path relative to
+ * the root: each was reached from the root one component at a time with
+ * O_NOFOLLOW | O_DIRECTORY, from its parent's descriptor, so it is a
+ * real directory inside the work tree that no link led to. Every file
+ * is then read, written and removed relative to its directory's
+ * descriptor (openat, renameat, unlinkat): a directory is opened once
+ * per run however many files it holds, and a link swapped in for it
+ * afterwards is never followed: the descriptor still names the
+ * directory that was checked.
+ */
+typedef struct dir_slot {
+	char *path;       /* NULL: empty */
+	size_t len;
+	int fd;
+	int attrs;        /* a .gitattributes here or above: 1, none: 0, -1 not asked */
+} dir_slot;
+
+/* Open directories kept at most (beyond them the cache starts over). */
+#define DIR_FDS_MAX 256
+
 struct aa_wt_backup {
 	int root;         /* the work tree directory */
 	wt_entry *v;
 	size_t n;
 	char **made_dirs; /* directories we created, for restore */
 	size_t nmade;
+	dir_slot *dirs;   /* open addressing, ndirs_cap a power of two */
+	size_t ndirs, ndirs_cap;
+	int root_attrs;   /* the root's dir_slot.attrs */
+	int filters;      /* 1: a filter may apply anywhere (see filters_possible) */
 };
 
 static int wt_fail(aa_diags *d, const char *path, const char *what)
@@ -63,51 +88,327 @@ static int is_gitlink_change(const aa_change *c)
 	       (c->exists && c->mode == AA_MODE_GITLINK);
 }
 
+static size_t dir_hash(const char *p, size_t len)
+{
+	size_t h = 2166136261u, i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)p[i]) * 16777619u;
+	return h;
+}
+
+/* The slot of directory p[0..len): its entry, or the empty slot for it. */
+static dir_slot *dir_find(aa_wt_backup *b, const char *p, size_t len)
+{
+	size_t i = dir_hash(p, len) & (b->ndirs_cap - 1);
+
+	while (b->dirs[i].path &&
+	       (b->dirs[i].len != len || memcmp(b->dirs[i].path, p, len)))
+		i = (i + 1) & (b->ndirs_cap - 1);
+	return &b->dirs[i];
+}
+
+/* Doubles the table (the descriptors stay open). */
+static int dirs_grow(aa_wt_backup *b)
+{
+	dir_slot *old = b->dirs;
+	size_t i, cap = b->ndirs_cap;
+
+	b->dirs = calloc(cap * 2, sizeof(*b->dirs));
+	if (!b->dirs) {
+		b->dirs = old;
+		return -1;
+	}
+	b->ndirs_cap = cap * 2;
+	for (i = 0; i < cap; i++)
+		if (old[i].path)
+			*dir_find(b, old[i].path, old[i].len) = old[i];
+	free(old);
+	return 0;
+}
+
+/* Enters (or updates) directory p[0..len) with descriptor fd. */
+static int dir_remember(aa_wt_backup *b, const char *p, size_t len, int fd)
+{
+	dir_slot *slot = dir_find(b, p, len);
+
+	if (!slot->path) {
+		if (2 * (b->ndirs + 1) > b->ndirs_cap) {
+			if (dirs_grow(b) < 0)
+				return -1;
+			slot = dir_find(b, p, len);
+		}
+		slot->path = aa_strndup(p, len);
+		if (!slot->path)
+			return -1;
+		slot->len = len;
+		b->ndirs++;
+	}
+	slot->fd = fd;
+	slot->attrs = -1;
+	return 0;
+}
+
+/* Closes every cached directory (the root stays). */
+static void dirs_forget(aa_wt_backup *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->ndirs_cap; i++)
+		if (b->dirs[i].path) {
+			if (b->dirs[i].fd >= 0)
+				close(b->dirs[i].fd);
+			free(b->dirs[i].path);
+			b->dirs[i].path = NULL;
+		}
+	b->ndirs = 0;
+}
+
+static int dirs_init(aa_wt_backup *b)
+{
+	b->ndirs_cap = 4 * DIR_FDS_MAX; /* grows for a path deeper than that */
+	b->dirs = calloc(b->ndirs_cap, sizeof(*b->dirs));
+	return b->dirs ? 0 : -1;
+}
+
 /*
- * Opens the directory holding `path` (relative to root) without following
- * links; creates missing directories when `create`. Returns the fd, -1
- * with errno, and sets *base to the last component.
+ * The descriptor of directory p[0..len) (relative to the root; len 0:
+ * the root), opened from its parent's without following a link, made
+ * when missing and `create`. Borrowed: the cache closes it. -1 with
+ * errno (ELOOP or ENOTDIR: a link or a file is in the way).
+ */
+static int dir_fd(aa_wt_backup *b, const char *p, size_t len, int create)
+{
+	const char *slash;
+	dir_slot *slot;
+	char comp[AA_MAX_PATH_LENGTH + 1];
+	size_t n;
+	int parent, fd;
+
+	if (!len)
+		return b->root;
+	slot = dir_find(b, p, len);
+	if (slot->path && (slot->fd >= 0 || !create)) {
+		if (slot->fd < 0)
+			errno = ENOENT; /* known missing (see below) */
+		return slot->fd;
+	}
+	for (slash = p + len; slash > p && slash[-1] != '/'; slash--)
+		;
+	n = (size_t)(p + len - slash);
+	if (n > AA_MAX_PATH_LENGTH) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	parent = dir_fd(b, p, slash > p ? (size_t)(slash - 1 - p) : 0, create);
+	if (parent < 0)
+		return -1;
+	memcpy(comp, slash, n);
+	comp[n] = '\0';
+	fd = openat(parent, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT && create) {
+		int made = mkdirat(parent, comp, 0777) == 0;
+
+		if (!made && errno != EEXIST)
+			return -1; /* keep mkdir's reason (EACCES, EROFS, ENOSPC) */
+		if (made)
+			remember_made_dir(b, p, len);
+		fd = openat(parent, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	if (fd < 0 && (errno != ENOENT || create))
+		return -1;
+	/*
+	 * A missing directory is remembered too (fd -1): the files of a new
+	 * directory cost no failed open each before it is made; making it
+	 * (create) replaces the entry.
+	 */
+	if (dir_remember(b, p, len, fd) < 0) {
+		if (fd >= 0)
+			close(fd);
+		errno = ENOMEM;
+		return -1;
+	}
+	if (fd < 0)
+		errno = ENOENT;
+	return fd;
+}
+
+/* 1 unless `name` is surely absent from directory fd. */
+static int has_entry(int fd, const char *name)
+{
+	struct stat st;
+
+	return fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT;
+}
+
+/*
+ * 1 when a .gitattributes file may lie in the work tree in directory
+ * p[0..len) or above it, 0 when surely not: one fstatat per directory
+ * per run (its descriptor is cached, see dir_fd).
+ */
+static int dir_attrs(aa_wt_backup *b, const char *p, size_t len)
+{
+	const char *slash;
+	dir_slot *slot;
+	int fd, up;
+
+	if (!len) {
+		if (b->root_attrs < 0)
+			b->root_attrs = has_entry(b->root, ".gitattributes");
+		return b->root_attrs;
+	}
+	fd = dir_fd(b, p, len, 0);
+	if (fd < 0)
+		return 1;
+	slot = dir_find(b, p, len);
+	if (slot->attrs >= 0)
+		return slot->attrs;
+	for (slash = p + len; slash > p && slash[-1] != '/'; slash--)
+		;
+	up = dir_attrs(b, p, slash > p ? (size_t)(slash - 1 - p) : 0);
+	slot = dir_find(b, p, len); /* the parent's insert may have grown the table */
+	slot->attrs = up || has_entry(slot->fd, ".gitattributes");
+	return slot->attrs;
+}
+
+/* 1 when `path` ends in the component ".gitattributes". */
+static int is_attributes_path(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return !strcmp(slash ? slash + 1 : path, ".gitattributes");
+}
+
+/* 1 when a file exists at `dir`/`name` (or cannot be told). */
+static int file_exists_in(const char *dir, const char *name)
+{
+	aa_buf full = AA_BUF_INIT;
+	struct stat st;
+	int r = 1;
+
+	if (aa_buf_printf(&full, "%s/%s", dir, name) == 0)
+		r = stat(full.ptr, &st) == 0 || errno != ENOENT;
+	aa_buf_free(&full);
+	return r;
+}
+
+/* 1 when one of libgit2's search-path directories for `level` holds `name`. */
+static int search_path_has(int level, const char *name)
+{
+	git_buf paths = GIT_BUF_INIT;
+	const char *p, *end;
+	int r = 1;
+
+	if (git_libgit2_opts(GIT_OPT_GET_SEARCH_PATH, level, &paths) < 0)
+		return 1;
+	r = 0;
+	for (p = paths.ptr; p && *p && !r; p = *end ? end + 1 : end) {
+		aa_buf dir = AA_BUF_INIT;
+
+		end = strchr(p, GIT_PATH_LIST_SEPARATOR);
+		if (!end)
+			end = p + strlen(p);
+		if (end > p)
+			r = aa_buf_put(&dir, p, (size_t)(end - p)) < 0 ||
+			    file_exists_in(dir.ptr, name);
+		aa_buf_free(&dir);
+	}
+	git_buf_dispose(&paths);
+	git_error_clear();
+	return r;
+}
+
+/* 1 when core.autocrlf converts on checkout (true, or unreadable). */
+static int autocrlf_converts(git_config *cfg)
+{
+	git_buf v = GIT_BUF_INIT;
+	int r, b;
+
+	r = git_config_get_string_buf(&v, cfg, "core.autocrlf");
+	if (r == GIT_ENOTFOUND) {
+		git_error_clear();
+		return 0;
+	}
+	if (r < 0)
+		return 1;
+	r = strcmp(v.ptr, "input") && !(git_config_parse_bool(&b, v.ptr) == 0 && !b);
+	git_buf_dispose(&v);
+	git_error_clear();
+	return r;
+}
+
+/*
+ * Whether checking out a blob may convert it anywhere: 1 when
+ * core.autocrlf converts, or an attributes file exists that is not a
+ * work-tree directory's (system, global or core.attributesFile,
+ * info/attributes), or the index or the plan holds a .gitattributes.
+ * 0: then a path's conversion depends only on work-tree .gitattributes
+ * files in its directories (dir_attrs), and without them libgit2's
+ * filters (crlf, ident, drivers) all pass through: the blob is written
+ * as it is, without one attribute lookup per file.
+ */
+static int filters_possible(aa_session *s, const aa_plan *plan)
+{
+	git_config *cfg = NULL;
+	const char *attrfile = NULL;
+	git_buf gdir = GIT_BUF_INIT;
+	size_t i, n;
+	int r = 1;
+
+	for (i = 0; i < plan->nchanges; i++)
+		if (is_attributes_path(plan->changes[i].path))
+			return 1;
+	n = git_index_entrycount(s->index);
+	for (i = 0; i < n; i++)
+		if (is_attributes_path(git_index_get_byindex(s->index, i)->path))
+			return 1;
+	if (git_repository_config_snapshot(&cfg, s->repo) < 0) {
+		git_error_clear();
+		return 1;
+	}
+	if (!autocrlf_converts(cfg) &&
+	    git_repository_item_path(&gdir, s->repo, GIT_REPOSITORY_ITEM_INFO) == 0 &&
+	    !file_exists_in(gdir.ptr, "attributes") &&
+	    !search_path_has(GIT_CONFIG_LEVEL_SYSTEM, "gitattributes")) {
+		if (git_config_get_string(&attrfile, cfg, "core.attributesfile") == 0)
+			r = 1; /* a file of its own: not worth expanding ~ for */
+		else
+			r = search_path_has(GIT_CONFIG_LEVEL_XDG, "attributes");
+	}
+	git_error_clear();
+	git_buf_dispose(&gdir);
+	git_config_free(cfg);
+	return r;
+}
+
+/*
+ * The directory holding `path` (relative to root), see dir_fd; sets
+ * *base to the last component. The descriptor is borrowed.
  */
 static int open_parent(aa_wt_backup *b, const char *path, int create,
 		       const char **base)
 {
-	char comp[AA_MAX_PATH_LENGTH + 1];
-	const char *p = path, *slash;
-	int fd = dup(b->root);
+	const char *slash = strrchr(path, '/');
 
-	while (fd >= 0 && (slash = strchr(p, '/'))) {
-		size_t n = (size_t)(slash - p);
-		int next;
+	if (b->ndirs >= DIR_FDS_MAX)
+		dirs_forget(b);
+	*base = slash ? slash + 1 : path;
+	return dir_fd(b, path, slash ? (size_t)(slash - path) : 0, create);
+}
 
-		if (n > AA_MAX_PATH_LENGTH) {
-			close(fd);
-			errno = ENAMETOOLONG;
-			return -1;
-		}
-		memcpy(comp, p, n);
-		comp[n] = '\0';
-		next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (next < 0 && errno == ENOENT && create) {
-			int made = mkdirat(fd, comp, 0777) == 0;
+/*
+ * Removes the empty directory `path` through its parent's descriptor;
+ * the cache starts over (it may hold the directory or one below it).
+ */
+static int remove_dir(aa_wt_backup *b, const char *path)
+{
+	const char *base;
+	int dir = open_parent(b, path, 0, &base);
 
-			if (!made && errno != EEXIST) {
-				/* keep mkdir's reason (EACCES, EROFS, ENOSPC) */
-				int e = errno;
-
-				close(fd);
-				errno = e;
-				return -1;
-			}
-			if (made)
-				remember_made_dir(b, path, (size_t)(slash - path));
-			next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		}
-		close(fd);
-		fd = next;
-		p = slash + 1;
-	}
-	*base = p;
-	return fd;
+	if (dir < 0 || unlinkat(dir, base, AT_REMOVEDIR) < 0)
+		return -1;
+	dirs_forget(b);
+	return 0;
 }
 
 static int read_all(int fd, aa_buf *out)
@@ -163,22 +464,23 @@ static int backup_one(aa_wt_backup *b, wt_entry *e, aa_diags *d)
 			     "is a directory or special file in the work tree");
 	}
 	aa_buf_free(&buf);
-	close(dir);
 	return r;
 }
 
+/*
+ * The mode given is git's (0666, 0777 executable): the kernel applies
+ * the umask, or a directory's default ACL, as for git's own checkout.
+ */
 static int write_file_at(int dir, const char *base, const char *data,
 			 size_t len, int exec)
 {
 	char tmp[64];
-	mode_t um = umask(0);
 	int fd, i;
 
-	umask(um);
 	for (i = 0; i < 100; i++) {
 		snprintf(tmp, sizeof(tmp), ".ai-apply-%ld-%d.tmp", (long)getpid(), i);
 		fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			    (exec ? 0777 : 0666) & ~um);
+			    exec ? 0777 : 0666);
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
@@ -360,7 +662,6 @@ static int gitlink_write(aa_wt_backup *b, wt_entry *e, const aa_change *c,
 			"submodule directory left in the work tree: %s",
 			strerror(errno));
 	}
-	close(dir);
 	return r;
 }
 
@@ -377,7 +678,6 @@ static int gitlink_restore(aa_wt_backup *b, wt_entry *e)
 		r = unlinkat(dir, base, AT_REMOVEDIR) < 0 && errno != ENOENT ? -1 : 0;
 	else
 		r = mkdirat(dir, base, 0777) < 0 && errno != EEXIST ? -1 : 0;
-	close(dir);
 	return r;
 }
 
@@ -399,7 +699,6 @@ static int remove_path(aa_wt_backup *b, wt_entry *e, const aa_change *c,
 		r = wt_fail(d, e->path, "cannot remove");
 	else
 		e->changed = 1;
-	close(dir);
 	return r;
 }
 
@@ -410,7 +709,7 @@ static void prune_empty_dirs(aa_wt_backup *b, const char *path)
 
 	while (p && (slash = strrchr(p, '/'))) {
 		*slash = '\0';
-		if (unlinkat(b->root, p, AT_REMOVEDIR) < 0)
+		if (remove_dir(b, p) < 0)
 			break;
 	}
 	free(p);
@@ -439,6 +738,28 @@ static int filtered_content(git_repository *repo, const char *path,
 				(size_t)git_blob_rawsize(blob));
 	else
 		r = git_blob_filter(out, blob, path, &fo);
+	git_blob_free(blob);
+	return r;
+}
+
+/*
+ * The bytes the work tree gets for blob id at path: the blob as it is
+ * when no filter can apply there (filters_possible, dir_attrs), else
+ * through libgit2's filters.
+ */
+static int checkout_content(git_repository *repo, aa_wt_backup *b,
+			    const char *path, const git_oid *id, git_buf *out)
+{
+	const char *slash = strrchr(path, '/');
+	git_blob *blob;
+	int r;
+
+	if (b->filters ||
+	    dir_attrs(b, path, slash ? (size_t)(slash - path) : 0))
+		return filtered_content(repo, path, id, out);
+	if (git_blob_lookup(&blob, repo, id) < 0)
+		return -1;
+	r = git_buf_set(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
 	git_blob_free(blob);
 	return r;
 }
@@ -472,7 +793,7 @@ static int write_path(aa_session *s, aa_wt_backup *b, wt_entry *e,
 			free(target);
 			git_blob_free(blob);
 		}
-	} else if (filtered_content(s->repo, e->path, id, &content) < 0) {
+	} else if (checkout_content(s->repo, b, e->path, id, &content) < 0) {
 		r = aa_error(d, (aa_pos){ NULL, 0 }, e->path, "cannot convert for the work tree");
 	} else if (write_file_at(dir, base, content.ptr, content.size,
 				 c->mode == AA_MODE_EXEC) < 0) {
@@ -482,7 +803,6 @@ static int write_path(aa_session *s, aa_wt_backup *b, wt_entry *e,
 	if (!r && fstatat(dir, base, &e->st, AT_SYMLINK_NOFOLLOW) == 0)
 		e->has_stat = 1;
 	git_buf_dispose(&content);
-	close(dir);
 	return r;
 }
 
@@ -505,7 +825,6 @@ static int restore_one(aa_wt_backup *b, wt_entry *e)
 		r = write_link_at(dir, base, e->data);
 	else
 		r = unlinkat(dir, base, 0) < 0 && errno != ENOENT ? -1 : 0;
-	close(dir);
 	return r;
 }
 
@@ -519,7 +838,6 @@ static const char *left_state(aa_wt_backup *b, const wt_entry *e)
 	if (dir < 0)
 		return "missing";
 	gone = fstatat(dir, base, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT;
-	close(dir);
 	return gone ? (e->had ? "missing" : "old (absent)") : "new";
 }
 
@@ -536,7 +854,7 @@ int aa_worktree_restore(aa_session *s, aa_wt_backup *b, aa_diags *d)
 		failed += e->restore_errno != 0;
 	}
 	for (i = b->nmade; i > 0; i--)
-		unlinkat(b->root, b->made_dirs[i - 1], AT_REMOVEDIR);
+		remove_dir(b, b->made_dirs[i - 1]);
 	if (!failed)
 		return 0;
 	for (i = 0; i < b->n; i++) {
@@ -565,7 +883,9 @@ static aa_wt_backup *backup_new(aa_session *s, const aa_plan *plan)
 	b->root = open(git_repository_workdir(s->repo),
 		       O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	b->v = calloc(plan->nchanges ? plan->nchanges : 1, sizeof(*b->v));
-	if (b->root < 0 || !b->v) {
+	b->root_attrs = -1;
+	b->filters = filters_possible(s, plan);
+	if (b->root < 0 || !b->v || dirs_init(b) < 0) {
 		aa_worktree_backup_free(b);
 		return NULL;
 	}
@@ -632,6 +952,9 @@ void aa_worktree_backup_free(aa_wt_backup *b)
 
 	if (!b)
 		return;
+	if (b->dirs)
+		dirs_forget(b);
+	free(b->dirs);
 	if (b->root >= 0)
 		close(b->root);
 	for (i = 0; i < b->n; i++)
@@ -651,6 +974,10 @@ static int open_root(git_repository *repo, aa_wt_backup *b)
 
 	memset(b, 0, sizeof(*b));
 	b->root = wd ? open(wd, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	if (b->root >= 0 && dirs_init(b) < 0) {
+		close(b->root);
+		b->root = -1;
+	}
 	return b->root < 0 ? -1 : 0;
 }
 
@@ -658,6 +985,9 @@ static void close_root(aa_wt_backup *b)
 {
 	size_t i;
 
+	if (b->dirs)
+		dirs_forget(b);
+	free(b->dirs);
 	if (b->root >= 0)
 		close(b->root);
 	for (i = 0; i < b->nmade; i++)
@@ -707,7 +1037,6 @@ int aa_worktree_probe(git_repository *repo, const char *path, git_oid *id,
 		r = errno == ENOENT || errno == ENOTDIR ? 0 : -1;
 	else {
 		r = probe_at(repo, dir, base, path, id, mode);
-		close(dir);
 	}
 	close_root(&b);
 	return r;
@@ -760,7 +1089,6 @@ int aa_worktree_put(git_repository *repo, const char *path, const git_oid *id,
 				wt_fail(d, path, "cannot remove") : 0;
 		else if (put_at(repo, dir, base, path, id, mode) < 0)
 			r = wt_fail(d, path, "cannot write");
-		close(dir);
 		if (!mode && !r)
 			prune_empty_dirs(&b, path);
 	}
@@ -792,7 +1120,5 @@ void aa_worktree_remove_temps(git_repository *repo, const char *path, long pid)
 		}
 		closedir(dh);
 	}
-	if (dir >= 0)
-		close(dir);
 	close_root(&b);
 }

@@ -90,6 +90,13 @@ typedef struct aa_session {
 } aa_session;
 
 /*
+ * AA_FATAL with the reason in d unless `name` is a branch name `git
+ * check-ref-format --branch` accepts (aa_branch_name_check), else 0.
+ * aa_lander_begin and aa_session_open check opts->branch with it.
+ */
+int aa_land_check_branch(const char *name, aa_diags *d);
+
+/*
  * Opens the base for opts->mode (opts->base for --branch). Returns
  * AA_OK, AA_REJECTED or AA_FATAL (environment problem), message in d.
  */
