@@ -234,4 +234,22 @@ test_expect_success 'names that agree still land (prefixes, ./, quoted)' '
 	 printf "one\n2\nthree\n" >expect && test_cmp expect f.txt)
 '
 
+test_expect_success 'any first component is a prefix: diff.mnemonicPrefix, diff -ru dirA dirB' '
+	rm -rf mn && cp -R repo mn &&
+	(
+		cd mn &&
+		printf "one\n2\nthree\n" >f.txt &&
+		printf "x\n" >added.txt &&
+		git add -N added.txt &&
+		git -c diff.mnemonicPrefix=true diff >../mnemonic.diff
+	) &&
+	test_grep "^diff --git i/f.txt w/f.txt" mnemonic.diff &&
+	same_as_git_apply mnemonic.diff &&
+	echo x >expect && test_cmp expect by-us/added.txt &&
+	rm -rf linux-vanilla linux && cp -R a linux-vanilla && cp -R b linux &&
+	! TZ=UTC diff -ru linux-vanilla linux >ru.diff &&
+	test_grep "^+++ linux/f.txt" ru.diff &&
+	same_as_git_apply ru.diff
+'
+
 test_done

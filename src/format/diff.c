@@ -32,6 +32,7 @@ typedef struct fdiff {
 	dname old_name, new_name; /* from "---" / "+++" (prefixes stripped) */
 	int have_names, old_null, new_null;
 	int old_epoch, new_epoch; /* that side is dated at the epoch (diff -N) */
+	dname pfx_old, pfx_new;   /* "i/", "w/": the git line's own prefixes */
 	int git;                  /* started with "diff --git" */
 	dname from, to;           /* rename/copy from/to */
 	int rename, copy, new_file, deleted;
@@ -81,15 +82,52 @@ static int dname_eq(const dname *a, const char *s, size_t len)
 	return a->len == len && (!len || !memcmp(a->s, s, len));
 }
 
-/* Drops a two-byte prefix ("a/", "b/", "./"): 1 when it was there. */
+/* Drops a prefix ("a/", "b/", "./", "i/"): 1 when it was there. */
 static int strip_prefix(dname *n, const char *prefix)
 {
-	if (n->len > 2 && !memcmp(n->s, prefix, 2)) {
-		memmove(n->s, n->s + 2, n->len - 2 + 1);
-		n->len -= 2;
+	size_t k = strlen(prefix);
+
+	if (n->len > k && !memcmp(n->s, prefix, k)) {
+		memmove(n->s, n->s + k, n->len - k + 1);
+		n->len -= k;
 		return 1;
 	}
 	return 0;
+}
+
+/* The length of "X/" when n starts with a component X, else 0. */
+static size_t top_len(const dname *n)
+{
+	const char *sl = n->len ? memchr(n->s, '/', n->len) : NULL;
+	size_t k = sl ? (size_t)(sl - n->s) : 0;
+
+	if (!k || memchr(n->s, 0, k) || (k == 1 && n->s[0] == '.') ||
+	    (k == 2 && !memcmp(n->s, "..", 2)))
+		return 0;
+	return k + 1;
+}
+
+/*
+ * Names "X/rest" and "Y/rest" with X != Y: the first components are
+ * the two sides' prefixes, as git's -p1 drops any first component
+ * (diff.mnemonicPrefix's "i/" "w/", "diff -ru linux-vanilla linux").
+ * Drops them and keeps them in px / py (when not NULL). 1 when it did.
+ */
+static int strip_differing_tops(dname *x, dname *y, dname *px, dname *py)
+{
+	size_t kx = top_len(x), ky = top_len(y);
+
+	if (!kx || !ky || x->len - kx != y->len - ky || x->len == kx ||
+	    (kx == ky && !memcmp(x->s, y->s, kx)) ||
+	    memcmp(x->s + kx, y->s + ky, x->len - kx))
+		return 0;
+	if (px && (dname_set(px, x->s, kx) < 0 || dname_set(py, y->s, ky) < 0))
+		return -1;
+	memmove(x->s, x->s + kx, x->len - kx + 1);
+	x->len -= kx;
+	memmove(y->s, y->s + ky, y->len - ky + 1);
+	y->len -= ky;
+	return 1;
 }
 
 /*
@@ -298,7 +336,7 @@ static int plain_header_name(aa_dparser *P, const aa_dline *l,
  * *null, and *epoch when TIME is the epoch.
  */
 static int header_name(aa_dparser *P, const aa_dline *l, const char *prefix,
-		       dname *name, int *null, int *epoch)
+		       dname *name, int *null, int *epoch, int *stripped)
 {
 	const char *s = l->s + 4;
 	size_t len = l->len - 4;
@@ -316,9 +354,9 @@ static int header_name(aa_dparser *P, const aa_dline *l, const char *prefix,
 		else if (dname_set(name, b.ptr ? b.ptr : "", b.len) < 0)
 			r = aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
 				     "out of memory");
-		else if (!strip_prefix(name, prefix))
+		else if ((*stripped = strip_prefix(name, prefix)) == 0)
 			/* "--- ./x" (diff -u of relative names): git apply's -p1 */
-			strip_prefix(name, "./");
+			*stripped = strip_prefix(name, "./");
 	}
 	aa_buf_free(&b);
 	return r;
@@ -449,6 +487,11 @@ static void epoch_means_absent(fdiff *f)
 /* The current line is "--- ": reads it and the "+++ " line after it. */
 static int read_names(aa_dparser *P, fdiff *f)
 {
+	/* the git line's own prefixes; a rename's names are whole paths */
+	int own = f->pfx_old.len && !f->rename && !f->copy;
+	const char *po = own ? f->pfx_old.s : "a/";
+	const char *pn = own ? f->pfx_new.s : "b/";
+	int so = 0, sn = 0;
 	aa_dline l1, l2;
 
 	aa_diff_peek(P, 0, &l1);
@@ -457,13 +500,17 @@ static int read_names(aa_dparser *P, fdiff *f)
 				P->o->strict ? INVALID "'--- ' header without '+++ ' header"
 					     : "'--- ' header without '+++ ' header");
 	if (aa_diff_take(P, &l1) < 0 || aa_diff_take(P, &l2) < 0 ||
-	    header_name(P, &l1, "a/", &f->old_name, &f->old_null,
-			&f->old_epoch) < 0 ||
-	    header_name(P, &l2, "b/", &f->new_name, &f->new_null,
-			&f->new_epoch) < 0)
+	    header_name(P, &l1, po, &f->old_name, &f->old_null,
+			&f->old_epoch, &so) < 0 ||
+	    header_name(P, &l2, pn, &f->new_name, &f->new_null,
+			&f->new_epoch, &sn) < 0)
 		return -1;
 	f->have_names = 1;
-	if (f->git)
+	if (!f->git && !so && !sn && !f->old_null && !f->new_null &&
+	    !P->o->strict)
+		strip_differing_tops(&f->old_name, &f->new_name, NULL, NULL);
+	/* (for one file named by its block the names are not used) */
+	if (f->git && !P->only_path)
 		return verify_git_side(P, f, &l1, 0) < 0 ||
 		       verify_git_side(P, f, &l2, 1) < 0 ? -1 : 0;
 	epoch_means_absent(f);
@@ -478,9 +525,10 @@ static int set_git_names(fdiff *f, const char *a, size_t alen,
 	if (dname_set(&f->git_old, a, alen) < 0 ||
 	    dname_set(&f->git_new, b, blen) < 0)
 		return -1;
-	strip_prefix(&f->git_old, "a/");
-	strip_prefix(&f->git_new, "b/");
-	return 0;
+	if (strip_prefix(&f->git_old, "a/") + strip_prefix(&f->git_new, "b/"))
+		return 0;
+	return strip_differing_tops(&f->git_old, &f->git_new, &f->pfx_old,
+				    &f->pfx_new) < 0 ? -1 : 0;
 }
 
 /*
@@ -1033,6 +1081,8 @@ static void fdiff_free(fdiff *f)
 	dname_free(&f->new_name);
 	dname_free(&f->from);
 	dname_free(&f->to);
+	dname_free(&f->pfx_old);
+	dname_free(&f->pfx_new);
 	dname_free(&f->path);
 	dname_free(&f->dest);
 	aa_op_free(&f->c);

@@ -439,7 +439,7 @@ static void git_names_that_agree(void **state)
 	assert_int_equal(res.cs.ops[0].kind, AA_OP_WRITE);
 	done(&res);
 	/* halves that differ give no name to check against */
-	parse(&res, "diff --git i/f w/f\n--- i/f\n+++ w/f\n@@ -1 +1 @@\n-a\n+b\n");
+	parse(&res, "diff --git a/f b/g\n--- a/f\n+++ b/g\n@@ -1 +1 @@\n-a\n+b\n");
 	assert_int_equal(res.d.nerrors, 0);
 	done(&res);
 	parse(&res, "diff --git a/f b/g\nrename from f\nrename to g\n"
@@ -450,6 +450,42 @@ static void git_names_that_agree(void **state)
 		    "--- /dev/null\n+++ \"b/x y\"\n@@ -0,0 +1 @@\n+1\n");
 	expect_ok(&res, 1, 1);
 	assert_string_equal(res.cs.ops[0].path, "x y");
+	done(&res);
+}
+
+static void any_first_component_is_a_prefix(void **state)
+{
+	result res;
+
+	(void)state;
+	/* diff.mnemonicPrefix: the git line's own prefixes, on ---/+++ too */
+	parse(&res, "diff --git i/f w/f\n--- i/f\n+++ w/f\n@@ -1 +1 @@\n-a\n+b\n");
+	expect_ok(&res, 1, 1);
+	assert_string_equal(res.cs.ops[0].path, "f");
+	done(&res);
+	parse(&res, "diff --git c/x/y.c i/x/y.c\nnew file mode 100644\n"
+		    "--- /dev/null\n+++ i/x/y.c\n@@ -0,0 +1 @@\n+1\n");
+	expect_ok(&res, 1, 1);
+	assert_string_equal(res.cs.ops[0].path, "x/y.c");
+	done(&res);
+	parse(&res, "diff --git i/f w/f\n--- i/f\n+++ w/g\n@@ -1 +1 @@\n-a\n+b\n");
+	expect_error_at(&res, "inconsistent new filename", 3);
+	done(&res);
+	/* diff -ru linux-vanilla linux */
+	expect_edit_path("linux-vanilla/fs/a.c\t2024-01-02 10:00:00 +0000",
+			 "linux/fs/a.c\t2024-01-02 10:05:00 +0000", "fs/a.c");
+	/* the same first component, or different rests: names as written */
+	expect_edit_path("src/a.c", "src/a.c", "src/a.c");
+	parse(&res, "--- old/f\n+++ new/g\n@@ -1 +1 @@\n-a\n+b\n");
+	expect_ok(&res, 1, 1);
+	assert_string_equal(res.cs.ops[0].path, "new/g");
+	done(&res);
+	/* git diff --no-prefix of a rename: the rename lines are whole paths */
+	parse(&res, "diff --git old/f new/f\nrename from old/f\nrename to new/f\n"
+		    "--- old/f\n+++ new/f\n@@ -1 +1 @@\n-a\n+b\n");
+	expect_ok(&res, 1, 2);
+	assert_string_equal(res.cs.ops[0].path, "old/f");
+	assert_string_equal(res.cs.ops[0].to, "new/f");
 	done(&res);
 }
 
@@ -1441,6 +1477,7 @@ int main(void)
 		cmocka_unit_test(near_epoch_is_a_date),
 		cmocka_unit_test(git_names_must_agree),
 		cmocka_unit_test(git_names_that_agree),
+		cmocka_unit_test(any_first_component_is_a_prefix),
 		cmocka_unit_test(strict_refuses_spaced_timestamps),
 		cmocka_unit_test(crlf_line_endings),
 		cmocka_unit_test(in_prose_and_fences),
