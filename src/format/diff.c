@@ -31,6 +31,9 @@ typedef struct fdiff {
 	dname git_old, git_new;   /* from "diff --git" (prefixes stripped) */
 	dname old_name, new_name; /* from "---" / "+++" (prefixes stripped) */
 	int have_names, old_null, new_null;
+	int old_epoch, new_epoch; /* that side is dated at the epoch (diff -N) */
+	dname pfx_old, pfx_new;   /* "i/", "w/": the git line's own prefixes */
+	int git;                  /* started with "diff --git" */
 	dname from, to;           /* rename/copy from/to */
 	int rename, copy, new_file, deleted;
 	uint32_t old_mode, new_mode, file_mode;
@@ -79,15 +82,52 @@ static int dname_eq(const dname *a, const char *s, size_t len)
 	return a->len == len && (!len || !memcmp(a->s, s, len));
 }
 
-/* Drops a two-byte prefix ("a/", "b/", "./"): 1 when it was there. */
+/* Drops a prefix ("a/", "b/", "./", "i/"): 1 when it was there. */
 static int strip_prefix(dname *n, const char *prefix)
 {
-	if (n->len > 2 && !memcmp(n->s, prefix, 2)) {
-		memmove(n->s, n->s + 2, n->len - 2 + 1);
-		n->len -= 2;
+	size_t k = strlen(prefix);
+
+	if (n->len > k && !memcmp(n->s, prefix, k)) {
+		memmove(n->s, n->s + k, n->len - k + 1);
+		n->len -= k;
 		return 1;
 	}
 	return 0;
+}
+
+/* The length of "X/" when n starts with a component X, else 0. */
+static size_t top_len(const dname *n)
+{
+	const char *sl = n->len ? memchr(n->s, '/', n->len) : NULL;
+	size_t k = sl ? (size_t)(sl - n->s) : 0;
+
+	if (!k || memchr(n->s, 0, k) || (k == 1 && n->s[0] == '.') ||
+	    (k == 2 && !memcmp(n->s, "..", 2)))
+		return 0;
+	return k + 1;
+}
+
+/*
+ * Names "X/rest" and "Y/rest" with X != Y: the first components are
+ * the two sides' prefixes, as git's -p1 drops any first component
+ * (diff.mnemonicPrefix's "i/" "w/", "diff -ru linux-vanilla linux").
+ * Drops them and keeps them in px / py (when not NULL). 1 when it did.
+ */
+static int strip_differing_tops(dname *x, dname *y, dname *px, dname *py)
+{
+	size_t kx = top_len(x), ky = top_len(y);
+
+	if (!kx || !ky || x->len - kx != y->len - ky || x->len == kx ||
+	    (kx == ky && !memcmp(x->s, y->s, kx)) ||
+	    memcmp(x->s + kx, y->s + ky, x->len - kx))
+		return 0;
+	if (px && (dname_set(px, x->s, kx) < 0 || dname_set(py, y->s, ky) < 0))
+		return -1;
+	memmove(x->s, x->s + kx, x->len - kx + 1);
+	x->len -= kx;
+	memmove(y->s, y->s + ky, y->len - ky + 1);
+	y->len -= ky;
+	return 1;
 }
 
 /*
@@ -258,10 +298,11 @@ static int strict_prefix_error(aa_dparser *P, const aa_dline *l,
 			l->s, prefix, l->s);
 }
 
+/* Quoted: the name, then maybe a timestamp (*epoch as above). */
 static int quoted_header_name(aa_dparser *P, const aa_dline *l,
-			      const char *s, size_t len, aa_buf *out)
+			      const char *s, size_t len, aa_buf *out, int *epoch)
 {
-	size_t used = 0;
+	size_t used = 0, sep = 0, stamp;
 
 	if (unquote(s, len, &used, out) < 0)
 		return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
@@ -269,18 +310,31 @@ static int quoted_header_name(aa_dparser *P, const aa_dline *l,
 	if (P->o->strict && used < len)
 		return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
 				INVALID "text after the file name");
+	stamp = aa_diff_stamp_len(s + used, len - used, &sep);
+	if (stamp && stamp == len - used)
+		*epoch = aa_diff_stamp_is_epoch(s + used + sep, stamp - sep);
 	return 0;
 }
 
-/* Unquoted: up to a TAB (a timestamp follows), trailing blanks dropped. */
+/*
+ * Unquoted: up to the timestamp, after a TAB or a run of spaces as
+ * git's find_name_traditional reads it (diff_stamp.c), or else up to a
+ * TAB; trailing blanks dropped. *epoch: the stamp is the epoch.
+ */
 static int plain_header_name(aa_dparser *P, const aa_dline *l,
-			     const char *s, size_t len, aa_buf *out)
+			     const char *s, size_t len, aa_buf *out, int *epoch)
 {
-	const char *tab = memchr(s, '\t', len);
+	size_t sep = 0, stamp = aa_diff_stamp_len(s, len, &sep);
+	const char *tab;
 
-	if (P->o->strict && tab)
+	if (P->o->strict && (stamp || memchr(s, '\t', len)))
 		return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
 				INVALID "timestamps are not allowed in file headers");
+	if (stamp) {
+		*epoch = aa_diff_stamp_is_epoch(s + len - stamp + sep, stamp - sep);
+		len -= stamp;
+	}
+	tab = memchr(s, '\t', len);
 	if (tab)
 		len = (size_t)(tab - s);
 	while (!P->o->strict && len && s[len - 1] == ' ')
@@ -291,16 +345,19 @@ static int plain_header_name(aa_dparser *P, const aa_dline *l,
 	return 0;
 }
 
-/* "--- NAME[\tTIME]" or "+++ ...": sets *name (prefix stripped) or *null. */
+/*
+ * "--- NAME[\tTIME]" or "+++ ...": sets *name (prefix stripped) or
+ * *null, and *epoch when TIME is the epoch.
+ */
 static int header_name(aa_dparser *P, const aa_dline *l, const char *prefix,
-		       dname *name, int *null)
+		       dname *name, int *null, int *epoch, int *stripped)
 {
 	const char *s = l->s + 4;
 	size_t len = l->len - 4;
 	aa_buf b = AA_BUF_INIT;
 	int quoted = len && s[0] == '"';
-	int r = quoted ? quoted_header_name(P, l, s, len, &b)
-		       : plain_header_name(P, l, s, len, &b);
+	int r = quoted ? quoted_header_name(P, l, s, len, &b, epoch)
+		       : plain_header_name(P, l, s, len, &b, epoch);
 
 	if (!r && !quoted && b.len == 9 && !memcmp(b.ptr, "/dev/null", 9)) {
 		*null = 1;
@@ -311,9 +368,9 @@ static int header_name(aa_dparser *P, const aa_dline *l, const char *prefix,
 		else if (dname_set(name, b.ptr ? b.ptr : "", b.len) < 0)
 			r = aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
 				     "out of memory");
-		else if (!strip_prefix(name, prefix))
+		else if ((*stripped = strip_prefix(name, prefix)) == 0)
 			/* "--- ./x" (diff -u of relative names): git apply's -p1 */
-			strip_prefix(name, "./");
+			*stripped = strip_prefix(name, "./");
 	}
 	aa_buf_free(&b);
 	return r;
@@ -334,9 +391,121 @@ static int strict_names(aa_dparser *P, const fdiff *f, const aa_dline *l)
 	return 0;
 }
 
+/* ---- the names of a git diff agree (git's gitdiff_verify_name) ---- */
+
+/*
+ * The name the other header lines give one side of a git diff, which
+ * its "---" or "+++" line must repeat: "rename/copy from/to", else the
+ * "diff --git" line's name when both its halves name the same file
+ * (git's def_name). NULL when they give none. *from says which line.
+ */
+static const dname *git_known_name(const fdiff *f, int new_side,
+				   const char **from)
+{
+	const dname *n = NULL;
+
+	if (f->rename || f->copy) {
+		n = new_side ? &f->to : &f->from;
+		*from = f->rename ? (new_side ? "rename to" : "rename from")
+				  : (new_side ? "copy to" : "copy from");
+	} else if (f->git_old.len &&
+		   dname_eq(&f->git_old, f->git_new.s, f->git_new.len)) {
+		n = &f->git_old;
+		*from = "diff --git";
+	}
+	return n && n->len ? n : NULL;
+}
+
+/*
+ * "inconsistent new filename": the line names `got` (NULL: /dev/null)
+ * where the `from` line named `known` (NULL: where it said the file
+ * is there).
+ */
+static int inconsistent_name(aa_dparser *P, const aa_dline *l, int new_side,
+			     const dname *got, const dname *known,
+			     const char *from)
+{
+	const char *which = new_side ? "new" : "old", *hdr = new_side ? "+++" : "---";
+	aa_buf m = AA_BUF_INIT;
+
+	if (got)
+		aa_buf_printf(&m, "inconsistent %s filename: the '%s' line names "
+			      "%s, the '%s' line %s", which, hdr,
+			      aa_qpathn(got->s, got->len), from,
+			      aa_qpathn(known->s, known->len));
+	else
+		aa_buf_printf(&m, "inconsistent %s filename: the '%s' line says "
+			      "/dev/null, but the diff has a '%s' line", which,
+			      hdr, from);
+	name_diag(P, AA_DIAG_ERROR, aa_diff_pos(P, l->lineno), NULL, 0,
+		  !aa_buf_oom(&m) && m.ptr ? m.ptr : "inconsistent filename");
+	aa_buf_free(&m);
+	return -1;
+}
+
+/* The header line that says a side of a git diff is there (see below). */
+static const char *exists_because(const fdiff *f, int new_side)
+{
+	if (f->rename)
+		return new_side ? "rename to" : "rename from";
+	if (f->copy)
+		return new_side ? "copy to" : "copy from";
+	return new_side ? "new file mode" : "deleted file mode";
+}
+
+/*
+ * One side's "---" or "+++" line against the git headers before it: a
+ * side the diff creates or deletes is /dev/null; a side the headers
+ * name carries that name (a file deleted, renamed or copied is never
+ * /dev/null on its old side, a created one on its new side).
+ */
+static int verify_git_side(aa_dparser *P, const fdiff *f, const aa_dline *l,
+			   int new_side)
+{
+	int absent = new_side ? f->deleted : f->new_file;
+	int exists = f->rename || f->copy || (new_side ? f->new_file : f->deleted);
+	int null = new_side ? f->new_null : f->old_null;
+	const dname *got = new_side ? &f->new_name : &f->old_name;
+	const char *from = "diff --git";
+	const dname *known = git_known_name(f, new_side, &from);
+
+	if (absent && !null)
+		return name_diag(P, AA_DIAG_ERROR, aa_diff_pos(P, l->lineno),
+				 got->s, got->len, new_side
+				 ? "expected /dev/null on the '+++' line: the diff "
+				   "deletes the file ('deleted file mode')"
+				 : "expected /dev/null on the '---' line: the diff "
+				   "creates the file ('new file mode')");
+	if (null && exists && !absent)
+		return inconsistent_name(P, l, new_side, NULL, NULL,
+					 exists_because(f, new_side));
+	if (!null && known && !dname_eq(known, got->s, got->len))
+		return inconsistent_name(P, l, new_side, got, known, from);
+	return 0;
+}
+
+/*
+ * A traditional diff: GNU diff -N dates the absent side at the epoch
+ * (git's has_epoch_timestamp); /dev/null on either side comes first.
+ */
+static void epoch_means_absent(fdiff *f)
+{
+	if (f->old_null || f->new_null)
+		return;
+	if (f->old_epoch)
+		f->old_null = 1;
+	else if (f->new_epoch)
+		f->new_null = 1;
+}
+
 /* The current line is "--- ": reads it and the "+++ " line after it. */
 static int read_names(aa_dparser *P, fdiff *f)
 {
+	/* the git line's own prefixes; a rename's names are whole paths */
+	int own = f->pfx_old.len && !f->rename && !f->copy;
+	const char *po = own ? f->pfx_old.s : "a/";
+	const char *pn = own ? f->pfx_new.s : "b/";
+	int so = 0, sn = 0;
 	aa_dline l1, l2;
 
 	aa_diff_peek(P, 0, &l1);
@@ -345,10 +514,20 @@ static int read_names(aa_dparser *P, fdiff *f)
 				P->o->strict ? INVALID "'--- ' header without '+++ ' header"
 					     : "'--- ' header without '+++ ' header");
 	if (aa_diff_take(P, &l1) < 0 || aa_diff_take(P, &l2) < 0 ||
-	    header_name(P, &l1, "a/", &f->old_name, &f->old_null) < 0 ||
-	    header_name(P, &l2, "b/", &f->new_name, &f->new_null) < 0)
+	    header_name(P, &l1, po, &f->old_name, &f->old_null,
+			&f->old_epoch, &so) < 0 ||
+	    header_name(P, &l2, pn, &f->new_name, &f->new_null,
+			&f->new_epoch, &sn) < 0)
 		return -1;
 	f->have_names = 1;
+	if (!f->git && !so && !sn && !f->old_null && !f->new_null &&
+	    !P->o->strict)
+		strip_differing_tops(&f->old_name, &f->new_name, NULL, NULL);
+	/* (for one file named by its block the names are not used) */
+	if (f->git && !P->only_path)
+		return verify_git_side(P, f, &l1, 0) < 0 ||
+		       verify_git_side(P, f, &l2, 1) < 0 ? -1 : 0;
+	epoch_means_absent(f);
 	return P->o->strict ? strict_names(P, f, &l1) : 0;
 }
 
@@ -360,9 +539,10 @@ static int set_git_names(fdiff *f, const char *a, size_t alen,
 	if (dname_set(&f->git_old, a, alen) < 0 ||
 	    dname_set(&f->git_new, b, blen) < 0)
 		return -1;
-	strip_prefix(&f->git_old, "a/");
-	strip_prefix(&f->git_new, "b/");
-	return 0;
+	if (strip_prefix(&f->git_old, "a/") + strip_prefix(&f->git_new, "b/"))
+		return 0;
+	return strip_differing_tops(&f->git_old, &f->git_new, &f->pfx_old,
+				    &f->pfx_new) < 0 ? -1 : 0;
 }
 
 /*
@@ -637,6 +817,7 @@ static int read_git_headers(aa_dparser *P, fdiff *f)
 	aa_diff_peek(P, 0, &l);
 	if (aa_diff_take(P, &l) < 0)
 		return -1;
+	f->git = 1;
 	if (parse_git_line(f, &l) < 0)
 		return aa_error(P->d, f->pos, NULL, "out of memory");
 	while (aa_diff_peek(P, 0, &l)) {
@@ -692,17 +873,27 @@ static int resolve_move(aa_dparser *P, fdiff *f)
 	return 0;
 }
 
-static void warn_names_differ(aa_dparser *P, const fdiff *f,
+/*
+ * An edit whose "---" and "+++" name different files: the new name,
+ * unless it is the old one with something tacked on ("x" / "x.new"),
+ * git's rule for a traditional diff; a warning names the one used.
+ */
+static const dname *edit_name(aa_dparser *P, const fdiff *f,
 			      const dname *o, const dname *n)
 {
+	int use_old = !f->git && o->len < n->len && !memcmp(n->s, o->s, o->len);
+	const dname *used = use_old ? o : n, *other = use_old ? n : o;
 	aa_buf m = AA_BUF_INIT;
 
-	aa_buf_printf(&m, "the old name %s differs from the new name; using "
-		      "the new name", aa_qpathn(o->s, o->len));
-	name_diag(P, AA_DIAG_WARNING, f->pos, n->s, n->len,
+	aa_buf_printf(&m, "the %s name %s differs from the %s name; using the "
+		      "%s name", use_old ? "new" : "old",
+		      aa_qpathn(other->s, other->len), use_old ? "old" : "new",
+		      use_old ? "old" : "new");
+	name_diag(P, AA_DIAG_WARNING, f->pos, used->s, used->len,
 		  !aa_buf_oom(&m) && m.ptr ? m.ptr :
 		  "the old name differs from the new name");
 	aa_buf_free(&m);
+	return used;
 }
 
 static int resolve(aa_dparser *P, fdiff *f)
@@ -722,7 +913,7 @@ static int resolve(aa_dparser *P, fdiff *f)
 	named = creation ? n : deletion ? o : n->len ? n : o;
 	if (f->kind == F_EDIT && o->len && n->len && !P->only_path &&
 	    !dname_eq(o, n->s, n->len))
-		warn_names_differ(P, f, o, n);
+		named = edit_name(P, f, o, n);
 	if (P->only_path) {
 		if (use_only_path(P, f, named) < 0)
 			return aa_error(P->d, f->pos, NULL, "out of memory");
@@ -905,6 +1096,8 @@ static void fdiff_free(fdiff *f)
 	dname_free(&f->new_name);
 	dname_free(&f->from);
 	dname_free(&f->to);
+	dname_free(&f->pfx_old);
+	dname_free(&f->pfx_new);
 	dname_free(&f->path);
 	dname_free(&f->dest);
 	aa_op_free(&f->c);

@@ -61,6 +61,16 @@ int aa_diff_read_hunk(aa_dparser *P, aa_op *c);
  */
 int aa_diff_next_hunk(aa_dparser *P);
 
+/*
+ * diff_stamp.c: the timestamp that may end a "---" / "+++" name line
+ * (s[0..len), the text after "--- "). Returns the bytes it takes with
+ * the TAB or the run of spaces before it, 0 when there is none; *sep
+ * is the separator's length.
+ */
+size_t aa_diff_stamp_len(const char *s, size_t len, size_t *sep);
+/* 1 when the stamp s[0..len) (no separator) is GNU diff -N's epoch. */
+int aa_diff_stamp_is_epoch(const char *s, size_t len);
+
 /* --strict: the start of every message of seed 004's first rule. */
 #define INVALID "Invalid unified diff format: "
 

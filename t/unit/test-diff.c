@@ -214,6 +214,292 @@ static void crlf_line_endings(void **state)
 	done(&res);
 }
 
+/* ---- traditional headers as git reads them (issue 19 item 3) ------- */
+
+/* The edit's path from "--- <old>" / "+++ <new>" (one hunk "-a" "+b"). */
+static void expect_edit_path(const char *old, const char *new_,
+			     const char *path)
+{
+	char text[512];
+	result res;
+
+	snprintf(text, sizeof(text), "--- %s\n+++ %s\n@@ -1 +1 @@\n-a\n+b\n",
+		 old, new_);
+	parse(&res, text);
+	expect_ok(&res, 1, 1);
+	assert_int_equal(res.cs.ops[0].kind, AA_OP_EDIT);
+	assert_string_equal(res.cs.ops[0].path, path);
+	done(&res);
+}
+
+static void timestamps_after_spaces(void **state)
+{
+	(void)state;
+	/* pasted from a chat: spaces where diff -u put a TAB */
+	expect_edit_path("foo.c   2024-01-02 10:00:00.000000000 +0100",
+			 "foo.c   2024-01-02 10:05:00.000000000 +0100", "foo.c");
+	expect_edit_path("a/src/foo.c 2024-01-02 10:00:00 +0100",
+			 "b/src/foo.c 2024-01-02 10:05:00 +0100", "src/foo.c");
+	/* POSIX (no zone, no fraction), a zone with a colon, a date alone */
+	expect_edit_path("x.txt 2024-01-02 10:00:00", "x.txt 2024-01-02 10:00:01",
+			 "x.txt");
+	expect_edit_path("x.txt  2024-01-02 10:00:00.5 +01:00",
+			 "x.txt\t2024-01-02 10:00:00.5 -01:00", "x.txt");
+	expect_edit_path("x.txt 24-01-02", "x.txt 2024-01-02", "x.txt");
+	/* a name with spaces keeps them; only a trailing stamp goes */
+	expect_edit_path("my notes.txt 2024-01-02 10:00:00 +0000",
+			 "my notes.txt 2024-01-02 10:00:00 +0000", "my notes.txt");
+	expect_edit_path("my notes.txt", "my notes.txt", "my notes.txt");
+	/* a date glued to the name, or not at the end, is the name */
+	expect_edit_path("log-2024-01-02", "log-2024-01-02", "log-2024-01-02");
+	expect_edit_path("2024-01-02 10:00:00", "2024-01-02 10:00:00",
+			 "2024-01-02 10:00:00");
+	expect_edit_path("\"q x\"\t2024-01-02 10:00:00 +0000",
+			 "\"q x\" 2024-01-02 10:00:00 +0000", "q x");
+}
+
+static void suffixed_new_name_uses_the_old(void **state)
+{
+	result res;
+
+	(void)state;
+	/* git: the shorter name when the other only adds a suffix */
+	parse(&res, "--- x.c\n+++ x.c.new\n@@ -1 +1 @@\n-a\n+b\n");
+	expect_ok(&res, 1, 1);
+	assert_string_equal(res.cs.ops[0].path, "x.c");
+	assert_non_null(find_diag(&res, AA_DIAG_WARNING, "using the old name"));
+	done(&res);
+	/* in a git diff "---" / "+++" are the old and new paths as written */
+	parse(&res, "diff --git a/x b/x.new\n--- a/x\n+++ b/x.new\n"
+		    "@@ -1 +1 @@\n-a\n+b\n");
+	expect_ok(&res, 1, 1);
+	assert_string_equal(res.cs.ops[0].path, "x.new");
+	done(&res);
+}
+
+/* One file diff with header lines h1, h2 and hunk body `hunk`. */
+static void parse_epoch(result *res, const char *h1, const char *h2,
+			const char *hunk)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text), "--- %s\n+++ %s\n%s", h1, h2, hunk);
+	parse(res, text);
+}
+
+static void epoch_side_is_absent(void **state)
+{
+	static const char *const epochs[] = {
+		"1970-01-01 00:00:00 +0000",
+		"1970-01-01 00:00:00.000000000 +0000",
+		"1970-01-01 01:00:00.000000000 +0100",
+		"1970-01-01 05:30:00 +05:30",
+		"1969-12-31 19:00:00.000000000 -0500",
+		"1969-12-31 23:59:00 -0001",
+	};
+	static const char *const create = "@@ -0,0 +1,2 @@\n+a\n+b\n";
+	static const char *const del = "@@ -1,2 +0,0 @@\n-a\n-b\n";
+	char h1[128], h2[128];
+	result res;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(epochs) / sizeof(*epochs); i++) {
+		snprintf(h1, sizeof(h1), "f.txt\t%s", epochs[i]);
+		snprintf(h2, sizeof(h2), "f.txt\t2024-01-02 10:00:00 +0000");
+		parse_epoch(&res, h1, h2, create);
+		expect_ok(&res, 1, 1);
+		assert_int_equal(res.cs.ops[0].kind, AA_OP_WRITE);
+		assert_int_equal(res.cs.ops[0].exist, AA_EXIST_NEW);
+		assert_string_equal(res.cs.ops[0].path, "f.txt");
+		assert_memory_equal(res.cs.ops[0].content, "a\nb\n", 4);
+		done(&res);
+
+		/* deletion, the stamp after spaces and "diff -Naur" prefixes */
+		snprintf(h1, sizeof(h1), "a/f.txt  2024-01-02 10:00:00 +0000");
+		snprintf(h2, sizeof(h2), "b/f.txt  %s", epochs[i]);
+		parse_epoch(&res, h1, h2, del);
+		expect_ok(&res, 1, 1);
+		assert_int_equal(res.cs.ops[0].kind, AA_OP_DELETE);
+		assert_string_equal(res.cs.ops[0].path, "f.txt");
+		done(&res);
+	}
+}
+
+static void near_epoch_is_a_date(void **state)
+{
+	static const char *const dates[] = {
+		"1970-01-01 00:00:01 +0000",         /* a second after */
+		"1970-01-01 00:00:00 +0100",         /* an hour before */
+		"1970-01-01 00:00:00",               /* no zone: any time */
+		"1970-01-01 00:00:00.001 +0000",
+		"1969-12-31 19:00:00 +0500",
+		"1970-01-02 00:00:00 +0000",
+		"1970-01-01 00:60:00 +0100",
+	};
+	char h1[128];
+	result res;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(dates) / sizeof(*dates); i++) {
+		snprintf(h1, sizeof(h1), "f.txt\t%s", dates[i]);
+		parse_epoch(&res, h1, "f.txt", "@@ -0,0 +1 @@\n+a\n");
+		expect_ok(&res, 1, 1);
+		assert_int_equal(res.cs.ops[0].kind, AA_OP_EDIT);
+		done(&res);
+	}
+	/* /dev/null comes first; a git diff says creation with its headers */
+	parse_epoch(&res, "f.txt\t1970-01-01 00:00:00 +0000", "/dev/null",
+		    "@@ -1 +0,0 @@\n-a\n");
+	expect_ok(&res, 1, 1);
+	assert_int_equal(res.cs.ops[0].kind, AA_OP_DELETE);
+	done(&res);
+	parse(&res, "diff --git a/f b/f\n--- a/f\t1970-01-01 00:00:00 +0000\n"
+		    "+++ b/f\n@@ -1 +1 @@\n-a\n+b\n");
+	expect_ok(&res, 1, 1);
+	assert_int_equal(res.cs.ops[0].kind, AA_OP_EDIT);
+	done(&res);
+}
+
+/* The parse failed naming input line `line` with `needle`. */
+static void expect_error_at(result *res, const char *needle, long line)
+{
+	const aa_diag *dg;
+
+	expect_error(res, needle);
+	dg = find_diag(res, AA_DIAG_ERROR, needle);
+	assert_int_equal(dg->line, line);
+}
+
+static void git_names_must_agree(void **state)
+{
+	result res;
+
+	(void)state;
+	/* t4133: "new file mode" takes the "diff --git" name */
+	parse(&res, "diff --git a/f b/f\nnew file mode 100644\n"
+		    "index 0000000..d00491f\n--- /dev/null\n+++ b/f-blah\n"
+		    "@@ -0,0 +1 @@\n+1\n");
+	expect_error_at(&res, "inconsistent new filename", 5);
+	assert_non_null(find_diag(&res, AA_DIAG_ERROR, "f-blah"));
+	done(&res);
+	parse(&res, "diff --git a/f b/f\ndeleted file mode 100644\n"
+		    "--- a/f-blah\n+++ /dev/null\n@@ -1 +0,0 @@\n-1\n");
+	expect_error_at(&res, "inconsistent old filename", 3);
+	done(&res);
+	/* an edit: both sides repeat the name both halves give */
+	parse(&res, "diff --git a/f b/f\n--- a/f\n+++ b/g\n@@ -1 +1 @@\n-a\n+b\n");
+	expect_error_at(&res, "inconsistent new filename", 3);
+	done(&res);
+	parse(&res, "diff --git a/f b/f\n--- a/g\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n");
+	expect_error_at(&res, "inconsistent old filename", 2);
+	done(&res);
+	/* rename and copy lines name the sides */
+	parse(&res, "diff --git a/f b/g\nrename from f\nrename to g\n"
+		    "--- a/f\n+++ b/h\n@@ -1 +1 @@\n-a\n+b\n");
+	expect_error_at(&res, "'rename to' line", 5);
+	done(&res);
+	parse(&res, "diff --git a/f b/g\ncopy from f\ncopy to g\n"
+		    "--- a/e\n+++ b/g\n@@ -1 +1 @@\n-a\n+b\n");
+	expect_error_at(&res, "'copy from' line", 4);
+	done(&res);
+	parse(&res, "diff --git a/f b/g\nrename from f\nrename to g\n"
+		    "--- /dev/null\n+++ b/g\n@@ -1 +1 @@\n-a\n+b\n");
+	expect_error_at(&res, "inconsistent old filename", 4);
+	done(&res);
+	/* created: the old side is /dev/null; deleted: the new side */
+	parse(&res, "diff --git a/f b/f\nnew file mode 100644\n--- a/f\n+++ b/f\n"
+		    "@@ -0,0 +1 @@\n+1\n");
+	expect_error_at(&res, "expected /dev/null on the '---' line", 3);
+	done(&res);
+	parse(&res, "diff --git a/f b/f\ndeleted file mode 100644\n--- a/f\n"
+		    "+++ b/f\n@@ -1 +0,0 @@\n-1\n");
+	expect_error_at(&res, "expected /dev/null on the '+++' line", 4);
+	done(&res);
+	parse(&res, "diff --git a/f b/f\ndeleted file mode 100644\n--- /dev/null\n"
+		    "+++ /dev/null\n@@ -1 +0,0 @@\n-1\n");
+	expect_error_at(&res, "'deleted file mode' line", 3);
+	done(&res);
+}
+
+static void git_names_that_agree(void **state)
+{
+	result res;
+
+	(void)state;
+	/* without prefixes, or "./", the names are the same */
+	parse(&res, "diff --git a/f b/f\n--- f\n+++ ./f\n@@ -1 +1 @@\n-a\n+b\n");
+	expect_ok(&res, 1, 1);
+	assert_string_equal(res.cs.ops[0].path, "f");
+	done(&res);
+	/* no "new file mode": /dev/null alone still creates (assistants) */
+	parse(&res, "diff --git a/f b/f\n--- /dev/null\n+++ b/f\n@@ -0,0 +1 @@\n+1\n");
+	expect_ok(&res, 1, 1);
+	assert_int_equal(res.cs.ops[0].kind, AA_OP_WRITE);
+	done(&res);
+	/* halves that differ give no name to check against */
+	parse(&res, "diff --git a/f b/g\n--- a/f\n+++ b/g\n@@ -1 +1 @@\n-a\n+b\n");
+	assert_int_equal(res.d.nerrors, 0);
+	done(&res);
+	parse(&res, "diff --git a/f b/g\nrename from f\nrename to g\n"
+		    "--- a/f\n+++ b/g\n@@ -1 +1 @@\n-a\n+b\n");
+	expect_ok(&res, 1, 2);
+	done(&res);
+	parse(&res, "diff --git \"a/x y\" \"b/x y\"\nnew file mode 100644\n"
+		    "--- /dev/null\n+++ \"b/x y\"\n@@ -0,0 +1 @@\n+1\n");
+	expect_ok(&res, 1, 1);
+	assert_string_equal(res.cs.ops[0].path, "x y");
+	done(&res);
+}
+
+static void any_first_component_is_a_prefix(void **state)
+{
+	result res;
+
+	(void)state;
+	/* diff.mnemonicPrefix: the git line's own prefixes, on ---/+++ too */
+	parse(&res, "diff --git i/f w/f\n--- i/f\n+++ w/f\n@@ -1 +1 @@\n-a\n+b\n");
+	expect_ok(&res, 1, 1);
+	assert_string_equal(res.cs.ops[0].path, "f");
+	done(&res);
+	parse(&res, "diff --git c/x/y.c i/x/y.c\nnew file mode 100644\n"
+		    "--- /dev/null\n+++ i/x/y.c\n@@ -0,0 +1 @@\n+1\n");
+	expect_ok(&res, 1, 1);
+	assert_string_equal(res.cs.ops[0].path, "x/y.c");
+	done(&res);
+	parse(&res, "diff --git i/f w/f\n--- i/f\n+++ w/g\n@@ -1 +1 @@\n-a\n+b\n");
+	expect_error_at(&res, "inconsistent new filename", 3);
+	done(&res);
+	/* diff -ru linux-vanilla linux */
+	expect_edit_path("linux-vanilla/fs/a.c\t2024-01-02 10:00:00 +0000",
+			 "linux/fs/a.c\t2024-01-02 10:05:00 +0000", "fs/a.c");
+	/* the same first component, or different rests: names as written */
+	expect_edit_path("src/a.c", "src/a.c", "src/a.c");
+	parse(&res, "--- old/f\n+++ new/g\n@@ -1 +1 @@\n-a\n+b\n");
+	expect_ok(&res, 1, 1);
+	assert_string_equal(res.cs.ops[0].path, "new/g");
+	done(&res);
+	/* git diff --no-prefix of a rename: the rename lines are whole paths */
+	parse(&res, "diff --git old/f new/f\nrename from old/f\nrename to new/f\n"
+		    "--- old/f\n+++ new/f\n@@ -1 +1 @@\n-a\n+b\n");
+	expect_ok(&res, 1, 2);
+	assert_string_equal(res.cs.ops[0].path, "old/f");
+	assert_string_equal(res.cs.ops[0].to, "new/f");
+	done(&res);
+}
+
+static void strict_refuses_spaced_timestamps(void **state)
+{
+	result res;
+
+	(void)state;
+	parse_strict(&res, "--- a/x 2024-01-02 10:00:00 +0000\n+++ b/x\n"
+			   "@@ -1 +1 @@\n-a\n+b\n");
+	expect_error_at(&res, "timestamps are not allowed", 1);
+	done(&res);
+}
+
 /* ---- diffs inside chat answers -------------------------------------- */
 
 static void in_prose_and_fences(void **state)
@@ -1190,6 +1476,14 @@ int main(void)
 		cmocka_unit_test(counts_default_to_one),
 		cmocka_unit_test(no_prefix_and_timestamps),
 		cmocka_unit_test(old_and_new_names_differ),
+		cmocka_unit_test(timestamps_after_spaces),
+		cmocka_unit_test(suffixed_new_name_uses_the_old),
+		cmocka_unit_test(epoch_side_is_absent),
+		cmocka_unit_test(near_epoch_is_a_date),
+		cmocka_unit_test(git_names_must_agree),
+		cmocka_unit_test(git_names_that_agree),
+		cmocka_unit_test(any_first_component_is_a_prefix),
+		cmocka_unit_test(strict_refuses_spaced_timestamps),
 		cmocka_unit_test(crlf_line_endings),
 		cmocka_unit_test(in_prose_and_fences),
 		cmocka_unit_test(indented_fence),
