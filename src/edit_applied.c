@@ -71,6 +71,23 @@ static void add_place(size_t *list, size_t *n, size_t s)
 		list[(*n)++] = s;
 }
 
+/*
+ * The verdict over several places of the old side: `covered` of the n
+ * places are covered, by the distinct new-side places[0..nplaces)
+ * (at most two kept). Applied when one is covered and either all are
+ * or the new side stands at one place only: the first in *start.
+ */
+static int among_verdict(size_t covered, size_t n, const size_t *places,
+			 size_t nplaces, size_t *start)
+{
+	if (!covered || (nplaces > 1 && covered < n))
+		return 0;
+	*start = places[0];
+	if (nplaces > 1 && places[1] < *start)
+		*start = places[1];
+	return 1;
+}
+
 int aa_applied_among(const aa_lview *v, const size_t *hits, size_t n,
 		     size_t npre, aa_needle *post, aa_ws lv, size_t *start)
 {
@@ -86,32 +103,40 @@ int aa_applied_among(const aa_lview *v, const size_t *hits, size_t n,
 		while (k-- > 0)
 			add_place(places, &nplaces, s[k]);
 	}
-	if (!covered || (nplaces > 1 && covered < n))
-		return 0;
-	/* the first place: the note names one line */
-	*start = places[0];
-	for (i = 1; i < nplaces; i++)
-		if (places[i] < *start)
-			*start = places[i];
-	return 1;
+	return among_verdict(covered, n, places, nplaces, start);
 }
 
-int aa_applied_covering_bytes(const char *s, size_t len, size_t at,
-			      size_t npre, const char *post, size_t npost,
-			      size_t *start)
+size_t aa_applied_covering_bytes(const char *s, size_t len, size_t at,
+				 size_t npre, const char *post, size_t npost,
+				 size_t *starts, size_t max)
 {
-	size_t lo, hi;
+	size_t lo, hi, n = 0;
 	const char *p;
 
 	if (!npost || npost < npre || at > len || npre > len - at)
 		return 0;
 	lo = at + npre >= npost ? at + npre - npost : 0;
 	hi = at + npost < len ? at + npost : len;
-	if (hi - lo < npost)
-		return 0;
-	p = memmem(s + lo, hi - lo, post, npost);
-	if (!p)
-		return 0;
-	*start = (size_t)(p - s);
-	return 1;
+	while (n < max && hi - lo >= npost &&
+	       (p = memmem(s + lo, hi - lo, post, npost)) != NULL) {
+		starts[n++] = (size_t)(p - s);
+		lo = (size_t)(p - s) + 1;
+	}
+	return n;
+}
+
+int aa_applied_among_bytes(const char *s, size_t len, const size_t *hits,
+			   size_t n, size_t npre, const char *post,
+			   size_t npost, size_t *start)
+{
+	size_t places[2], nplaces = 0, covered = 0, i, st[2], k;
+
+	for (i = 0; i < n; i++) {
+		k = aa_applied_covering_bytes(s, len, hits[i], npre, post, npost,
+					      st, 2);
+		covered += k > 0;
+		while (k-- > 0)
+			add_place(places, &nplaces, st[k]);
+	}
+	return among_verdict(covered, n, places, nplaces, start);
 }

@@ -51,11 +51,15 @@ int aa_applied_among(const aa_lview *v, const size_t *hits, size_t n,
 
 /*
  * The same rule on text seen as one string (aptix find/replace, which
- * matches bytes, not lines): 1 when an occurrence of post[0..npost)
- * covers s[at, at + npre), with its start in *start; else 0.
+ * matches bytes, not lines): the starts of the occurrences of
+ * post[0..npost) that cover s[at, at + npre), at most `max`, first first.
  */
-int aa_applied_covering_bytes(const char *s, size_t len, size_t at,
-			      size_t npre, const char *post, size_t npost,
-			      size_t *start);
+size_t aa_applied_covering_bytes(const char *s, size_t len, size_t at,
+				 size_t npre, const char *post, size_t npost,
+				 size_t *starts, size_t max);
+/* aa_applied_among() on text seen as one string. */
+int aa_applied_among_bytes(const char *s, size_t len, const size_t *hits,
+			   size_t n, size_t npre, const char *post,
+			   size_t npost, size_t *start);
 
 #endif
