@@ -111,4 +111,160 @@ do
 	check_case "$(basename "$dir")" "$dir/base" "$dir/answer.md"
 done
 
+# ---- the rule's edges ------------------------------------------------------
+
+test_expect_success 'setup: a file where the added lines already stand elsewhere' '
+	git init -q edges &&
+	(
+		cd edges &&
+		cat >conf.py <<-\EOF &&
+		def load():
+		    return {}
+
+		def save():
+		    return {}
+		    # saved
+		EOF
+		git add . &&
+		git commit -q -m base &&
+		git tag base
+	)
+'
+
+test_expect_success 'an insertion whose lines stand elsewhere, not at its place, lands' '
+	cat >append.md <<-\EOF &&
+	conf.py
+	```python
+	<<<<<<< SEARCH
+	def load():
+	    return {}
+	=======
+	def load():
+	    return {}
+	    # saved
+	>>>>>>> REPLACE
+	```
+	EOF
+	(
+		cd edges &&
+		git ai-apply ../append.md >../out 2>../err &&
+		test "$(grep -c "# saved" conf.py)" = 2 &&
+		sed -n 3p conf.py >line &&
+		echo "    # saved" >expect &&
+		test_cmp expect line &&
+		git ai-apply ../append.md >../out 2>../err &&
+		test "$(grep -c "# saved" conf.py)" = 2 &&
+		git reset -q --hard base
+	) &&
+	test_grep "already applied" err
+'
+
+test_expect_success 'old lines at two places, the result at one: already applied there' '
+	cat >two.md <<-\EOF &&
+	conf.py
+	```python
+	<<<<<<< SEARCH
+	    return {}
+	=======
+	    return {}
+	    # saved
+	>>>>>>> REPLACE
+	```
+	EOF
+	(
+		cd edges &&
+		repo_snapshot two &&
+		git ai-apply ../two.md >../out 2>../err &&
+		repo_unchanged two
+	) &&
+	test_grep "match 2 places, and its result already stands at line 5" err &&
+	test_grep "already applied" out
+'
+
+test_expect_success 'old lines at two places, the result at none: refused, nothing written' '
+	cat >none.md <<-\EOF &&
+	conf.py
+	```python
+	<<<<<<< SEARCH
+	    return {}
+	=======
+	    return {}
+	    # loaded
+	>>>>>>> REPLACE
+	```
+	EOF
+	(
+		cd edges &&
+		test_rejected ../none.md
+	) &&
+	test_grep "none.md:3: hunk is ambiguous: it matches 2 places" edges/err
+'
+
+test_expect_success 'a diff adding lines after the last line lands, whatever the last lines are' '
+	cat >tail.md <<-\EOF &&
+	```diff
+	--- a/conf.py
+	+++ b/conf.py
+	@@ -6,0 +7 @@
+	+    # saved
+	```
+	EOF
+	(
+		cd edges &&
+		git ai-apply ../tail.md &&
+		test "$(tail -n 2 conf.py | grep -c "# saved")" = 2 &&
+		repo_snapshot tail &&
+		git ai-apply ../tail.md >../out 2>../err &&
+		repo_unchanged tail &&
+		git reset -q --hard base
+	) &&
+	test_grep "already applied" out
+'
+
+test_expect_success 'a delete or a move of a path that never existed is still refused' '
+	cat >gone.md <<-\EOF &&
+	```
+	*** Begin Patch
+	*** Delete File: never.py
+	*** End Patch
+	```
+	EOF
+	cat >moved.md <<-\EOF &&
+	<FILE_CHANGES>
+	<FILE_RENAME from_path="nowhere.py" to_path="conf.py" />
+	</FILE_CHANGES>
+	EOF
+	(
+		cd edges &&
+		test_rejected ../gone.md &&
+		test_grep "never.py: .*gone.md:3: does not exist; cannot delete it" err &&
+		test_rejected ../moved.md &&
+		test_grep "nowhere.py: .*moved.md:2: does not exist; cannot rename it" err
+	)
+'
+
+test_expect_success 'aptix limit "all": every match covered is applied, else all are replaced' '
+	printf "f(foo, bar)\ng(foo)\n" >edges/calls.txt &&
+	(cd edges && git add calls.txt && git commit -q -m calls && git tag calls) &&
+	cat >all.md <<-\EOF &&
+	```json
+	{ "patches": [ { "path": "calls.txt", "replacements": [
+	  { "find": "foo", "replace": "foo, bar", "limit": "all" } ] } ] }
+	```
+	EOF
+	(
+		cd edges &&
+		git ai-apply ../all.md &&
+		printf "f(foo, bar, bar)\ng(foo, bar)\n" >expect &&
+		test_cmp expect calls.txt &&
+		printf "f(foo, bar)\ng(foo, bar)\n" >calls.txt &&
+		git add calls.txt &&
+		repo_snapshot all &&
+		git ai-apply ../all.md >../out 2>../err &&
+		repo_unchanged all &&
+		git reset -q --hard base
+	) &&
+	test_grep "already applied" out
+'
+
 test_done
