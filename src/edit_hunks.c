@@ -1173,23 +1173,6 @@ static int record(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv,
 }
 
 /*
- * A hunk that adds or removes the final newline (its "\ No newline"
- * markers differ) and whose new side ends the file at `start` is
- * applied only when the file's last line is as its new side says.
- */
-static int final_newline_as_new(const hrun *r, const htry *y, size_t start)
-{
-	const aa_hunk *h = y->h;
-	aa_lview v = run_view(r);
-	size_t total = aa_lview_len(&v);
-
-	if (y->k1 != h->nlines || h->old_no_eol == h->new_no_eol ||
-	    start + y->npost != total || !total)
-		return 1;
-	return (aa_lview_at(&v, total - 1)->eol == AA_EOL_NONE) == !!h->new_no_eol;
-}
-
-/*
  * SPEC "Already applied" for a hunk whose new side holds its old side
  * (include/aiapply/applied.h): with its old side located at `at`, its
  * new side already covering that place. 1 with *start where the new
@@ -1197,7 +1180,9 @@ static int final_newline_as_new(const hrun *r, const htry *y, size_t start)
  * lines than old: one with as many can only be covered by a new side
  * equal to its old side at level lv, a hunk that changes only what lv
  * ignores (blanks) or the final newline, which the file cannot show to
- * be done. Not under --strict (seed 004 has no such rule).
+ * be done. (With lines added, a final newline the file still lacks is
+ * left so: applying again would add the lines twice.) Not under
+ * --strict (seed 004 has no such rule).
  */
 static int applied_at(hrun *r, const htry *y, size_t at, aa_ws lv, size_t *start)
 {
@@ -1209,8 +1194,6 @@ static int applied_at(hrun *r, const htry *y, size_t at, aa_ws lv, size_t *start
 		return 0;
 	n = aa_applied_covering(&v, at, y->npre, &nd, lv, start, 1);
 	aa_needle_release(&nd);
-	if (n > 0 && !final_newline_as_new(r, y, *start))
-		return 0;
 	return n < 0 ? -1 : n > 0;
 }
 
@@ -1394,7 +1377,7 @@ static rung_result ambiguous(hrun *r, const htry *y, aa_ws lv,
 	aa_needle_release(&nd);
 	if (k < 0)
 		return oom(r, y->h->pos);
-	if (!k || !final_newline_as_new(r, y, start))
+	if (!k)
 		return report_ambiguous(r, y, lv, hits, count);
 	aa_note(r->cx->diags, y->h->pos, r->cx->path,
 		"the hunk's old lines match %ld places, and its result already stands "

@@ -8,6 +8,7 @@
 
 #include "unit.h"
 #include "aiapply/applied.h"
+#include "aiapply/edit.h"
 
 /* Lines of `text` split at '\n' (records point into text). */
 typedef struct lines {
@@ -244,6 +245,234 @@ static void test_bytes(void **state)
 						"foo, bar", 8, &start), 0);
 }
 
+/* ---- the engines that ask the rule ---------------------------------------- */
+
+/*
+ * One hunk (or v4a chunk) for the engines: `body` one line per hunk
+ * line, its kind then its text. hint 0: bare ("@@"); `section`: v4a
+ * anchors.
+ */
+typedef struct eng {
+	aa_diags d;
+	aa_edit_ctx cx;
+	aa_buf out;
+	int rc;
+} eng;
+
+static void run_engine(eng *e, const char *file, const char *body, long hint,
+		       aa_edit_kind kind, const char *section, int strict)
+{
+	aa_changeset cs = AA_CHANGESET_INIT;
+	aa_text t = AA_TEXT_INIT;
+	aa_pos pos = { "answer.md", 3 };
+	const char *p = body, *end = body + strlen(body), *why = NULL;
+	aa_op *op;
+	aa_hunk *h;
+
+	memset(e, 0, sizeof(*e));
+	e->cx.path = "f.txt";
+	e->cx.diags = &e->d;
+	e->cx.strict = strict;
+	op = aa_changeset_add(&cs, AA_OP_EDIT, pos);
+	assert_non_null(op);
+	op->path = aa_strdup("f.txt");
+	op->edit_kind = kind;
+	op->strict = strict;
+	h = aa_op_add_hunk(op, pos);
+	assert_non_null(h);
+	h->has_hint = hint > 0;
+	h->old_start = h->new_start = hint;
+	h->section = section ? aa_strdup(section) : NULL;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		assert_int_equal(aa_hunk_add_line(h, *p, p + 1, len - 1), 0);
+		h->old_count += *p != '+';
+		h->new_count += *p != '-';
+		p = nl ? nl + 1 : end;
+	}
+	assert_int_equal(aa_text_decode(&t, file, strlen(file), &why), 0);
+	e->rc = kind == AA_EDIT_V4A ? aa_edit_v4a(&t, op, &e->cx)
+				    : aa_edit_hunks(&t, op, &e->cx);
+	if (!e->rc)
+		assert_int_equal(aa_text_encode(&t, &e->out), 0);
+	aa_text_free(&t);
+	aa_changeset_free(&cs);
+}
+
+static void eng_free(eng *e)
+{
+	aa_diags_free(&e->d);
+	aa_edit_ctx_release(&e->cx);
+	aa_buf_free(&e->out);
+}
+
+/*
+ * Applies the hunk to `file`, expecting `once`, then to `once` again,
+ * expecting no change and an "already applied" landing.
+ */
+static void twice(const char *file, const char *body, long hint,
+		  aa_edit_kind kind, const char *section, const char *once)
+{
+	eng e;
+	char *first;
+
+	run_engine(&e, file, body, hint, kind, section, 0);
+	assert_int_equal(e.rc, 0);
+	assert_int_equal(e.out.len, strlen(once));
+	assert_memory_equal(e.out.ptr, once, e.out.len);
+	assert_int_equal(e.cx.skipped, 0);
+	first = aa_strndup(e.out.ptr, e.out.len);
+	eng_free(&e);
+	run_engine(&e, first, body, hint, kind, section, 0);
+	assert_int_equal(e.rc, 0);
+	assert_int_equal(e.out.len, strlen(once));
+	assert_memory_equal(e.out.ptr, once, e.out.len);
+	assert_int_equal(e.cx.nlandings, 1);
+	assert_int_equal(e.cx.landings[0].how, AA_HOW_ALREADY_APPLIED);
+	eng_free(&e);
+	free(first);
+}
+
+static void test_hunks_twice(void **state)
+{
+	(void)state;
+	/* SEARCH/REPLACE append idiom: SEARCH removed, REPLACE added */
+	twice("x = 1\ny = 2\n", "-y = 2\n+y = 2\n+z = 3\n", 0, AA_EDIT_HUNKS, NULL,
+	      "x = 1\ny = 2\nz = 3\n");
+	/* a numbered hunk adding after its last context line */
+	twice("a\nb\nc\nd\n", " a\n b\n+B\n c\n d\n", 1, AA_EDIT_HUNKS, NULL,
+	      "a\nb\nB\nc\nd\n");
+	/* a bare hunk prepending */
+	twice("a\nb\nc\n", "+top\n a\n b\n", 0, AA_EDIT_HUNKS, NULL, "top\na\nb\nc\n");
+	/* a bare hunk appending mid-file (its context at the first place) */
+	twice("k\nv\nw\n", " k\n+K\n", 0, AA_EDIT_HUNKS, NULL, "k\nK\nv\nw\n");
+	/* context-free insertion after the last line: the second time at the old end */
+	twice("a\nb\n", "+c\n", 2, AA_EDIT_HUNKS, NULL, "a\nb\nc\n");
+}
+
+static void test_v4a_twice(void **state)
+{
+	const char *m = "class A:\n    def a(self):\n        return 1\n\nclass B:\n    pass\n";
+
+	(void)state;
+	/* a chunk adding after its last context line, under an anchor */
+	twice(m, "     def a(self):\n         return 1\n+\n+    def a2(self):\n+        return 2\n",
+	      0, AA_EDIT_V4A, "class A:",
+	      "class A:\n    def a(self):\n        return 1\n\n    def a2(self):\n"
+	      "        return 2\n\nclass B:\n    pass\n");
+	/* a chunk of added lines only: at the end, once */
+	twice("a\n", "+b\n+c\n", 0, AA_EDIT_V4A, NULL, "a\nb\nc\n");
+}
+
+/* A hunk whose sides have as many lines is never "applied" by covering. */
+static void test_equal_sides_not_covered(void **state)
+{
+	eng e;
+
+	(void)state;
+	/* a no-op hunk lands as one (it changes nothing) */
+	run_engine(&e, "a\nb\n", " a\n-b\n+b\n", 1, AA_EDIT_HUNKS, NULL, 0);
+	assert_int_equal(e.rc, 0);
+	assert_int_not_equal(e.cx.landings[0].how, AA_HOW_ALREADY_APPLIED);
+	eng_free(&e);
+	/* trailing blanks fixed: found ignoring them, still applied */
+	run_engine(&e, "a\nb\t\n", " a\n-b  \n+b\n", 1, AA_EDIT_HUNKS, NULL, 0);
+	assert_int_equal(e.rc, 0);
+	assert_string_equal(e.out.ptr, "a\nb\n");
+	eng_free(&e);
+}
+
+/* The same lines elsewhere do not stop a genuine second insertion. */
+static void test_hunk_lands_when_result_elsewhere(void **state)
+{
+	eng e;
+
+	(void)state;
+	run_engine(&e, "k\nv\nq\nk\nK\n", " k\n v\n+K\n", 0, AA_EDIT_HUNKS, NULL, 0);
+	assert_int_equal(e.rc, 0);
+	assert_string_equal(e.out.ptr, "k\nv\nK\nq\nk\nK\n");
+	assert_int_equal(e.cx.skipped, 0);
+	eng_free(&e);
+}
+
+/* Two places of the old lines: the result at one decides; at none, refused. */
+static void test_hunk_two_places(void **state)
+{
+	eng e;
+
+	(void)state;
+	run_engine(&e, "S\nX\nq\nS\nr\n", "-S\n+S\n+X\n", 0, AA_EDIT_HUNKS, NULL, 0);
+	assert_int_equal(e.rc, 0);
+	assert_string_equal(e.out.ptr, "S\nX\nq\nS\nr\n");
+	assert_int_equal(e.cx.landings[0].how, AA_HOW_ALREADY_APPLIED);
+	assert_int_equal(e.cx.landings[0].line, 1);
+	eng_free(&e);
+	run_engine(&e, "S\nq\nS\nr\n", "-S\n+S\n+X\n", 0, AA_EDIT_HUNKS, NULL, 0);
+	assert_int_equal(e.rc, -1);
+	assert_non_null(strstr(e.d.v[0].msg, "ambiguous"));
+	eng_free(&e);
+}
+
+/*
+ * A hunk adding lines and the final newline, on a file that has the
+ * lines but not the newline: already applied (applying it again would
+ * add the lines twice).
+ */
+static void test_hunk_final_newline(void **state)
+{
+	aa_changeset cs = AA_CHANGESET_INIT;
+	aa_text t = AA_TEXT_INIT;
+	aa_pos pos = { "answer.md", 3 };
+	const char *why = NULL;
+	aa_edit_ctx cx;
+	aa_diags d = AA_DIAGS_INIT;
+	aa_buf out = AA_BUF_INIT;
+	aa_op *op = aa_changeset_add(&cs, AA_OP_EDIT, pos);
+	aa_hunk *h;
+
+	(void)state;
+	memset(&cx, 0, sizeof(cx));
+	cx.path = "f.txt";
+	cx.diags = &d;
+	op->path = aa_strdup("f.txt");
+	op->edit_kind = AA_EDIT_HUNKS;
+	h = aa_op_add_hunk(op, pos);
+	h->old_no_eol = 1;
+	assert_int_equal(aa_hunk_add_line(h, ' ', "a", 1), 0);
+	assert_int_equal(aa_hunk_add_line(h, '-', "b", 1), 0);
+	assert_int_equal(aa_hunk_add_line(h, '+', "b", 1), 0);
+	assert_int_equal(aa_hunk_add_line(h, '+', "c", 1), 0);
+	h->old_count = 2;
+	h->new_count = 3;
+	assert_int_equal(aa_text_decode(&t, "a\nb\nc", 5, &why), 0);
+	assert_int_equal(aa_edit_hunks(&t, op, &cx), 0);
+	assert_int_equal(aa_text_encode(&t, &out), 0);
+	assert_int_equal(cx.skipped, 1);
+	assert_int_equal(out.len, 5);
+	assert_memory_equal(out.ptr, "a\nb\nc", 5);
+	aa_text_free(&t);
+	aa_buf_free(&out);
+	aa_edit_ctx_release(&cx);
+	aa_diags_free(&d);
+	aa_changeset_free(&cs);
+}
+
+/*
+ * --strict is seed 004 in full: no "already applied" (the ladder skips
+ * this hunk: its new side stands once; strict refuses it).
+ */
+static void test_strict_unchanged(void **state)
+{
+	eng e;
+
+	(void)state;
+	run_engine(&e, "a\nb\nB\nc\n", " a\n b\n+B\n c\n", 1, AA_EDIT_HUNKS, NULL, 1);
+	assert_int_equal(e.rc, -1);
+	eng_free(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +485,13 @@ int main(void)
 		cmocka_unit_test(test_two_segments),
 		cmocka_unit_test(test_among),
 		cmocka_unit_test(test_bytes),
+		cmocka_unit_test(test_hunks_twice),
+		cmocka_unit_test(test_v4a_twice),
+		cmocka_unit_test(test_equal_sides_not_covered),
+		cmocka_unit_test(test_hunk_lands_when_result_elsewhere),
+		cmocka_unit_test(test_hunk_two_places),
+		cmocka_unit_test(test_hunk_final_newline),
+		cmocka_unit_test(test_strict_unchanged),
 	};
 
 	return AA_RUN_TESTS(tests);
