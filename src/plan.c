@@ -1399,6 +1399,13 @@ static int merge_from_version(hsearch *hs, const char *label,
 			rg[i].nnew += op->hunks[i].lines[k].kind != '-';
 		}
 	}
+	/*
+	 * A hunk found already applied in that version changed nothing
+	 * there: the regions would not map it to theirs; merge whole.
+	 */
+	for (i = 0; i < n; i++)
+		if (hs->cx.landings[i].how == AA_HOW_ALREADY_APPLIED)
+			n = 0;
 	r = aa_merge_windowed(hs->p->base, hs->path, label, data, len, hs->cur, hs->curlen,
 			      theirs->ptr ? theirs->ptr : "", theirs->len, rg, n,
 			      &hs->result);
