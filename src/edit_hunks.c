@@ -1528,6 +1528,33 @@ static size_t hinted_line(const hrun *r, const aa_hunk *h, long extra)
 	return (size_t)(at > total ? total : at);
 }
 
+/*
+ * A numbered hunk whose old lines are not at its header's line but
+ * elsewhere, and whose new lines are at that line: its result stands
+ * where the header places it, so it is already applied (SPEC "Already
+ * applied") rather than applied by rung 2 at the other place (short
+ * context: the change taken a second time). With its old lines
+ * nowhere, the history and the ladder decide, as before. Only
+ * a hunk that adds lines: the new side of one that only removes lines
+ * is context, weaker evidence (see ladder()).
+ */
+static rung_result applied_at_hint(hrun *r, const htry *y, size_t hint)
+{
+	aa_lview v = run_view(r);
+	aa_needle nd = AA_NEEDLE_INIT(y->post, y->npost);
+	size_t k, adds = 0;
+	int here;
+
+	for (k = y->k0; k < y->k1; k++)
+		adds += y->h->lines[k].kind == '+';
+	here = adds && aa_locate_at(&v, hint, &nd, AA_WS_EXACT);
+
+	aa_needle_release(&nd);
+	if (!here)
+		return 0;
+	return skip_applied(r, y, hint, AA_WS_EXACT) < 0 ? -1 : 1;
+}
+
 /* Rungs 1 and 2 for a hunk with a line number. */
 static rung_result exact_rungs(hrun *r, const htry *y)
 {
@@ -1535,6 +1562,7 @@ static rung_result exact_rungs(hrun *r, const htry *y)
 	aa_needle nd = AA_NEEDLE_INIT(y->pre, y->npre);
 	size_t at[2], hint = hinted_line(r, y->h, 0);
 	int found;
+	rung_result rr;
 
 	/*
 	 * "-0,N" (N > 0) names no line: hinted_line() takes it for line 1,
@@ -1551,6 +1579,8 @@ static rung_result exact_rungs(hrun *r, const htry *y)
 	aa_needle_release(&nd);
 	if (found < 0)
 		return oom(r, y->h->pos);
+	if (found && (rr = applied_at_hint(r, y, hint)) != 0)
+		return rr;
 	if (found == 2)
 		return ambiguous(r, y, AA_WS_EXACT, at, 2, 1);
 	if (found == 1)

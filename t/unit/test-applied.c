@@ -348,6 +348,12 @@ static void test_hunks_twice(void **state)
 	twice("a\nb\nc\n", "+top\n a\n b\n", 0, AA_EDIT_HUNKS, NULL, "top\na\nb\nc\n");
 	/* a bare hunk appending mid-file (its context at the first place) */
 	twice("k\nv\nw\n", " k\n+K\n", 0, AA_EDIT_HUNKS, NULL, "k\nK\nv\nw\n");
+	/*
+	 * a numbered insertion with short context that also stands
+	 * elsewhere: the second time its result is at the header's line
+	 */
+	twice("a\nb\nc\na\nb\n", " a\n+X\n b\n", 1, AA_EDIT_HUNKS, NULL,
+	      "a\nX\nb\nc\na\nb\n");
 	/* context-free insertion after the last line: the second time at the old end */
 	twice("a\nb\n", "+c\n", 2, AA_EDIT_HUNKS, NULL, "a\nb\nc\n");
 }
