@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aiapply/applied.h"
 #include "aiapply/edit.h"
 #include "aiapply/locate.h"
 
@@ -505,33 +506,32 @@ static int skip(const modrun *r, long line, const char *why)
 }
 
 /*
- * True when the content's lines are the non-blank lines [k, k+n). An
- * empty content (blank lines only) is there wherever k is in the file.
+ * The modification's result: `a` then `b` (snippet and content, in the
+ * order the action puts them; REPLACE: the content alone), standing
+ * over the located snippet, non-blank lines [k, k + primary.n)
+ * (include/aiapply/applied.h: the rule every engine shares). An empty
+ * content is there wherever the snippet is. 1 with the result's first
+ * line in *at, 0 none, -1 out of memory (reported).
  */
-static int content_at(const modrun *r, size_t k)
+static const needle no_lines;
+
+static int result_covers(const modrun *r, size_t k, const needle *a,
+			 const needle *b, size_t *at)
 {
 	aa_lview view = view_of(r, 0, r->f.n);
-	aa_needle nd = AA_NEEDLE_INIT(r->content.v, r->content.n);
-
-	if (!r->content.n) /* aa_locate_at() finds an empty needle nowhere */
-		return k <= r->f.n;
-	return aa_locate_at(&view, k, &nd, AA_WS_EXACT);
-}
-
-/*
- * REPLACE whose located snippet [k, k+len) lies inside an occurrence of
- * the content: the replacement is already there. 1 with the first such
- * occurrence in *at, 0 none, -1 out of memory (reported).
- */
-static int content_covers(const modrun *r, size_t k, size_t len, size_t *at)
-{
-	size_t c = r->content.n, from;
+	aa_lrec *v = malloc((a->n + b->n ? a->n + b->n : 1) * sizeof(*v));
+	aa_needle nd = AA_NEEDLE_INIT(v, a->n + b->n);
 	long n;
 
-	if (c < len || !c)
-		return 0;
-	from = k + len > c ? k + len - c : 0;
-	n = find_hits(r, &r->content, from, k + c, at, 1);
+	if (!v)
+		return oom(r);
+	if (a->n)
+		memcpy(v, a->v, a->n * sizeof(*v));
+	if (b->n)
+		memcpy(v + a->n, b->v, b->n * sizeof(*v));
+	n = aa_applied_covering(&view, k, r->primary.n, &nd, AA_WS_EXACT, at, 1);
+	aa_needle_release(&nd);
+	free(v);
 	return n < 0 ? oom(r) : (int)n;
 }
 
@@ -707,7 +707,7 @@ static int do_replace(const modrun *r, int found, size_t k)
 
 	if (!found)
 		return replace_missing(r);
-	covered = content_covers(r, k, r->primary.n, &c);
+	covered = r->content.n ? result_covers(r, k, &r->content, &no_lines, &c) : 0;
 	if (covered < 0)
 		return -1;
 	if (covered)
@@ -720,14 +720,18 @@ static int do_replace(const modrun *r, int found, size_t k)
 
 static int do_insert(const modrun *r, int found, size_t k, int after)
 {
-	size_t first, last, c = r->content.n;
+	size_t first, last, c;
+	int done;
 
 	if (!found)
 		return primary_not_found(r);
-	if (after && content_at(r, k + r->primary.n))
-		return skip(r, line_of(r, k), "the content already follows the snippet");
-	if (!after && k >= c && content_at(r, k - c))
-		return skip(r, line_of(r, k), "the content already precedes the snippet");
+	done = after ? result_covers(r, k, &r->primary, &r->content, &c)
+		     : result_covers(r, k, &r->content, &r->primary, &c);
+	if (done < 0)
+		return -1;
+	if (done)
+		return skip(r, line_of(r, k), after ? "the content already follows the snippet"
+						    : "the content already precedes the snippet");
 	if (locate_region(r, k, &first, &last) < 0 ||
 	    splice_content(r, after ? last + 1 : first, 0, r->f.at[k], 1) < 0)
 		return -1;

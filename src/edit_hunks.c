@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aiapply/applied.h"
 #include "aiapply/edit.h"
 #include "aiapply/locate.h"
 
@@ -1294,8 +1295,42 @@ static int record(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv,
 	return ret;
 }
 
+/*
+ * SPEC "Already applied" for a hunk whose new side holds its old side
+ * (include/aiapply/applied.h): with its old side located at `at`, its
+ * new side already covering that place. 1 with *start where the new
+ * side stands, 0 not, -1 out of memory. Only a hunk with more new
+ * lines than old: one with as many can only be covered by a new side
+ * equal to its old side at level lv, a hunk that changes only what lv
+ * ignores (blanks) or the final newline, which the file cannot show to
+ * be done. (With lines added, a final newline the file still lacks is
+ * left so: applying again would add the lines twice.) Not under
+ * --strict (seed 004 has no such rule).
+ */
+static int applied_at(hrun *r, const htry *y, size_t at, aa_ws lv, size_t *start)
+{
+	aa_lview v = run_view(r);
+	aa_needle nd = AA_NEEDLE_INIT(y->post, y->npost);
+	long n;
+
+	if (r->cx->strict || y->npost <= y->npre)
+		return 0;
+	n = aa_applied_covering(&v, at, y->npre, &nd, lv, start, 1);
+	aa_needle_release(&nd);
+	return n < 0 ? -1 : n > 0;
+}
+
+/* Records y as already applied, its new side standing at `start`. */
+static int skip_applied(hrun *r, const htry *y, size_t start, aa_ws lv)
+{
+	int ret = record(r, y, start, AA_HOW_ALREADY_APPLIED, lv, AA_REINDENT_NONE, 0);
+
+	r->next_at = start + y->npost;
+	return ret;
+}
+
 /* Lands y at `at`, finding the indentation shift for a blank-tolerant rung. */
-static int land(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv)
+static int land_here(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv)
 {
 	aa_lview v = run_view(r);
 	ishift sh;
@@ -1317,6 +1352,17 @@ static int land(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv)
 	r->next_at = at + y->npost;
 	shift_release(&sh);
 	return ret;
+}
+
+/* Lands y at `at`, unless its new side already stands over that place. */
+static int land(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv)
+{
+	size_t start;
+	int k = applied_at(r, y, at, lv, &start);
+
+	if (k)
+		return k < 0 ? oom(r, y->h->pos) : skip_applied(r, y, start, lv);
+	return land_here(r, y, at, how, lv);
 }
 
 /* ---- anchoring ------------------------------------------------------------------ */
@@ -1435,6 +1481,34 @@ static void warn_bare_tail(hrun *r, const htry *y, size_t at)
 /* Result of one rung: 1 landed, 0 try the next, -1 error reported. */
 typedef int rung_result;
 
+/*
+ * The old side at several places, hits[0..count): a refusal, unless the
+ * hunk is already applied at one of them (aa_applied_among(): its new
+ * side covers every place, or stands at one place only). `complete`:
+ * hits holds every place the rung considered, not the first few.
+ */
+static rung_result ambiguous(hrun *r, const htry *y, aa_ws lv,
+			     const size_t *hits, long count, int complete)
+{
+	aa_lview v = run_view(r);
+	aa_needle nd = AA_NEEDLE_INIT(y->post, y->npost);
+	size_t start;
+	int k = 0;
+
+	if (complete && !r->cx->strict && y->npost > y->npre)
+		k = aa_applied_among(&v, hits, (size_t)count, y->npre, &nd, lv, &start);
+	aa_needle_release(&nd);
+	if (k < 0)
+		return oom(r, y->h->pos);
+	if (!k)
+		return report_ambiguous(r, y, lv, hits, count);
+	aa_note(r->cx->diags, y->h->pos, r->cx->path,
+		"the hunk's old lines match %ld places, and its result already stands "
+		"at line %ld: taken as applied there, not as ambiguous",
+		count, orig_line(r, start) + 1);
+	return skip_applied(r, y, start, lv) < 0 ? -1 : 1;
+}
+
 /* The current text from line `from` on. */
 static aa_lview view_from(const hrun *r, size_t from)
 {
@@ -1533,7 +1607,7 @@ static rung_result unique_rung(hrun *r, const htry *y, aa_ws lv, aa_how how)
 		count = land(r, y, hits[0], how, lv) < 0 ? -1 : 1;
 	}
 	else if (count > 1)
-		count = report_ambiguous(r, y, lv, hits, count);
+		count = ambiguous(r, y, lv, hits, count, (size_t)count < max);
 	else if (count == 1)
 		count = land(r, y, hits[0], how, lv) < 0 ? -1 : 1;
 	if (hits != buf)
@@ -1632,6 +1706,33 @@ static int report_two_places(hrun *r, const htry *y, size_t hint, size_t moved)
 			orig_line(r, hint) + 1, orig_line(r, moved) + 1, r->last_offset);
 }
 
+/*
+ * A numbered hunk whose old lines are not at its header's line but
+ * elsewhere, and whose new lines are at that line: its result stands
+ * where the header places it, so it is already applied (SPEC "Already
+ * applied") rather than applied by rung 2 at the other place (short
+ * context: the change taken a second time). With its old lines
+ * nowhere, the history and the ladder decide, as before. Only
+ * a hunk that adds lines: the new side of one that only removes lines
+ * is context, weaker evidence (see ladder()).
+ */
+static rung_result applied_at_hint(hrun *r, const htry *y, size_t hint)
+{
+	aa_lview v = run_view(r);
+	aa_needle nd = AA_NEEDLE_INIT(y->post, y->npost);
+	size_t k, adds = 0;
+	int here;
+
+	for (k = y->k0; k < y->k1; k++)
+		adds += y->h->lines[k].kind == '+';
+	here = adds && aa_locate_at(&v, hint, &nd, AA_WS_EXACT);
+
+	aa_needle_release(&nd);
+	if (!here)
+		return 0;
+	return skip_applied(r, y, hint, AA_WS_EXACT) < 0 ? -1 : 1;
+}
+
 /* Rungs 1 and 2 for a hunk with a line number. */
 static rung_result exact_rungs(hrun *r, const htry *y)
 {
@@ -1639,6 +1740,7 @@ static rung_result exact_rungs(hrun *r, const htry *y)
 	aa_needle nd = AA_NEEDLE_INIT(y->pre, y->npre);
 	size_t at[2], hint = hinted_line(r, y->h, 0);
 	int found;
+	rung_result rr;
 
 	/*
 	 * "-0,N" (N > 0) names no line: hinted_line() takes it for line 1,
@@ -1660,8 +1762,10 @@ static rung_result exact_rungs(hrun *r, const htry *y)
 	aa_needle_release(&nd);
 	if (found < 0)
 		return oom(r, y->h->pos);
+	if (found && (rr = applied_at_hint(r, y, hint)) != 0)
+		return rr;
 	if (found == 2)
-		return report_ambiguous(r, y, AA_WS_EXACT, at, 2);
+		return ambiguous(r, y, AA_WS_EXACT, at, 2, 1);
 	if (found == 1)
 		return land(r, y, at[0], AA_HOW_OFFSET, AA_WS_EXACT) < 0 ? -1 : 1;
 	return 0;
@@ -1676,12 +1780,19 @@ static rung_result exact_rungs(hrun *r, const htry *y)
  * last line (which can only be the end). At the top of a non-empty file
  * it usually means a "new" file that exists already: refused too.
  *
- * Never "already applied": with no old lines the hunk's old side is
- * always present, so its new lines being there proves nothing.
+ * Its lines already right at that place (starting there or ending
+ * there) are "already applied" (include/aiapply/applied.h): the
+ * insertion applied once moved the end of the file past its header's
+ * line. At the end of the file the header's line count is the evidence
+ * that the file is the one the answer saw: the lines are added even
+ * when the file ends with the same lines. A v4a chunk that only adds
+ * lines goes at the end whatever the file's length (at_eof): there,
+ * the file ending with its lines is what "already applied" means.
  */
 static int place_insertion(hrun *r, const htry *y)
 {
-	size_t total = run_len(r), at = hinted_line(r, y->h, 0);
+	size_t total = run_len(r), at = hinted_line(r, y->h, 0), start;
+	int k;
 
 	if (!y->h->has_hint)
 		return total ? aa_error(r->cx->diags, y->h->pos, r->cx->path,
@@ -1691,12 +1802,18 @@ static int place_insertion(hrun *r, const htry *y)
 		return aa_error(r->cx->diags, y->h->pos, r->cx->path,
 				"hunk adds lines after line %ld, but the file has %zu lines",
 				y->h->old_start, total);
+	if (at != total || y->h->at_eof) {
+		k = applied_at(r, y, at, AA_WS_EXACT, &start);
+		if (k)
+			return k < 0 ? oom(r, y->h->pos)
+				     : skip_applied(r, y, start, AA_WS_EXACT);
+	}
 	if (at != total)
 		return aa_error(r->cx->diags, y->h->pos, r->cx->path,
 				"hunk adds lines %s line %ld with no context or removed lines; "
 				"nothing in the file confirms the place (add context lines)",
 				at ? "after" : "before", at ? y->h->old_start : 1);
-	return land(r, y, at, AA_HOW_EXACT, AA_WS_EXACT);
+	return land_here(r, y, at, AA_HOW_EXACT, AA_WS_EXACT);
 }
 
 static size_t count_kind(const aa_hunk *h, char kind)

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aiapply/applied.h"
 #include "aiapply/edit.h"
 
 /* How much of a line an error message quotes. */
@@ -240,7 +241,28 @@ typedef struct repl_job {
 	char *find, *rep;    /* normalized */
 	size_t flen, rlen;
 	size_t find_breaks;
+	int keeps_find;      /* the replace text holds the find text */
 } repl_job;
+
+/*
+ * With a replace text that holds the find text, a match that an
+ * occurrence of the replace text already covers is done
+ * (include/aiapply/applied.h): the next match from `a` on that is not
+ * (overlapping ones count); NULL when there is none.
+ * Limit "all" is done when no match is left; with some left, every
+ * match is replaced, covered or not: a covered one among them is as
+ * likely the file's own text, which the answer means to change too.
+ */
+static const char *next_uncovered(const repl_job *j, const char *a)
+{
+	size_t st;
+
+	while (a && j->keeps_find &&
+	       aa_applied_covering_bytes(j->f.s, j->f.len, (size_t)(a - j->f.s),
+					 j->flen, j->rep, j->rlen, &st, 1))
+		a = search(&j->f, (size_t)(a - j->f.s) + 1, j->find, j->flen);
+	return a;
+}
 
 /*
  * Replaces the match at `first` (and, for "all", every later
@@ -343,27 +365,56 @@ static int refuse_several(const repl_job *j, const char *first)
 }
 
 /*
- * The replace text is in the file exactly once, and the find text is
- * nowhere outside it: the replacement was already applied. (A `replace`
- * that contains `find` would otherwise apply again on every run.)
+ * The find text is not in the file and the replace text is, exactly
+ * once: the replacement was already applied (SPEC's first rule).
  */
-static const char *unique_result(const repl_job *j, const char *first)
+static const char *unique_result(const repl_job *j)
 {
 	const char *p;
-	size_t at, inside_end;
 
 	if (!j->rlen)
 		return NULL;
 	p = search(&j->f, 0, j->rep, j->rlen);
 	if (!p || search(&j->f, (size_t)(p - j->f.s) + 1, j->rep, j->rlen))
 		return NULL;
-	if (!first)
-		return p;
-	at = (size_t)(p - j->f.s);
-	if (first < p || j->rlen < j->flen)
+	return p;
+}
+
+/* Places of a "once" find weighed for "already applied", at most. */
+#define PLACES_WEIGHED 64
+
+/*
+ * A replace text that holds the find text (an append, a find that the
+ * replacement keeps): the find is still there once applied. Limit
+ * "once": applied when the replace text covers the find's place, or,
+ * with several places, covers one of them and either all or from one
+ * place only (aa_applied_among_bytes()). Limit "all": when it covers
+ * every match. Returns where the replace text stands, or NULL.
+ */
+static const char *covering_result(const repl_job *j, const char *first)
+{
+	size_t hits[PLACES_WEIGHED], n = 0, st;
+	const char *a;
+
+	if (!j->keeps_find)
 		return NULL;
-	inside_end = at + j->rlen - j->flen;  /* last start inside p */
-	return search(&j->f, inside_end + 1, j->find, j->flen) ? NULL : p;
+	if (j->r->all) {
+		if (next_uncovered(j, first))
+			return NULL;
+		aa_applied_covering_bytes(j->f.s, j->f.len, (size_t)(first - j->f.s),
+					  j->flen, j->rep, j->rlen, &st, 1);
+		return j->f.s + st;
+	}
+	for (a = first; a; a = search(&j->f, (size_t)(a - j->f.s) + 1,
+				      j->find, j->flen)) {
+		if (n == PLACES_WEIGHED)
+			return NULL;
+		hits[n++] = (size_t)(a - j->f.s);
+	}
+	if (!aa_applied_among_bytes(j->f.s, j->f.len, hits, n, j->flen,
+				    j->rep, j->rlen, &st))
+		return NULL;
+	return j->f.s + st;
 }
 
 static int already_applied(repl_job *j, const char *p)
@@ -543,13 +594,11 @@ static int run_job(repl_job *j)
 		return aa_error(j->cx->diags, j->r->pos, j->cx->path,
 				"replacement %zu: empty find text", j->idx);
 	first = search(&j->f, 0, j->find, j->flen);
-	if (!first || memmem(j->rep, j->rlen, j->find, j->flen)) {
-		done = unique_result(j, first);
-		if (done)
-			return already_applied(j, done);
-		if (!first)
-			return not_found(j);
-	}
+	done = first ? covering_result(j, first) : unique_result(j);
+	if (done)
+		return already_applied(j, done);
+	if (!first)
+		return not_found(j);
 	line = flat_line_of(&j->f, (size_t)(first - j->f.s)) + 1;
 	if (!j->r->all && refuse_several(j, first) < 0)
 		return -1;
@@ -580,6 +629,7 @@ static int apply_one(aa_text *t, const aa_repl *r, size_t idx, aa_edit_ctx *cx)
 		goto out;
 	}
 	j.find_breaks = count_breaks(j.find, j.flen);
+	j.keeps_find = j.flen && memmem(j.rep, j.rlen, j.find, j.flen) != NULL;
 	ret = run_job(&j);
 out:
 	flat_free(&j.f);

@@ -191,7 +191,9 @@ static int place_chunk(anchors *a, aa_hunk *h)
 
 		set_hint(h, !h->old_count ? (long)a->n : at < 1 ? 1 : at);
 	} else if (!h->old_count) {
-		set_hint(h, (long)a->n);  /* pure addition: at the end */
+		/* pure addition: at the end, whatever the file's length */
+		set_hint(h, (long)a->n);
+		h->at_eof = 1;
 	} else if (!r) {
 		h->has_scope = 1;
 		h->scope_lo = line;

@@ -1488,6 +1488,13 @@ static int merge_from_version(hsearch *hs, const char *label,
 			rg[i].nnew += op->hunks[i].lines[k].kind != '-';
 		}
 	}
+	/*
+	 * A hunk found already applied in that version changed nothing
+	 * there: the regions would not map it to theirs; merge whole.
+	 */
+	for (i = 0; i < n; i++)
+		if (hs->cx.landings[i].how == AA_HOW_ALREADY_APPLIED)
+			n = 0;
 	r = aa_merge_windowed(hs->p->base, hs->path, label, data, len, hs->cur, hs->curlen,
 			      theirs->ptr ? theirs->ptr : "", theirs->len, rg, n,
 			      &hs->result);
@@ -1922,6 +1929,57 @@ static int delete_directory(planner *p, const aa_op *op)
 	return r;
 }
 
+/* aa_version_fn: any version at all is the answer. */
+static int any_version(const char *label, const char *data, size_t len,
+		       void *payload)
+{
+	(void)label;
+	(void)data;
+	(void)len;
+	*(int *)payload = 1;
+	return 1;
+}
+
+/*
+ * 1 when the file at node n's path, which does not exist now, did
+ * before: in the base (an earlier operation removed it), or in the
+ * history the snapshot offers (the path's versions from the base commit
+ * back). The evidence that a delete or move of it is already applied,
+ * where a path that never existed is a mistake of the answer.
+ */
+static int existed_before(planner *p, const aa_plan_node *n)
+{
+	const aa_snapshot *sn = p->base;
+	char *bound = NULL;
+	int found = 0;
+
+	if (n->base_exists)
+		return 1;
+	if (!sn->history)
+		return 0;
+	if (sn->history(sn->ctx, n->path, NULL, NULL, any_version, &found, &bound) < 0)
+		found = 0;
+	free(bound);
+	return found;
+}
+
+/*
+ * SPEC "Already applied" for a file that is gone: a delete of a path
+ * that existed before, or a move of one whose destination exists, is
+ * skipped with a note. Not under --strict (seed 004: an error).
+ */
+static int gone_already(planner *p, const aa_op *op, const aa_plan_node *n,
+			const char *what)
+{
+	if (op->strict || !existed_before(p, n))
+		return 0;
+	aa_note(p->d, op->pos, op->path,
+		"already %s%s%s (it existed before and does not now); skipped",
+		what, op->to ? " to " : "", op->to ? aa_qpath(op->to) : "");
+	p->plan->ops_skipped++;
+	return 1;
+}
+
 static int plan_delete(planner *p, const aa_op *op)
 {
 	aa_plan_node *n;
@@ -1941,6 +1999,8 @@ static int plan_delete(planner *p, const aa_op *op)
 	if (!n->exists) {
 		if (is_directory(p, op->path, &dir) < 0)
 			return -1;
+		if (!dir && gone_already(p, op, n, "deleted"))
+			return 0;
 		if (!dir)
 			return aa_error(p->d, op->pos, op->path, "%s",
 					op->strict ? "File must exist: deleting non-existent file is an error"
@@ -2068,6 +2128,20 @@ static int plan_move_directory(planner *p, const aa_op *op, int move)
 	return r;
 }
 
+/* A file move whose source is gone and whose destination exists. */
+static int moved_already(planner *p, const aa_op *op, const aa_plan_node *n)
+{
+	const aa_plan_node *dst = node_find(p->plan, op->to);
+	uint32_t mode;
+	aa_oid oid;
+
+	if (!dst && p->base->lookup(p->base->ctx, op->to, &mode, &oid) != 0)
+		return 0;
+	if (dst && !dst->exists)
+		return 0;
+	return gone_already(p, op, n, "moved");
+}
+
 static int plan_move(planner *p, const aa_op *op, int move)
 {
 	aa_plan_node *n;
@@ -2087,6 +2161,8 @@ static int plan_move(planner *p, const aa_op *op, int move)
 	} else {
 		if (is_directory(p, op->path, &dir) < 0)
 			return -1;
+		if (!dir && move && moved_already(p, op, n))
+			return 0;
 		if (!dir)
 			return aa_error(p->d, op->pos, op->path,
 					"does not exist; cannot %s it",
@@ -2880,6 +2956,35 @@ static void run_op(planner *p, const aa_op *given)
 	free(to);
 }
 
+/*
+ * An edit of a path that the next operation moves (v4a "*** Update
+ * File" with "*** Move to"), when the path is gone, existed before and
+ * the destination exists: the move is already applied (moved_already()),
+ * and the edit goes to the destination, where its changes are now (and
+ * usually already applied too). Else the operation itself.
+ */
+static const aa_op *edit_of_moved(planner *p, const aa_changeset *cs,
+				  size_t i, aa_op *tmp)
+{
+	const aa_op *op = &cs->ops[i], *next = i + 1 < cs->n ? &cs->ops[i + 1] : NULL;
+	const aa_plan_node *src = NULL, *dst = NULL;
+	size_t errs = p->d->n;
+
+	if (op->kind != AA_OP_EDIT || op->strict || !next || next->kind != AA_OP_RENAME ||
+	    !op->path || !next->path || !next->to || strcmp(op->path, next->path))
+		return op;
+	if (check_path_syntax(p, op->pos, next->to) == 0 &&
+	    (src = node_get(p, op->path)) != NULL && !src->exists)
+		dst = node_get(p, next->to);
+	/* the checks' own errors are the operations' to report */
+	drop_diags(p->d, errs);
+	if (!dst || !dst->exists || !existed_before(p, node_find(p->plan, op->path)))
+		return op;
+	*tmp = *op;
+	tmp->path = next->to;
+	return tmp;
+}
+
 int aa_plan_build(aa_plan *plan, const aa_changeset *cs,
 		  const aa_snapshot *base, const aa_plan_opts *o, aa_diags *d)
 {
@@ -2897,8 +3002,10 @@ int aa_plan_build(aa_plan *plan, const aa_changeset *cs,
 	 * operations still run and report their own errors.
 	 */
 	for (i = 0; i < cs->n; i++) {
+		aa_op moved;
+
 		p.cur = i;
-		run_op(&p, &cs->ops[i]);
+		run_op(&p, edit_of_moved(&p, cs, i, &moved));
 	}
 	for (i = 0; i < p.nfiles; i++)
 		free(p.files[i]);

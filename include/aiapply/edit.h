@@ -57,9 +57,11 @@ typedef struct aa_edit_ctx {
 	aa_diags *diags;
 	int strict;           /* seed 004 --strict: rung 1 only */
 	/*
-	 * Rungs 1 and 2 only: no "already applied", no tolerant rung. The
-	 * planner tries this first, and against the revision the answer
-	 * was written for (history), before the whole ladder.
+	 * Rungs 1 and 2 only: no "new side found once" rung, no tolerant
+	 * rung (a new side covering the place found is still "already
+	 * applied": include/aiapply/applied.h). The planner tries this
+	 * first, and against the revision the answer was written for
+	 * (history), before the whole ladder.
 	 */
 	int exact_only;
 	/* results */

@@ -300,10 +300,29 @@ static void test_replace_containing_find_is_idempotent(void **state)
 	assert_out(&r, "call(foo, bar)\n");
 	assert_int_equal(r.cx.landings[0].how, AA_HOW_ALREADY_APPLIED);
 	run_free(&r);
-	/* a find outside the result: not applied; two places for "once" */
+	/*
+	 * "once" with two places: the result stands at one of them only,
+	 * so it is applied (the other is the file's own: an answer that
+	 * meant it would have been refused as ambiguous in the first place)
+	 */
 	APPLY(&r, "call(foo, bar)\nfoo\n", { "foo", "foo, bar", 0 });
+	assert_int_equal(r.rc, 0);
+	assert_out(&r, "call(foo, bar)\nfoo\n");
+	assert_int_equal(r.cx.landings[0].how, AA_HOW_ALREADY_APPLIED);
+	run_free(&r);
+	/* the result at two places, a third bare: ambiguous, refused */
+	APPLY(&r, "call(foo, bar)\nfoo\nx(foo, bar)\n", { "foo", "foo, bar", 0 });
 	assert_int_equal(r.rc, -1);
-	assert_non_null(strstr(msg_of(&r.d, AA_DIAG_ERROR), "2 places (lines 1, 2)"));
+	assert_non_null(strstr(msg_of(&r.d, AA_DIAG_ERROR), "3 places (lines 1, 2, 3)"));
+	run_free(&r);
+	/* "all": applied when every place is covered ... */
+	APPLY(&r, "f(foo, bar)\ng(foo, bar)\n", { "foo", "foo, bar", 1 });
+	assert_out(&r, "f(foo, bar)\ng(foo, bar)\n");
+	assert_int_equal(r.cx.landings[0].how, AA_HOW_ALREADY_APPLIED);
+	run_free(&r);
+	/* ... else every place is replaced, as the first time */
+	APPLY(&r, "f(foo, bar)\ng(foo)\n", { "foo", "foo, bar", 1 });
+	assert_out(&r, "f(foo, bar, bar)\ng(foo, bar)\n");
 	run_free(&r);
 	APPLY(&r, "call(foo, bar)\nfoo()\n", { "foo()", "foo(), bar", 0 });
 	assert_out(&r, "call(foo, bar)\nfoo(), bar\n");
@@ -467,6 +486,39 @@ static size_t naive_count(const char *h, const char *n, int overlapping)
 }
 
 /*
+ * "Already applied" with the find text in the file: every place of the
+ * find that an occurrence of the replace text covers (starts at or
+ * before it, ends at or after its end). Limit "all": all covered;
+ * "once": one covered and all covered or every covering occurrence
+ * the same one.
+ */
+static int naive_applied(const char *text, const spec *sp)
+{
+	size_t fl = strlen(sp->find), rl = strlen(sp->replace), n = 0, covered = 0;
+	const char *p, *q, *place = NULL;
+	int one_place = 1;
+
+	if (!strstr(sp->replace, sp->find))
+		return 0;
+	for (p = strstr(text, sp->find); p; p = strstr(p + 1, sp->find)) {
+		int hit = 0;
+
+		n++;
+		for (q = strstr(text, sp->replace); q; q = strstr(q + 1, sp->replace))
+			if (q <= p && q + rl >= p + fl) {
+				hit = 1;
+				if (place && place != q)
+					one_place = 0;
+				place = q;
+			}
+		covered += hit;
+	}
+	if (sp->all)
+		return covered == n;
+	return covered && (covered == n || one_place);
+}
+
+/*
  * The expected result on a "\n"-only string, or NULL for an error:
  * SPEC's rules written the slow, obvious way.
  */
@@ -476,19 +528,11 @@ static char *naive_replace(const char *text, const spec *sp)
 	const char *first = strstr(text, sp->find), *p;
 	aa_buf out = AA_BUF_INIT;
 
-	if (rl && naive_count(text, sp->replace, 1) == 1 &&
-	    (!first || strstr(sp->replace, sp->find))) {
-		const char *at = strstr(text, sp->replace);
-		int outside = 0;
-
-		for (p = strstr(text, sp->find); p; p = strstr(p + 1, sp->find))
-			if (p < at || p + fl > at + rl)
-				outside = 1;
-		if (!outside)
-			return strdup(text);
-	}
 	if (!first)
-		return NULL;
+		return rl && naive_count(text, sp->replace, 1) == 1 ? strdup(text)
+								       : NULL;
+	if (naive_applied(text, sp))
+		return strdup(text);
 	if (!sp->all && naive_count(text, sp->find, 1) > 1)
 		return NULL;  /* "once" needs one place */
 	p = text;
