@@ -429,14 +429,27 @@ static size_t line_start_before(const scan *sc, size_t end)
 	return start;
 }
 
+/* The line ending right before `end` is a fence delimiter line. */
+static int fence_line_before(const scan *sc, size_t end)
+{
+	aa_lspan l;
+	fence f;
+
+	if (!end)
+		return 0;
+	aa_lspan_at(sc->s, sc->n, line_start_before(sc, end), &l);
+	return fence_opens(sc->s + l.start, l.len, &f);
+}
+
 /*
  * The line that names the file a fence opening at `open` holds: the
  * last non-blank line before it, at most one blank line away. Fence
  * delimiter lines in between are passed over, as Aider does (it looks
  * up to three lines back): DeepSeek writes the path in a fence of its
  * own, right before the fence of the block. The line found past a
- * fence must be a path (aa_label_path); a prose line is not a label
- * then. Returns its offset or (size_t)-1.
+ * fence must be a path (aa_label_path) that is the only line of its
+ * fence: the last line of a longer code block is never a label.
+ * Returns its offset or (size_t)-1.
  */
 static size_t label_before(const scan *sc, size_t open, aa_lspan *out)
 {
@@ -457,7 +470,8 @@ static size_t label_before(const scan *sc, size_t open, aa_lspan *out)
 		if (fence_opens(sc->s + out->start, out->len, &f))
 			continue;
 		if (looked == 1 ||
-		    aa_label_path(sc->s + out->start, out->len, &p, &plen))
+		    (aa_label_path(sc->s + out->start, out->len, &p, &plen) &&
+		     fence_line_before(sc, start)))
 			return start;
 		return (size_t)-1;
 	}

@@ -473,6 +473,27 @@ test_expect_success 'a label two lines up, a quote line between, is the path (Ai
 	)
 '
 
+test_expect_success 'the last line of a code block is never the next fence'"'"'s label' '
+	cat >a18.md <<-\EOF &&
+	The layout:
+
+	```
+	src/
+	foo.txt
+	```
+	```text
+	ONE
+	Two
+	```
+	EOF
+	fresh w-a18 &&
+	(
+		cd w-a18 &&
+		test_expect_code 1 git ai-apply ../a18.md 2>err &&
+		git diff --exit-code HEAD
+	)
+'
+
 # ---------- Cline: src/core/assistant-message/diff.test.ts ----------
 # Cline's tests hand the bare blocks to constructNewFileContent with the
 # file; here they come in Cline's tool call, which names the file.
