@@ -494,6 +494,56 @@ test_expect_success 'the last line of a code block is never the next fence'"'"'s
 	)
 '
 
+# aider_chunk NAME ORIGINAL SEARCH REPLACE (printf formats): Aider's
+# replace_most_similar_chunk cases, as an answer on f.txt.
+aider_chunk () {
+	rm -rf "ch-$1" && git init -q "ch-$1" &&
+	printf "$2" >"ch-$1/f.txt" &&
+	git -C "ch-$1" add f.txt &&
+	git -C "ch-$1" commit -q -m base &&
+	printf "f.txt\n<<<<<<< SEARCH\n$3=======\n$4>>>>>>> REPLACE\n" >"ch-$1.md"
+}
+
+# Aider replaces the first occurrence; here two places are refused.
+test_expect_success 'Aider replace_multiple_matches: two places are refused here' '
+	aider_chunk m1 "line1\nline2\nline1\nline3\n" "line1\n" "new_line\n" &&
+	(
+		cd ch-m1 &&
+		test_rejected ../ch-m1.md &&
+		test_grep "ch-m1.md:2:.*2 places" err
+	)
+'
+
+test_expect_success 'Aider replace_part_with_missing_leading_whitespace' '
+	aider_chunk m2 "    line1\n    line2\n    line3\n" "line1\nline2\n" "new_line1\nnew_line2\n" &&
+	(
+		cd ch-m2 &&
+		git ai-apply ../ch-m2.md &&
+		printf "    new_line1\n    new_line2\n    line3\n" >../expect &&
+		staged_as f.txt ../expect
+	)
+'
+
+test_expect_success 'Aider replace_part_with_just_some_missing_leading_whitespace' '
+	aider_chunk m3 "    line1\n    line2\n    line3\n" " line1\n line2\n" " new_line1\n     new_line2\n" &&
+	(
+		cd ch-m3 &&
+		git ai-apply ../ch-m3.md &&
+		printf "    new_line1\n        new_line2\n    line3\n" >../expect &&
+		staged_as f.txt ../expect
+	)
+'
+
+test_expect_success 'Aider replace_part_with_missing_varied_leading_whitespace' '
+	aider_chunk m4 "\n    line1\n    line2\n        line3\n    line4\n" "line2\n    line3\n" "new_line2\n    new_line3\n" &&
+	(
+		cd ch-m4 &&
+		git ai-apply ../ch-m4.md &&
+		printf "\n    line1\n    new_line2\n        new_line3\n    line4\n" >../expect &&
+		staged_as f.txt ../expect
+	)
+'
+
 # ---------- Cline: src/core/assistant-message/diff.test.ts ----------
 # Cline's tests hand the bare blocks to constructNewFileContent with the
 # file; here they come in Cline's tool call, which names the file.
