@@ -261,6 +261,8 @@ typedef struct scan {
 	fence wrap;
 	/* auto: where the prose not yet checked for edit structure starts */
 	size_t prose;
+	/* the file of the last SEARCH/REPLACE block (aa_block.carried_path) */
+	char *carried;
 } scan;
 
 static long line_of(scan *sc, size_t off)
@@ -329,17 +331,36 @@ static void check_prose(scan *sc, size_t to)
 }
 
 /*
+ * After a block that added operations: the file its last one edits is
+ * carried to the next SEARCH/REPLACE block when that names none (as
+ * Aider's current file). A block of any other format ends the carry.
+ */
+static void carry_path(scan *sc, const aa_op *last)
+{
+	free(sc->carried);
+	sc->carried = NULL;
+	if (last->path && last->format &&
+	    !strcmp(last->format, "search-replace") &&
+	    !(sc->carried = aa_strndup(last->path, strlen(last->path)))) {
+		sc->failed = 1;
+		aa_error(sc->d, pos_at(sc, 0), NULL, "out of memory");
+	}
+}
+
+/*
  * Runs row's parser over the block b (data, len and line set); fv is
  * the fence it came from, or NULL.
  */
 static void parse_block(scan *sc, const aa_format_row *row, aa_block *b,
 			const aa_fence_view *fv)
 {
+	size_t before = sc->cs->n;
 	int r;
 
 	if (sc->only && sc->only != row)
 		return;
 	b->in = sc->in;
+	b->carried_path = sc->carried;
 	if (fv && row->parse_fenced)
 		r = row->parse_fenced(b, fv, sc->o, sc->cs, sc->d);
 	else
@@ -348,6 +369,8 @@ static void parse_block(scan *sc, const aa_format_row *row, aa_block *b,
 		sc->failed = 1;
 	else if (r > 0)
 		sc->nblocks++;
+	if (sc->cs->n > before)
+		carry_path(sc, &sc->cs->ops[sc->cs->n - 1]);
 }
 
 static void parse_span(scan *sc, const aa_format_row *row, const char *data,
@@ -396,24 +419,61 @@ static int fence_content(const scan *sc, const fence *fc, aa_buf *buf,
 	return 0;
 }
 
+/* The start of the line that ends right before `end` (end > 0). */
+static size_t line_start_before(const scan *sc, size_t end)
+{
+	size_t start = end - 1;
+
+	while (start > 0 && sc->s[start - 1] != '\n')
+		start--;
+	return start;
+}
+
+/* The line ending right before `end` is a fence delimiter line. */
+static int fence_line_before(const scan *sc, size_t end)
+{
+	aa_lspan l;
+	fence f;
+
+	if (!end)
+		return 0;
+	aa_lspan_at(sc->s, sc->n, line_start_before(sc, end), &l);
+	return fence_opens(sc->s + l.start, l.len, &f);
+}
+
 /*
- * The last non-blank line before the fence opening at `open`, when it
- * is at most one blank line away: where an answer names the file a
- * fence holds. Returns its offset or (size_t)-1.
+ * The line that names the file a fence opening at `open` holds: the
+ * last non-blank line before it, at most one blank line away. Fence
+ * delimiter lines in between are passed over, as Aider does (it looks
+ * up to three lines back): DeepSeek writes the path in a fence of its
+ * own, right before the fence of the block. The line found past a
+ * fence must be a path (aa_label_path) that is the only line of its
+ * fence: the last line of a longer code block is never a label.
+ * Returns its offset or (size_t)-1.
  */
 static size_t label_before(const scan *sc, size_t open, aa_lspan *out)
 {
-	size_t end = open, start, blanks = 0;
+	size_t end = open, start, blanks = 0, looked = 0;
+	const char *p;
+	size_t plen;
+	fence f;
 
-	while (end > 0 && blanks < 2) {
-		start = end - 1;
-		while (start > 0 && sc->s[start - 1] != '\n')
-			start--;
+	while (end > 0 && blanks < 2 && looked < 3) {
+		start = line_start_before(sc, end);
 		aa_lspan_at(sc->s, sc->n, start, out);
-		if (indent_of(sc->s + out->start, out->len) < out->len)
-			return start;
-		blanks++;
 		end = start;
+		if (indent_of(sc->s + out->start, out->len) == out->len) {
+			blanks++;
+			continue;
+		}
+		looked++;
+		if (fence_opens(sc->s + out->start, out->len, &f))
+			continue;
+		if (looked == 1 ||
+		    (aa_label_path(sc->s + out->start, out->len, &p, &plen) &&
+		     fence_line_before(sc, start)))
+			return start;
+		return (size_t)-1;
 	}
 	return (size_t)-1;
 }
@@ -922,6 +982,7 @@ int aa_parse_input(const aa_input *in, const aa_parse_opts *o,
 	if (!sc.failed && !o->strict)
 		writes_with_elisions(cs, first);
 	aa_linemap_free(&sc.lines);
+	free(sc.carried);
 	free(lf);
 	return sc.failed ? -1 : sc.nblocks;
 }

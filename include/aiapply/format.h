@@ -40,6 +40,13 @@ typedef struct aa_block {
 	const char *data;
 	size_t len;
 	long line;
+	/*
+	 * The file the answer's previous SEARCH/REPLACE block edited, or
+	 * NULL: a SEARCH/REPLACE block naming no file edits it, as Aider
+	 * does (its SEARCH text must still match there, once). No other
+	 * format reads it: a whole file never lands on a carried path.
+	 */
+	const char *carried_path;
 } aa_block;
 
 typedef struct aa_parse_opts {

@@ -272,6 +272,11 @@ static void open_block(sparse *p, size_t off, const aa_lspan *l)
 	p->nsearch = 0;
 	p->search_blank = 1;
 	aa_buf_clear(&p->replace);
+	if (!p->path && p->b->carried_path) {
+		/* the file of the answer's previous block (Aider) */
+		p->path = p->b->carried_path;
+		p->path_len = strlen(p->path);
+	}
 	if (!p->path) {
 		fail_at(p, off, "a SEARCH block names no file (put its path on "
 			"the line before the block or the fence)");
@@ -333,6 +338,11 @@ static int roo_hint(sparse *p, const char *s, size_t len)
 		return 0;
 	for (i = n; i < len && is_blank(s[i]); i++)
 		;
+	/* models write the number in brackets too (`:start_line:[12]`) */
+	if (i < len && s[i] == '[' && s[len - 1] == ']') {
+		i++;
+		len--;
+	}
 	if (i == len)
 		return 0;
 	for (; i < len && s[i] >= '0' && s[i] <= '9' && v < 100000000; i++)

@@ -18,7 +18,7 @@ static const aa_input input = { "answer.md", NULL, 0, NULL };
 
 static void parse_len(res *r, const char *json, size_t len)
 {
-	aa_block b = { &input, json, len, BLOCK_LINE };
+	aa_block b = { &input, json, len, BLOCK_LINE, NULL };
 	aa_parse_opts o = { AA_FORMAT_APTIX, 0 };
 
 	memset(r, 0, sizeof(*r));
@@ -462,7 +462,7 @@ static void test_all_errors_reported_and_rolled_back(void **state)
 	memset(&r, 0, sizeof(r));
 	assert_non_null(aa_changeset_add(&r.cs, AA_OP_DELETE, pos));
 	{
-		aa_block b = { &input, NULL, 0, BLOCK_LINE };
+		aa_block b = { &input, NULL, 0, BLOCK_LINE, NULL };
 		aa_parse_opts o = { AA_FORMAT_APTIX, 0 };
 		static const char json[] =
 			"{\"files\": [{\"path\": \"ok\", \"content\": \"\"},\n"
@@ -634,7 +634,7 @@ static void test_huge_content(void **state)
 static void test_too_large_block(void **state)
 {
 	static const char tiny[] = "{}";
-	aa_block b = { &input, tiny, (size_t)AA_MAX_INPUT_SIZE + 1, BLOCK_LINE };
+	aa_block b = { &input, tiny, (size_t)AA_MAX_INPUT_SIZE + 1, BLOCK_LINE, NULL };
 	aa_parse_opts o = { AA_FORMAT_APTIX, 0 };
 	res r;
 

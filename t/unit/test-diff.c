@@ -1193,7 +1193,7 @@ static void error_rolls_back_earlier_files(void **state)
 	aa_diags d = AA_DIAGS_INIT;
 	const char *t = "--- a/ok\n+++ b/ok\n@@ -1 +1 @@\n-a\n+b\n"
 			"--- a/../bad\n+++ b/../bad\n@@ -1 +1 @@\n-a\n+b\n";
-	aa_block b = { &input, t, strlen(t), 1 };
+	aa_block b = { &input, t, strlen(t), 1, NULL };
 	aa_op *keep;
 
 	(void)state;
@@ -1251,7 +1251,7 @@ static void strict_offset_errors_name_the_line(void **state)
 	aa_parse_opts o = { AA_FORMAT_DIFF, 1 };
 	aa_changeset cs = AA_CHANGESET_INIT;
 	aa_diags d = AA_DIAGS_INIT;
-	aa_block b = { &input, nul, sizeof(nul) - 1, 7 };
+	aa_block b = { &input, nul, sizeof(nul) - 1, 7, NULL };
 	const aa_diag *g;
 	result res;
 
