@@ -219,4 +219,60 @@ test_expect_success 'parser: a patch that changes nothing on a missing file is r
 	refused miss
 '
 
+# Scenarios from codex-rs/apply-patch/tests/fixtures/scenarios.
+
+test_expect_success 'scenario 021: an update that only deletes a line' '
+	seed s021 lines.txt "line1\nline2\nline3\n" &&
+	printf "*** Begin Patch\n*** Update File: lines.txt\n@@\n line1\n-line2\n line3\n*** End Patch\n" >s021.patch &&
+	lands s021 lines.txt "line1\nline3\n"
+'
+
+test_expect_success 'scenario 007: deleting a missing file is refused' '
+	seed s007 foo.txt "stable\n" &&
+	printf "*** Begin Patch\n*** Delete File: missing.txt\n*** End Patch\n" >s007.patch &&
+	refused s007
+'
+
+# Codex overwrites the destination of a move and the target of an Add
+# File; here a path that holds other content is not overwritten (it may
+# be work the answer never saw): refused, nothing written.
+test_expect_success 'scenario 010: a move onto an existing file is refused' '
+	seed s010 old/name.txt "from\n" &&
+	(cd s010 && mkdir -p renamed/dir && printf "existing\n" >renamed/dir/name.txt &&
+	 git add . && git commit -q -m dest) &&
+	printf "*** Begin Patch\n*** Update File: old/name.txt\n*** Move to: renamed/dir/name.txt\n@@\n-from\n+new\n*** End Patch\n" >s010.patch &&
+	refused s010 &&
+	test_grep "already exists" s010/err
+'
+
+test_expect_success 'scenario 011: adding a file that exists with other content is refused' '
+	seed s011 duplicate.txt "old content\n" &&
+	printf "*** Begin Patch\n*** Add File: duplicate.txt\n+new content\n*** End Patch\n" >s011.patch &&
+	refused s011 &&
+	test_grep "already exists" s011/err
+'
+
+test_expect_success 'scenario 012: deleting a directory is refused' '
+	seed s012 dir/foo.txt "x\n" &&
+	printf "*** Begin Patch\n*** Delete File: dir\n*** End Patch\n" >s012.patch &&
+	refused s012
+'
+
+# Codex leaves created.txt behind when the next operation fails; here
+# the answer lands all or nothing.
+test_expect_success 'scenario 015: a failure after a success leaves nothing' '
+	seed s015 keep.txt "k\n" &&
+	printf "*** Begin Patch\n*** Add File: created.txt\n+hello\n*** Update File: missing.txt\n@@\n-old\n+new\n*** End Patch\n" >s015.patch &&
+	refused s015 &&
+	test_path_is_missing s015/created.txt
+'
+
+# Codex writes every updated file with a final newline; here a file
+# without one keeps that state (decisions.md: no final newline is added).
+test_expect_success 'scenario 014: an update keeps the missing final newline' '
+	seed s014 no_newline.txt "no newline at end" &&
+	printf "*** Begin Patch\n*** Update File: no_newline.txt\n@@\n-no newline at end\n+first line\n+second line\n*** End Patch\n" >s014.patch &&
+	lands s014 no_newline.txt "first line\nsecond line"
+'
+
 test_done
