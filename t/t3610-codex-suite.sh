@@ -219,6 +219,80 @@ test_expect_success 'parser: a patch that changes nothing on a missing file is r
 	refused miss
 '
 
+# Codex's parser test has no files; here each @@ anchor is a whole line
+# of the file, as Codex's seek_sequence needs (a part of a line is not
+# an anchor, there or here).
+test_expect_success 'parser: the streaming test patch, seven operations' '
+	git init -q big &&
+	(
+		cd big &&
+		mkdir -p src crates/cli/src docs &&
+		printf "impl Config\n{\n    pub apply_patch_progress: bool,\n    pub include_diagnostics: bool,\n}\n\nfn default_progress_interval()\n{\n    Duration::from_millis(500)\n}\n" >src/config.rs &&
+		printf "old\n" >src/legacy_patch_progress.rs &&
+		printf "fn run()\n{\n    let args = Args::parse();\n    dispatch(args)\n}\n" >crates/cli/src/main.rs &&
+		printf "# Project\n\nDevelopment workflow\n\nBuild the Rust workspace before opening a pull request.\n" >README.md &&
+		printf "gone\n" >docs/old-apply-patch-progress.md &&
+		git add . && git commit -q -m base
+	) &&
+	cat >big.patch <<-\EOF &&
+	*** Begin Patch
+	*** Add File: docs/release-notes.md
+	+# Release notes
+	+
+	+## CLI
+	+- Surface apply_patch progress while arguments stream.
+	*** Update File: src/config.rs
+	@@ impl Config
+	-    pub apply_patch_progress: bool,
+	+    pub stream_apply_patch_progress: bool,
+	     pub include_diagnostics: bool,
+	@@ fn default_progress_interval()
+	-    Duration::from_millis(500)
+	+    Duration::from_millis(250)
+	*** Delete File: src/legacy_patch_progress.rs
+	*** Update File: crates/cli/src/main.rs
+	*** Move to: crates/cli/src/bin/codex.rs
+	@@ fn run()
+	-    let args = Args::parse();
+	-    dispatch(args)
+	+    let cli = Cli::parse();
+	+    dispatch(cli)
+	*** Add File: tests/fixtures/apply_patch_progress.json
+	+{
+	+  "type": "apply_patch_progress"
+	+}
+	*** Update File: README.md
+	@@ Development workflow
+	 Build the Rust workspace before opening a pull request.
+	+When touching streamed tool calls, include parser coverage for partial input.
+	*** Delete File: docs/old-apply-patch-progress.md
+	*** End Patch
+	EOF
+	(
+		cd big &&
+		git ai-apply ../big.patch &&
+		printf "impl Config\n{\n    pub stream_apply_patch_progress: bool,\n    pub include_diagnostics: bool,\n}\n\nfn default_progress_interval()\n{\n    Duration::from_millis(250)\n}\n" >../big.config &&
+		staged_as src/config.rs ../big.config &&
+		printf "fn run()\n{\n    let cli = Cli::parse();\n    dispatch(cli)\n}\n" >../big.main &&
+		staged_as crates/cli/src/bin/codex.rs ../big.main &&
+		test_path_is_missing crates/cli/src/main.rs &&
+		test_path_is_missing src/legacy_patch_progress.rs &&
+		test_path_is_missing docs/old-apply-patch-progress.md &&
+		test_path_is_file tests/fixtures/apply_patch_progress.json &&
+		printf "# Release notes\n\n## CLI\n- Surface apply_patch progress while arguments stream.\n" >../big.notes &&
+		staged_as docs/release-notes.md ../big.notes &&
+		tail -n 1 README.md >../big.readme &&
+		test_grep "When touching streamed tool calls" ../big.readme
+	)
+'
+
+test_expect_success 'parser: an update chunk followed by an Add File' '
+	seed upadd file.py "x\n" &&
+	printf "*** Begin Patch\n*** Update File: file.py\n@@\n+line\n*** Add File: other.py\n+content\n*** End Patch" >upadd.patch &&
+	lands upadd other.py "content\n" &&
+	(cd upadd && printf "x\nline\n" >../upadd.file && staged_as file.py ../upadd.file)
+'
+
 # Scenarios from codex-rs/apply-patch/tests/fixtures/scenarios.
 
 test_expect_success 'scenario 021: an update that only deletes a line' '
