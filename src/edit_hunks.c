@@ -761,6 +761,8 @@ static int build_new(hrun *r, const aa_lview *v, size_t at, const htry *y,
 	aa_buf b = AA_BUF_INIT;
 	int at_end = at + y->npre == total;
 	int last_none = total && aa_lview_at(v, total - 1)->eol == AA_EOL_NONE;
+	aa_eol last_eol = total ? aa_lview_at(v, total - 1)->eol : AA_EOL_NONE;
+	int last_newline = last_eol == AA_EOL_LF || last_eol == AA_EOL_CRLF;
 
 	if (!nv)
 		return -1;
@@ -790,8 +792,12 @@ static int build_new(hrun *r, const aa_lview *v, size_t at, const htry *y,
 	if (n && !at_end && nv[n - 1].eol == AA_EOL_NONE)
 		nv[n - 1].eol = dom;
 	if (n && at_end) {
-		/* the final newline: as the hunk says, else as the file had it */
-		if (h->new_no_eol && y->k1 == h->nlines)
+		/*
+		 * The final newline: as the hunk says, else as the file had
+		 * it. A hunk whose both sides end without one changes no
+		 * newline: on a file that ends in a line feed, it is kept.
+		 */
+		if (h->new_no_eol && y->k1 == h->nlines && (!h->old_no_eol || !last_newline))
 			nv[n - 1].eol = last_new_ends_in_cr(h) ? AA_EOL_CR : AA_EOL_NONE;
 		else if (h->old_no_eol || !last_none)
 			nv[n - 1].eol = nv[n - 1].eol == AA_EOL_NONE ? dom : nv[n - 1].eol;
