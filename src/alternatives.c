@@ -581,12 +581,13 @@ static int clone_op(aa_changeset *cs, const aa_op *src)
 	if (!op)
 		return -1;
 	*op = *src;
-	op->path = op->to = op->content = NULL;
+	op->path = op->to = op->content = op->other_name = NULL;
 	op->hunks = NULL;
 	op->repls = NULL;
 	op->apmods = NULL;
 	op->nhunks = op->nrepls = op->napmods = 0;
 	if (dup_opt(&op->path, src->path) | dup_opt(&op->to, src->to) |
+	    dup_opt(&op->other_name, src->other_name) |
 	    dup_optn(&op->content, src->content, src->content_len))
 		return -1;
 	for (k = 0; k < src->nhunks; k++)

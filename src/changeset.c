@@ -136,6 +136,7 @@ void aa_op_free(aa_op *op)
 
 	free(op->path);
 	free(op->to);
+	free(op->other_name);
 	free(op->content);
 	for (i = 0; i < op->nhunks; i++)
 		hunk_free(&op->hunks[i]);

@@ -2581,6 +2581,34 @@ static int drop_diff_prefix(planner *p, const aa_op *op, path_role role,
 }
 
 /*
+ * A plain diff whose "---" and "+++" name different files, the one
+ * taken (*path) naming none: the other, when a file lives there (GNU
+ * patch edits the file that exists). 1 when *path was replaced.
+ */
+static int use_other_name(planner *p, const aa_op *op, const char *given,
+			  char **path)
+{
+	const char *why;
+	char *other;
+	int r;
+
+	/* an invalid other name is never looked up, nor refused: unused */
+	if (!op->other_name || given != op->path || op->kind != AA_OP_EDIT ||
+	    op->strict || aa_path_check(op->other_name, strlen(op->other_name),
+					&why) < 0)
+		return 0;
+	if ((r = path_lives(p, op, op->other_name, ROLE_CONTENT)) <= 0)
+		return r;
+	if (!(other = aa_strdup(op->other_name)))
+		return oom(p, op->pos);
+	aa_note(p->d, op->pos, other, "edited: the diff's other name %s names "
+		"no file", aa_qpath(*path));
+	free(*path);
+	*path = other;
+	return 1;
+}
+
+/*
  * The op's path as the tree resolves it (the one resolution of every
  * format): absolute inside the work tree made relative; the path as
  * written when a file (or, for a source, a directory) lives there; else
@@ -2606,6 +2634,8 @@ static int resolve_path(planner *p, const aa_op *op, const char *given,
 	if (!(*out = aa_strdup(rel)))
 		return oom(p, op->pos);
 	if ((r = path_lives(p, op, *out, role)) != 0)
+		return r < 0 ? -1 : 0;
+	if ((r = use_other_name(p, op, given, out)) != 0)
 		return r < 0 ? -1 : 0;
 	if ((r = drop_diff_prefix(p, op, role, out)) < 0)
 		return -1;

@@ -252,4 +252,26 @@ test_expect_success 'any first component is a prefix: diff.mnemonicPrefix, diff 
 	same_as_git_apply ru.diff
 '
 
+test_expect_success 'plain diff, names differ: the new name when it exists, else the old one, never an invalid one' '
+	cat >names-new.diff <<-\EOF &&
+	--- nowhere.txt
+	+++ f.txt
+	@@ -1,3 +1,3 @@
+	 one
+	-two
+	+TWO
+	 three
+	EOF
+	rm -rf nn && cp -R repo nn &&
+	(cd nn && git ai-apply ../names-new.diff && printf "one\nTWO\nthree\n" >expect &&
+	 test_cmp expect f.txt && test_path_is_missing nowhere.txt) &&
+	sed "s/^--- nowhere.txt/--- f.txt/; s/^+++ f.txt/+++ other.txt/" names-new.diff >names-old.diff &&
+	rm -rf no && cp -R repo no &&
+	(cd no && git ai-apply ../names-old.diff 2>err && test_grep "other name" err &&
+	 test_cmp ../nn/expect f.txt && test_path_is_missing other.txt) &&
+	sed "s/^--- nowhere.txt/--- ..\/f.txt/; s/^+++ f.txt/+++ missing.txt/" names-new.diff >names-bad.diff &&
+	rm -rf nb && cp -R repo nb &&
+	(cd nb && test_rejected ../names-bad.diff && test_grep "missing.txt" err)
+'
+
 test_done

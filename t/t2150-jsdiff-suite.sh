@@ -325,14 +325,15 @@ test_expect_success 'the fuzz hunk lands on the file it was made from' '
 '
 
 # jsdiff ignores the names; "--- foo.txt" / "+++ bar.txt" without git
-# headers, where only foo.txt exists, should edit foo.txt (as GNU patch
-# picks the existing name). We take the new name and refuse: header
-# names are another work item (src/format/diff.c header parsing).
-test_expect_failure 'old and new names differ, only the old exists: edit it' '
+# headers, where only foo.txt exists, edits foo.txt (as GNU patch picks
+# the existing name), with a note.
+test_expect_success 'old and new names differ, only the old exists: edit it' '
 	seed fname "line1\nline2\nline3\nline4\nline6\nline7\nline8\nline9\nline10\n" &&
 	(cd fname && git mv test foo.txt && git commit -q -m name) &&
 	printf -- "$FUZZ_HUNK" | sed "2s/foo.txt/bar.txt/" >fname.diff &&
-	(cd fname && git ai-apply ../fname.diff &&
+	(cd fname && git ai-apply ../fname.diff 2>../fname.err &&
+	 test_grep "other name" ../fname.err &&
+	 test_path_is_missing bar.txt &&
 	 printf "line1\nline2\nline3\nline4\nline5\nline6\nline7\nline8\nline10\n" >../fname.expect &&
 	 staged_as foo.txt ../fname.expect)
 '

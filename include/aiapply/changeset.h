@@ -167,6 +167,13 @@ typedef struct aa_op {
 	 * take off another one (a new file "a/x.txt" stays there).
 	 */
 	int diff_names;
+	/*
+	 * AA_OP_EDIT from a plain diff whose "---" and "+++" name different
+	 * files: the name not taken as path (owned; NULL otherwise). When
+	 * path names no file and this one does, the planner edits this one,
+	 * as GNU patch edits the file that exists.
+	 */
+	char *other_name;
 	/* Which format produced it, for reports ("diff", "ap", ...). */
 	const char *format;
 	/*

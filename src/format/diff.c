@@ -41,6 +41,7 @@ typedef struct fdiff {
 	/* resolved */
 	fkind kind;
 	dname path, dest;
+	dname other;              /* a plain diff's other name (edit_name) */
 	aa_op c;                  /* holds the hunks until they move to an op */
 } fdiff;
 
@@ -876,19 +877,25 @@ static int resolve_move(aa_dparser *P, fdiff *f)
 /*
  * An edit whose "---" and "+++" name different files: the new name,
  * unless it is the old one with something tacked on ("x" / "x.new"),
- * git's rule for a traditional diff; a warning names the one used.
+ * git's rule for a traditional diff; a warning names the one used. A
+ * plain diff keeps the other name in f->other: where the one used names
+ * no file and the other does, the planner edits that one (GNU patch
+ * edits the file that exists; the parser cannot see the tree).
  */
-static const dname *edit_name(aa_dparser *P, const fdiff *f,
+static const dname *edit_name(aa_dparser *P, fdiff *f,
 			      const dname *o, const dname *n)
 {
 	int use_old = !f->git && o->len < n->len && !memcmp(n->s, o->s, o->len);
 	const dname *used = use_old ? o : n, *other = use_old ? n : o;
 	aa_buf m = AA_BUF_INIT;
 
+	if (!f->git && dname_copy(&f->other, other) < 0)
+		return NULL;
 	aa_buf_printf(&m, "the %s name %s differs from the %s name; using the "
-		      "%s name", use_old ? "new" : "old",
+		      "%s name%s", use_old ? "new" : "old",
 		      aa_qpathn(other->s, other->len), use_old ? "old" : "new",
-		      use_old ? "old" : "new");
+		      use_old ? "old" : "new", f->git ? "" :
+		      " (the other where only it names a file)");
 	name_diag(P, AA_DIAG_WARNING, f->pos, used->s, used->len,
 		  !aa_buf_oom(&m) && m.ptr ? m.ptr :
 		  "the old name differs from the new name");
@@ -913,7 +920,8 @@ static int resolve(aa_dparser *P, fdiff *f)
 	named = creation ? n : deletion ? o : n->len ? n : o;
 	if (f->kind == F_EDIT && o->len && n->len && !P->only_path &&
 	    !dname_eq(o, n->s, n->len))
-		named = edit_name(P, f, o, n);
+		if (!(named = edit_name(P, f, o, n)))
+			return aa_error(P->d, f->pos, NULL, "out of memory");
 	if (P->only_path) {
 		if (use_only_path(P, f, named) < 0)
 			return aa_error(P->d, f->pos, NULL, "out of memory");
@@ -1050,6 +1058,9 @@ static int emit_edit(aa_dparser *P, fdiff *f, const dname *path)
 	op->mode = f->new_mode;
 	op->old_mode = f->old_mode;
 	memcpy(op->old_blob, f->old_blob, sizeof(op->old_blob));
+	if (f->other.s && path == &f->path &&
+	    !(op->other_name = aa_strdup(f->other.s)))
+		return aa_error(P->d, f->pos, NULL, "out of memory");
 	move_hunks(op, f);
 	return 0;
 }
@@ -1100,6 +1111,7 @@ static void fdiff_free(fdiff *f)
 	dname_free(&f->pfx_new);
 	dname_free(&f->path);
 	dname_free(&f->dest);
+	dname_free(&f->other);
 	aa_op_free(&f->c);
 	memset(f, 0, sizeof(*f));
 }
