@@ -102,20 +102,23 @@ static void copy_for_signal(char *dst, const aa_buf *src)
 	dst[n] = '\0';
 }
 
-static void block_signals(aa_guard *g)
+int aa_block_landing_signals(sigset_t *saved)
 {
 	sigset_t set;
 
-	if (g->blocked)
-		return;
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGPIPE);
 	sigaddset(&set, SIGQUIT);
-	if (sigprocmask(SIG_BLOCK, &set, &g->saved) == 0)
-		g->blocked = 1;
+	return sigprocmask(SIG_BLOCK, &set, saved) == 0;
+}
+
+static void block_signals(aa_guard *g)
+{
+	if (!g->blocked)
+		g->blocked = aa_block_landing_signals(&g->saved);
 }
 
 static void unblock_signals(aa_guard *g)

@@ -7,6 +7,7 @@
 #ifndef AA_JOURNAL_H
 #define AA_JOURNAL_H
 
+#include <signal.h>
 #include <git2.h>
 #include "aiapply/common.h"
 
@@ -75,5 +76,12 @@ void aa_guard_emergency_cleanup(void);
  * create <file>.waiting and wait until <file> exists.
  */
 void aa_test_hook(const char *step);
+
+/*
+ * Blocks the signals a landing's end waits for (INT, TERM, HUP, PIPE,
+ * QUIT: the index landing and the ref updates finish first, then the
+ * signal ends the run); the old mask in *saved. 1 when blocked.
+ */
+int aa_block_landing_signals(sigset_t *saved);
 
 #endif

@@ -1026,6 +1026,24 @@ static int check_no_loss(planner *p, const aa_op *op, aa_plan_node *n,
 }
 
 /*
+ * A mark on the whole file n (line 0): a tolerant placement that is no
+ * rung of the ladder (a resolved path, dropped definitions).
+ */
+static int add_file_mark(planner *p, aa_plan_node *n, aa_pos pos, aa_how how)
+{
+	aa_landing *v = realloc(n->landings, (n->nlandings + 1) * sizeof(*v));
+
+	if (!v)
+		return oom(p, pos);
+	memset(&v[n->nlandings], 0, sizeof(*v));
+	v[n->nlandings].pos = pos;
+	v[n->nlandings].how = how;
+	n->landings = v;
+	n->nlandings++;
+	return 0;
+}
+
+/*
  * A whole replacement that drops top-level definitions of the file
  * (aa_removed_definitions: functions, classes, ... at column 0) names
  * them in a warning and counts as a tolerant placement: a partial file
@@ -1037,7 +1055,6 @@ static int note_removed_definitions(planner *p, const aa_op *op,
 				    size_t clen)
 {
 	aa_buf names = AA_BUF_INIT;
-	aa_landing *v;
 	size_t count = 0;
 
 	if (is_binary(p, n->path, cur, len) || aa_bytes_look_binary(content, clen))
@@ -1053,17 +1070,7 @@ static int note_removed_definitions(planner *p, const aa_op *op,
 			"file, not a part of it)", count, count == 1 ? "" : "s",
 			names.ptr ? names.ptr : "");
 	aa_buf_free(&names);
-	if (!count)
-		return 0;
-	v = realloc(n->landings, (n->nlandings + 1) * sizeof(*v));
-	if (!v)
-		return oom(p, op->pos);
-	memset(&v[n->nlandings], 0, sizeof(*v));
-	v[n->nlandings].pos = op->pos;
-	v[n->nlandings].how = AA_HOW_DEFINITIONS_REMOVED;
-	n->landings = v;
-	n->nlandings++;
-	return 0;
+	return count ? add_file_mark(p, n, op->pos, AA_HOW_DEFINITIONS_REMOVED) : 0;
 }
 
 /* A whole write over the existing file n; *mode: its mode after. */
@@ -2713,19 +2720,10 @@ static int resolve_op(planner *p, const aa_op *op, aa_op *r, char **path,
 static int mark_resolved(planner *p, const aa_op *op)
 {
 	aa_plan_node *n = node_find(p->plan, op->path);
-	aa_landing *v;
 
 	if (!n || !n->touched)
 		return 0;
-	v = realloc(n->landings, (n->nlandings + 1) * sizeof(*v));
-	if (!v)
-		return oom(p, op->pos);
-	memset(&v[n->nlandings], 0, sizeof(*v));
-	v[n->nlandings].pos = op->pos;
-	v[n->nlandings].how = AA_HOW_PATH_RESOLVED;
-	n->landings = v;
-	n->nlandings++;
-	return 0;
+	return add_file_mark(p, n, op->pos, AA_HOW_PATH_RESOLVED);
 }
 
 static int plan_op(planner *p, const aa_op *op)

@@ -209,17 +209,8 @@ const char *aa_refjournal_dir(const aa_refjournal *j)
  */
 static void block_signals(aa_refjournal *j)
 {
-	sigset_t set;
-
-	if (j->blocked)
-		return;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGPIPE);
-	sigaddset(&set, SIGQUIT);
-	j->blocked = sigprocmask(SIG_BLOCK, &set, &j->saved) == 0;
+	if (!j->blocked)
+		j->blocked = aa_block_landing_signals(&j->saved);
 }
 
 int aa_refjournal_write(aa_refjournal *j, aa_diags *d)
