@@ -212,4 +212,25 @@ test_expect_success 'start anchor, rung 4: the context changed at the top: lands
 	)
 '
 
+test_expect_success 'a header past the end of the file, its context ending the file: lands there' '
+	printf -- "--- a/f.c\n+++ b/f.c\n@@ -40,3 +40,5 @@\n {\n \treturn 3;\n }\n+\n+int d(void);\n" >far.diff &&
+	fresh far &&
+	(
+		cd far &&
+		git ai-apply ../far.diff 2>/dev/null &&
+		test "$(tail -n 1 f.c)" = "int d(void);" &&
+		test $(wc -l <f.c) = 17
+	)
+'
+
+test_expect_success 'a header past the end, its context in the middle only: refused, the line named' '
+	printf -- "--- a/f.c\n+++ b/f.c\n@@ -40,3 +40,5 @@\n \tint x = 2;\n \treturn x;\n }\n+\n+int b2(void);\n" >farmid.diff &&
+	fresh farmid &&
+	(
+		cd farmid &&
+		test_rejected ../farmid.diff &&
+		test_grep "error: f.c: ../farmid.diff:3: hunk is anchored to the end of the file.*its lines are at line 8, but 5 more line(s) follow them" err
+	)
+'
+
 test_done
