@@ -1947,6 +1947,7 @@ typedef struct dsearch {
 	aa_lview v;              /* the window searched */
 	size_t base;             /* its first line in the current text */
 	size_t start[MAX_LISTED + 1], first[MAX_LISTED + 1];
+	int anchored[MAX_LISTED + 1]; /* the place keeps the hunk's anchor */
 	size_t found;
 	int oom;
 } dsearch;
@@ -1973,7 +1974,7 @@ static int d_gap(const dside *s, dgap *g, size_t avail)
  * 0 when the file's blank lines do not allow it.
  */
 static int d_match(const dsearch *d, size_t f0, size_t *start, dgap *gaps,
-		   size_t *ngaps)
+		   size_t *ngaps, size_t *end)
 {
 	const dside *s = &d->side;
 	size_t k = d_next(s, s->k0), f = f0, g = 0, next, fn;
@@ -1995,11 +1996,22 @@ static int d_match(const dsearch *d, size_t f0, size_t *start, dgap *gaps,
 		return 0;
 	f += gaps[g++].s;
 	*ngaps = g;
-	/* an anchored hunk keeps its place: the start or the end of the text */
-	if (d->y->anchor == ANCHOR_START && d->base + *start != 0)
-		return 0;
-	if (d->y->anchor == ANCHOR_END && d->base + f + 1 != run_len(d->r))
-		return 0;
+	if (end)
+		*end = f + 1;
+	return 1;
+}
+
+/*
+ * An anchored hunk keeps its place: the start or the end of the text.
+ * Checked on the one place the rung finds, never used to pick one of
+ * several (a drift match at the edge is no better than one elsewhere).
+ */
+static int d_at_anchor(const dsearch *d, size_t start, size_t end)
+{
+	if (d->y->anchor == ANCHOR_START)
+		return d->base + start == 0;
+	if (d->y->anchor == ANCHOR_END)
+		return d->base + end == run_len(d->r);
 	return 1;
 }
 
@@ -2012,7 +2024,7 @@ static dgap *d_gaps(const dside *s)
 static int d_hit(size_t f0, void *arg)
 {
 	dsearch *d = arg;
-	size_t start, ngaps;
+	size_t start, ngaps, end = 0;
 	dgap *gaps = d_gaps(&d->side);
 	int ok;
 
@@ -2020,12 +2032,13 @@ static int d_hit(size_t f0, void *arg)
 		d->oom = 1;
 		return 1;
 	}
-	ok = d_match(d, f0, &start, gaps, &ngaps);
+	ok = d_match(d, f0, &start, gaps, &ngaps, &end);
 	free(gaps);
 	/* inside the window: starting before its end */
 	if (!ok || (d->r->win_hi != SIZE_MAX && start + d->base >= d->r->win_hi))
 		return 0;
 	d->start[d->found] = start + d->base;
+	d->anchored[d->found] = d_at_anchor(d, start, end);
 	d->first[d->found++] = f0;
 	return d->found > MAX_LISTED;
 }
@@ -2044,7 +2057,7 @@ static int d_build(dsearch *d, size_t f0, aa_hunk *h2, aa_hline **lines,
 	dgap *gaps = d_gaps(s);
 
 	*lines = NULL;
-	if (!gaps || !d_match(d, f0, &start, gaps, &ngaps))
+	if (!gaps || !d_match(d, f0, &start, gaps, &ngaps, NULL))
 		goto fail;
 	for (g = 0; g < ngaps; g++) {
 		extra += gaps[g].s > gaps[g].r ? gaps[g].s - gaps[g].r : 0;
@@ -2125,6 +2138,8 @@ static rung_result drift_side(hrun *r, const htry *y, int new_side)
 	if (d.found > 1)
 		return report_ambiguous_as(r, y, " when blank lines may be missing or extra",
 					   d.start, (long)d.found);
+	if (!d.anchored[0])
+		return 0;
 	if (new_side)
 		return record(r, y, d.start[0], AA_HOW_ALREADY_APPLIED, (aa_ws)lv,
 			      AA_REINDENT_NONE, 0) < 0 ? -1 : 1;
@@ -2269,11 +2284,53 @@ static int at_anchor(hrun *r, const htry *y, const aa_lrec *side, size_t n,
 	return found;
 }
 
+/* How many places (0, 1, 2: more) have the n lines `side` at level lv. */
+static long count_in_window(hrun *r, const aa_lrec *side, size_t n, aa_ws lv)
+{
+	aa_needle nd = AA_NEEDLE_INIT(side, n);
+	size_t from = r->run_floor, hits[2];
+	aa_lview v;
+	long count;
+
+	if (lv != AA_WS_EXACT)
+		run_ws_ready(r);
+	if (from > run_len(r))
+		from = run_len(r);
+	v = window_view(r, from, n);
+	count = aa_locate_first(&v, &nd, lv, hits, 2);
+	aa_needle_release(&nd);
+	return count;
+}
+
+/*
+ * A tolerant rung (blanks ignored, context reduced) lands an anchored
+ * hunk at its edge `at` only when no other place has its lines as well:
+ * at the strictest level the edge has them, they are there only. The
+ * anchor restricts where a hunk may go; it never picks one of several
+ * places a looser match allows (a hunk that appends to a function in
+ * the middle, its context changed upstream, would otherwise land after
+ * the file's last "}"). Rung 1 is git apply's match_end: exact lines at
+ * the edge are the place even when they are elsewhere too.
+ */
+static int edge_only_place(hrun *r, const aa_lrec *side, size_t n, aa_ws lv, size_t at)
+{
+	aa_needle nd = AA_NEEDLE_INIT(side, n);
+	aa_lview v = run_view(r);
+	aa_ws l = AA_WS_EXACT;
+
+	while (l < lv && !aa_locate_at(&v, at, &nd, l))
+		l++;
+	aa_needle_release(&nd);
+	return count_in_window(r, side, n, l) == 1;
+}
+
 static rung_result anchored_rung(hrun *r, const htry *y, aa_ws lv, aa_how how)
 {
 	size_t at;
 
 	if (!at_anchor(r, y, y->pre, y->npre, lv, &at))
+		return 0;
+	if (how != AA_HOW_EXACT && !edge_only_place(r, y->pre, y->npre, lv, at))
 		return 0;
 	/* --strict: rung 1, at the header's line only */
 	if (r->cx->strict && at != hinted_line(r, y->h, 0))
@@ -2281,11 +2338,80 @@ static rung_result anchored_rung(hrun *r, const htry *y, aa_ws lv, aa_how how)
 	return land(r, y, at, how, lv) < 0 ? -1 : 1;
 }
 
+/* How many of the n lines `side`, put at line `start`, are there (blanks ignored). */
+static size_t support_at(hrun *r, const aa_lrec *side, size_t n, long start)
+{
+	aa_lview v = run_view(r);
+	size_t i, total = run_len(r), k = 0;
+
+	for (i = 0; i < n; i++) {
+		aa_needle nd = AA_NEEDLE_INIT(&side[i], 1);
+		long at = start + (long)i;
+
+		if (at >= 0 && (size_t)at < total)
+			k += (size_t)aa_locate_at(&v, (size_t)at, &nd, AA_WS_BOTH);
+		aa_needle_release(&nd);
+	}
+	return k;
+}
+
+/*
+ * Rung 4 for an anchored try y: its core at the edge, its old side
+ * (landed) or, `new_side`, its new side (already applied: a hunk landed
+ * once on this rung is found again this way). The core keeps one
+ * context line next to the changes, often a "}" or a blank line that is
+ * at many places; the edge is taken only when y's whole side, laid over
+ * each place of the core's, has more of its lines there than anywhere
+ * else: the context the core left out still says where the hunk goes.
+ */
+static rung_result anchored_core(hrun *r, const htry *y, const htry *core, int new_side)
+{
+	const aa_lrec *cs = new_side ? core->post : core->pre;
+	const aa_lrec *ys = new_side ? y->post : y->pre;
+	size_t cn = new_side ? core->npost : core->npre;
+	size_t yn = new_side ? y->npost : y->npre;
+	size_t *hits = NULL, at, i, best, off = 0;
+	aa_needle nd = AA_NEEDLE_INIT(cs, cn);
+	aa_lview v;
+	long count;
+	int edge_best = 1;
+
+	/* the core's first line is y's line off on that side */
+	for (i = y->k0; i < core->k0; i++)
+		off += y->h->lines[i].kind != (new_side ? '-' : '+');
+	if (!at_anchor(r, core, cs, cn, AA_WS_BOTH, &at))
+		return 0;
+	v = run_view(r);
+	count = aa_locate_all(&v, &nd, AA_WS_BOTH, NULL, 0);
+	if (count > 0 && !(hits = malloc((size_t)count * sizeof(*hits))))
+		count = -1;
+	if (count > 0)
+		count = aa_locate_all(&v, &nd, AA_WS_BOTH, hits, (size_t)count);
+	aa_needle_release(&nd);
+	if (count < 0) {
+		free(hits);
+		return oom(r, y->h->pos);
+	}
+	best = support_at(r, ys, yn, (long)at - (long)off);
+	for (i = 0; edge_best && i < (size_t)count; i++)
+		if (hits[i] != at && support_at(r, ys, yn, (long)hits[i] - (long)off) >= best)
+			edge_best = 0;
+	free(hits);
+	if (!edge_best)
+		return 0;
+	if (new_side)
+		return record(r, core, at, AA_HOW_ALREADY_APPLIED, AA_WS_BOTH,
+			      AA_REINDENT_NONE, 0) < 0 ? -1 : 1;
+	return land(r, core, at, AA_HOW_REDUCED_CONTEXT, AA_WS_BOTH) < 0 ? -1 : 1;
+}
+
 static rung_result anchored_applied(hrun *r, const htry *y, aa_ws lv)
 {
 	size_t at;
 
 	if (!at_anchor(r, y, y->post, y->npost, lv, &at))
+		return 0;
+	if (lv != AA_WS_EXACT && !edge_only_place(r, y->post, y->npost, lv, at))
 		return 0;
 	return record(r, y, at, AA_HOW_ALREADY_APPLIED, lv, AA_REINDENT_NONE, 0) < 0 ? -1 : 1;
 }
@@ -2302,6 +2428,7 @@ static rung_result anchored_ladder(hrun *r, const htry *y)
 	size_t k0, k1;
 	htry core;
 	aa_ws lv;
+	long n;
 
 	if (rr || r->cx->exact_only || r->cx->strict)
 		return rr;
@@ -2313,12 +2440,24 @@ static rung_result anchored_ladder(hrun *r, const htry *y)
 		rr = anchored_applied(r, y, AA_WS_EXACT);
 	if (!rr)
 		rr = anchored_applied(r, y, AA_WS_BOTH);
+	/*
+	 * Its whole old side elsewhere, blanks ignored: that is where its
+	 * context is, and it is not the edge; a part of it (rung 4) or a
+	 * drift of its blank lines (rung 5) at the edge is no place for it.
+	 * report_anchored() names the line.
+	 */
+	if (!rr && (n = count_in_window(r, y->pre, y->npre, AA_WS_BOTH)) != 0)
+		return n < 0 ? oom(r, h->pos) : 0;
 	/* the core keeps the anchored side: it has no context there */
 	if (!rr && reduced_core(h, y->k1, &k0, &k1)) {
 		if (try_build(&core, h, k0, k1) < 0)
 			return oom(r, h->pos);
 		core.anchor = y->anchor;
-		rr = anchored_rung(r, &core, AA_WS_BOTH, AA_HOW_REDUCED_CONTEXT);
+		/* applied once on this rung: its new side is at the edge */
+		if (count_kind(h, '+'))
+			rr = anchored_core(r, y, &core, 1);
+		if (!rr)
+			rr = anchored_core(r, y, &core, 0);
 		try_release(&core);
 	}
 	if (!rr)
