@@ -248,12 +248,12 @@ static int parse_value_opt(cli *c, int argc, char **argv, int *i)
 	return die_usage("unknown option '%s'", argv[*i]);
 }
 
-/* The AA_SHOW_* bit of "--stat", "--numstat", "--summary", "--diff"; 0. */
+/* The AA_SHOW_* bit of "stat", "numstat", "summary", "diff"; else 0. */
 static unsigned report_flag(const char *a)
 {
 	static const struct { const char *name; unsigned bit; } v[] = {
-		{ "--stat", AA_SHOW_STAT }, { "--numstat", AA_SHOW_NUMSTAT },
-		{ "--summary", AA_SHOW_SUMMARY }, { "--diff", AA_SHOW_DIFF },
+		{ "stat", AA_SHOW_STAT }, { "numstat", AA_SHOW_NUMSTAT },
+		{ "summary", AA_SHOW_SUMMARY }, { "diff", AA_SHOW_DIFF },
 	};
 	size_t i;
 
@@ -278,7 +278,7 @@ static int parse_negated(cli *c, const char *a)
 		c->plan.allow_delete = 0;
 	else if (!strcmp(a, "--no-json"))
 		c->report.kind = AA_REPORT_SUMMARY;
-	else if (report_flag(a + 5))
+	else if (!strncmp(a, "--no-", 5) && report_flag(a + 5))
 		c->report.show &= ~report_flag(a + 5);
 	else if (!strcmp(a, "--no-apply"))
 		c->apply = 0;
@@ -309,8 +309,8 @@ static int parse_flag(cli *c, const char *a)
 		c->plan.allow_delete = 1;
 	else if (!strcmp(a, "--3way") || !strcmp(a, "-3"))
 		c->plan.threeway = 1;
-	else if (report_flag(a))
-		c->report.show |= report_flag(a);
+	else if (!strncmp(a, "--", 2) && report_flag(a + 2))
+		c->report.show |= report_flag(a + 2);
 	else if (!strcmp(a, "--apply"))
 		c->apply = 1;
 	else if (!strcmp(a, "--json"))

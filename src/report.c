@@ -583,6 +583,22 @@ static const char *shown_name(const aa_change *c)
 	return aa_qpath(c->path);
 }
 
+/*
+ * Line counts as git apply counts a patch's: a file moved unchanged has
+ * none, binary or not (its patch holds no data); else line_stats'.
+ */
+static int patch_stats(aa_session *s, const aa_change *c, size_t *add,
+		       size_t *del, int *binary)
+{
+	if (c->renamed_from && !c->base_exists && c->from_exists &&
+	    c->has_oid && !memcmp(&c->from_oid, &c->oid, sizeof(c->oid))) {
+		*add = *del = 0;
+		*binary = 0;
+		return 0;
+	}
+	return line_stats(s, c, add, del, binary);
+}
+
 /* The longest name git apply's --stat lines up (old names too). */
 static size_t stat_name_width(const aa_plan *plan, const unsigned char *src)
 {
@@ -678,7 +694,7 @@ static void print_stat(FILE *out, aa_session *s, const aa_plan *plan,
 
 	for (i = 0; i < plan->nchanges; i++)
 		if (!is_rename_source(src, plan, &plan->changes[i]) &&
-		    !line_stats(s, &plan->changes[i], &add, &del, &binary) &&
+		    !patch_stats(s, &plan->changes[i], &add, &del, &binary) &&
 		    !binary && add + del > most)
 			most = add + del;
 	if (width > 50)
@@ -689,7 +705,7 @@ static void print_stat(FILE *out, aa_session *s, const aa_plan *plan,
 		if (is_rename_source(src, plan, c))
 			continue;
 		files++;
-		if (line_stats(s, c, &add, &del, &binary) < 0)
+		if (patch_stats(s, c, &add, &del, &binary) < 0)
 			binary = 1;
 		if (binary)
 			add = del = 0;
@@ -713,7 +729,7 @@ static void print_numstat(FILE *out, aa_session *s, const aa_plan *plan,
 
 		if (is_rename_source(src, plan, c))
 			continue;
-		if (line_stats(s, c, &add, &del, &binary) < 0 || binary)
+		if (patch_stats(s, c, &add, &del, &binary) < 0 || binary)
 			fputs("-\t-\t", out);
 		else
 			fprintf(out, "%zu\t%zu\t", add, del);
