@@ -44,7 +44,8 @@ enum {
 static const char usage_text[] =
 	"usage: git ai-apply [--cached | --branch=<name> [--each] | --check] [--format=<name>]\n"
 	"                    [--strict] [--base=<rev>] [-m <msg>] [--force] [--allow-delete]\n"
-	"                    [--3way] [-p] [--stat | --json | --diff] [-q] [-C <dir>] [<file>...]\n"
+	"                    [--3way] [-p] [--stat] [--numstat] [--summary] [--diff] [--apply]\n"
+	"                    [--json] [-q] [-C <dir>] [<file>...]\n"
 	"   or: git ai-apply --recover [-C <dir>]\n"
 	"   or: git ai-apply --list [--json] [-C <dir>] [<pattern>]\n"
 	"   or: git ai-apply --review [--json] [-C <dir>]\n"
@@ -65,7 +66,12 @@ static const char usage_text[] =
 	"                       index stages 1-3 instead of refusing (exit status 1)\n"
 	"    -p, --patch        choose the hunks to land, as git add -p (answers\n"
 	"                       on standard input; the answer given as a file)\n"
-	"    --stat, --diff, --json   report as diffstat, git diff or JSON\n"
+	"    --stat             preview: a diffstat of what would land (git apply's)\n"
+	"    --numstat          preview: added, removed and path, tab-separated\n"
+	"    --summary          preview: creations, deletions, renames, mode changes\n"
+	"    --diff             preview: the change as a git diff\n"
+	"    --apply            with a preview option: land as well, and report\n"
+	"    --json             report the landing (or --check) in JSON\n"
 	"    --color[=<when>]   color the output: always, never or auto\n"
 	"    -q, --quiet        no summary\n"
 	"    --recover          finish or undo a landing that was interrupted\n"
@@ -122,6 +128,7 @@ typedef struct cli {
 	int list;             /* --list [<pattern>] */
 	int review;           /* --review */
 	int patch;            /* -p, --patch */
+	int apply;            /* --apply: a report lands as well */
 	aa_color_when color_when; /* --color[=<when>], --no-color */
 	aa_color color;       /* standard output's colors */
 	aa_color err_color;   /* standard error's colors */
@@ -241,6 +248,21 @@ static int parse_value_opt(cli *c, int argc, char **argv, int *i)
 	return die_usage("unknown option '%s'", argv[*i]);
 }
 
+/* The AA_SHOW_* bit of "stat", "numstat", "summary", "diff"; else 0. */
+static unsigned report_flag(const char *a)
+{
+	static const struct { const char *name; unsigned bit; } v[] = {
+		{ "stat", AA_SHOW_STAT }, { "numstat", AA_SHOW_NUMSTAT },
+		{ "summary", AA_SHOW_SUMMARY }, { "diff", AA_SHOW_DIFF },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (!strcmp(a, v[i].name))
+			return v[i].bit;
+	return 0;
+}
+
 /* --no-<option>, as git's parse-options gives every boolean one. */
 static int parse_negated(cli *c, const char *a)
 {
@@ -254,13 +276,12 @@ static int parse_negated(cli *c, const char *a)
 		c->land.force = 0;
 	else if (!strcmp(a, "--no-allow-delete"))
 		c->plan.allow_delete = 0;
-	else if ((!strcmp(a, "--no-stat") && c->report.kind == AA_REPORT_STAT) ||
-		 (!strcmp(a, "--no-json") && c->report.kind == AA_REPORT_JSON) ||
-		 (!strcmp(a, "--no-diff") && c->report.kind == AA_REPORT_DIFF))
+	else if (!strcmp(a, "--no-json"))
 		c->report.kind = AA_REPORT_SUMMARY;
-	else if (!strcmp(a, "--no-stat") || !strcmp(a, "--no-json") ||
-		 !strcmp(a, "--no-diff"))
-		; /* that report was not asked for: nothing to undo */
+	else if (!strncmp(a, "--no-", 5) && report_flag(a + 5))
+		c->report.show &= ~report_flag(a + 5);
+	else if (!strcmp(a, "--no-apply"))
+		c->apply = 0;
 	else if (!strcmp(a, "--no-quiet"))
 		c->report.quiet = 0;
 	else if (!strcmp(a, "--no-3way"))
@@ -288,12 +309,12 @@ static int parse_flag(cli *c, const char *a)
 		c->plan.allow_delete = 1;
 	else if (!strcmp(a, "--3way") || !strcmp(a, "-3"))
 		c->plan.threeway = 1;
-	else if (!strcmp(a, "--stat"))
-		c->report.kind = AA_REPORT_STAT;
+	else if (!strncmp(a, "--", 2) && report_flag(a + 2))
+		c->report.show |= report_flag(a + 2);
+	else if (!strcmp(a, "--apply"))
+		c->apply = 1;
 	else if (!strcmp(a, "--json"))
 		c->report.kind = AA_REPORT_JSON;
-	else if (!strcmp(a, "--diff"))
-		c->report.kind = AA_REPORT_DIFF;
 	else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
 		c->report.quiet = 1;
 	else if (!strcmp(a, "--recover"))
@@ -336,6 +357,30 @@ static void check_patch(cli *c)
 		;
 	if (!c->nfiles || i < c->nfiles)
 		die_fatal(c, "--patch reads its answers from standard input: give the AI's answer as a file, not on standard input");
+}
+
+/*
+ * Reports as previews, as git apply --stat: --stat, --numstat, --summary
+ * and --diff alone land nothing; they run the --check path (the index is
+ * the base, nothing is written, not even objects) and print what would
+ * land. --apply lands as well, in the mode chosen. --json is the
+ * report of a landing, not a preview, and goes with none of them.
+ */
+static void check_preview(cli *c)
+{
+	if (c->report.show && c->report.kind == AA_REPORT_JSON)
+		die_fatal(c, "--json cannot be used with --stat, --numstat, --summary or --diff");
+	if (c->apply && c->land.mode == AA_LAND_CHECK)
+		die_fatal(c, "options '--check' and '--apply' cannot be used together");
+	if (!c->report.show || c->apply || c->fatal.nerrors ||
+	    c->recover || c->list || c->review)
+		return;
+	if (c->land.mode == AA_LAND_BRANCH)
+		die_fatal(c, "a preview (--stat, --numstat, --summary or --diff without --apply) cannot be used with --branch, as --check cannot: add --apply to land it");
+	else if (c->patch)
+		die_fatal(c, "--patch lands what is chosen: add --apply to a --stat, --numstat, --summary or --diff report");
+	else
+		c->land.mode = AA_LAND_CHECK;
 }
 
 static int parse_args(cli *c, int argc, char **argv)
@@ -385,6 +430,7 @@ static int parse_args(cli *c, int argc, char **argv)
 	if (c->plan.threeway && c->land.mode == AA_LAND_BRANCH)
 		die_fatal(c, "--3way cannot be used with --branch: a branch never commits a conflict");
 	check_patch(c);
+	check_preview(c);
 	/* --check predicts the landing's exit status: a conflict is exit 1 */
 	if (c->land.mode == AA_LAND_CHECK)
 		c->plan.threeway = 0;

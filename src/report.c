@@ -571,17 +571,55 @@ static void print_summary(FILE *out, aa_session *s, const aa_plan *plan,
 	}
 }
 
-/* The name a diffstat shows: "path" or "from => to". */
-static int stat_name(const aa_change *c, aa_buf *name)
+/*
+ * The reports below follow git apply's (apply.c stat_patch_list,
+ * numstat_patch_list, summary_patch_list): one line per file in the
+ * order of the change set, a moved file under its new name.
+ */
+
+/* The name git apply shows for a change: the new one, else the old. */
+static const char *shown_name(const aa_change *c)
 {
-	aa_buf_clear(name);
-	if (status_letter(c) == 'R' || status_letter(c) == 'C')
-		return aa_buf_printf(name, "%s => %s", aa_qpath(c->renamed_from),
-				     aa_qpath(c->path));
-	return aa_buf_puts(name, aa_qpath(c->path));
+	return aa_qpath(c->path);
 }
 
-/* n times ch, in set (git's diffstat graph: nothing at all for 0). */
+/*
+ * Line counts as git apply counts a patch's: a file moved unchanged has
+ * none, binary or not (its patch holds no data); else line_stats'.
+ */
+static int patch_stats(aa_session *s, const aa_change *c, size_t *add,
+		       size_t *del, int *binary)
+{
+	if (c->renamed_from && !c->base_exists && c->from_exists &&
+	    c->has_oid && !memcmp(&c->from_oid, &c->oid, sizeof(c->oid))) {
+		*add = *del = 0;
+		*binary = 0;
+		return 0;
+	}
+	return line_stats(s, c, add, del, binary);
+}
+
+/* The longest name git apply's --stat lines up (old names too). */
+static size_t stat_name_width(const aa_plan *plan, const unsigned char *src)
+{
+	size_t i, width = 0, n;
+
+	for (i = 0; i < plan->nchanges; i++) {
+		const aa_change *c = &plan->changes[i];
+
+		if (is_rename_source(src, plan, c))
+			continue;
+		n = strlen(aa_qpath(c->path));
+		width = n > width ? n : width;
+		if (c->renamed_from && !c->base_exists) {
+			n = strlen(aa_qpath(c->renamed_from));
+			width = n > width ? n : width;
+		}
+	}
+	return width;
+}
+
+/* n times ch, in set (the diffstat graph: nothing at all for 0). */
 static void print_graph(FILE *out, char ch, size_t n, const char *set,
 			const char *reset)
 {
@@ -595,47 +633,200 @@ static void print_graph(FILE *out, char ch, size_t n, const char *set,
 	fputs(reset, out);
 }
 
+/*
+ * One --stat line as git apply's show_stats: the name cut to 50
+ * columns ("..." and the rest from a '/'), the count in 5 columns, the
+ * graph scaled so that name and graph fit in 70.
+ */
+static void print_stat_line(FILE *out, const char *qname, int width,
+			    size_t add, size_t del, int binary,
+			    size_t most, const aa_color *color)
+{
+	size_t len = strlen(qname), max, plus = add, minus = del;
+
+	if (len > (size_t)width) {
+		const char *cut = strchr(qname + len + 3 - (size_t)width, '/');
+
+		if (!cut)
+			cut = qname + len + 3 - (size_t)width;
+		fprintf(out, " ...%-*s |", width - 3, cut);
+	} else {
+		fprintf(out, " %-*s |", width, qname);
+	}
+	if (binary) {
+		fputs("  Bin\n", out);
+		return;
+	}
+	max = (size_t)width + most > 70 ? 70 - (size_t)width : most;
+	if (most) {
+		size_t total = ((add + del) * max + most / 2) / most;
+
+		plus = (add * max + most / 2) / most;
+		minus = total - plus;
+	}
+	fprintf(out, "%5zu ", add + del);
+	print_graph(out, '+', plus, COL(color, NEW), COL(color, RESET));
+	print_graph(out, '-', minus, COL(color, OLD), COL(color, RESET));
+	fputc('\n', out);
+}
+
+/* git's print_stat_summary: a count of 0 is left out unless both are. */
+static void print_stat_total(FILE *out, size_t files, size_t add, size_t del)
+{
+	if (!files) {
+		fputs(" 0 files changed\n", out);
+		return;
+	}
+	fprintf(out, " %zu file%s changed", files, files == 1 ? "" : "s");
+	if (add || !del)
+		fprintf(out, ", %zu insertion%s(+)", add, add == 1 ? "" : "s");
+	if (del || !add)
+		fprintf(out, ", %zu deletion%s(-)", del, del == 1 ? "" : "s");
+	fputc('\n', out);
+}
+
 static void print_stat(FILE *out, aa_session *s, const aa_plan *plan,
 		       const unsigned char *src, const aa_color *color)
 {
-	size_t i, add, del, tadd = 0, tdel = 0, width = 0, most = 0, files = 0;
-	aa_buf name = AA_BUF_INIT;
+	size_t i, add, del, tadd = 0, tdel = 0, most = 0, files = 0;
+	size_t width = stat_name_width(plan, src);
+	int binary;
+
+	for (i = 0; i < plan->nchanges; i++)
+		if (!is_rename_source(src, plan, &plan->changes[i]) &&
+		    !patch_stats(s, &plan->changes[i], &add, &del, &binary) &&
+		    !binary && add + del > most)
+			most = add + del;
+	if (width > 50)
+		width = 50;
+	for (i = 0; i < plan->nchanges; i++) {
+		const aa_change *c = &plan->changes[i];
+
+		if (is_rename_source(src, plan, c))
+			continue;
+		files++;
+		if (patch_stats(s, c, &add, &del, &binary) < 0)
+			binary = 1;
+		if (binary)
+			add = del = 0;
+		tadd += add;
+		tdel += del;
+		print_stat_line(out, shown_name(c), (int)width, add, del,
+				binary, most, color);
+	}
+	print_stat_total(out, files, tadd, tdel);
+}
+
+/* --numstat: "added\tremoved\tpath", binary "-\t-\tpath". */
+static void print_numstat(FILE *out, aa_session *s, const aa_plan *plan,
+			  const unsigned char *src)
+{
+	size_t i, add, del;
 	int binary;
 
 	for (i = 0; i < plan->nchanges; i++) {
-		if (is_rename_source(src, plan, &plan->changes[i]) ||
-		    stat_name(&plan->changes[i], &name) < 0)
+		const aa_change *c = &plan->changes[i];
+
+		if (is_rename_source(src, plan, c))
 			continue;
-		width = name.len > width ? name.len : width;
-		if (!line_stats(s, &plan->changes[i], &add, &del, &binary) &&
-		    add + del > most)
-			most = add + del;
+		if (patch_stats(s, c, &add, &del, &binary) < 0 || binary)
+			fputs("-\t-\t", out);
+		else
+			fprintf(out, "%zu\t%zu\t", add, del);
+		fprintf(out, "%s\n", shown_name(c));
 	}
+}
+
+/* The base mode of a moved file: its source's entry in the plan. */
+static uint32_t source_mode(const aa_plan *plan, const aa_change *c)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nchanges; i++)
+		if (plan->changes[i].base_exists &&
+		    !strcmp(plan->changes[i].path, c->renamed_from))
+			return plan->changes[i].base_mode;
+	return c->mode;
+}
+
+/*
+ * How much of a moved file stayed, as git's similarity index: 100 when
+ * the content did not change, else the share of the old lines kept
+ * (git estimates it from byte chunks; a line count is close).
+ */
+static unsigned rename_score(aa_session *s, const aa_change *c)
+{
+	size_t add, del, old_lines, new_lines, big;
+	int binary;
+	sides sd;
+
+	if (c->from_exists && !memcmp(&c->from_oid, &c->oid, sizeof(c->oid)) &&
+	    c->has_oid)
+		return 100;
+	if (line_stats(s, c, &add, &del, &binary) < 0 || load_sides(s, c, &sd) < 0)
+		return 0;
+	old_lines = (size_t)count_lines(sd.old.ptr ? sd.old.ptr : "", sd.old.len);
+	new_lines = (size_t)count_lines(sd.new_data, sd.new_len);
+	free_sides(&sd);
+	if (binary)
+		return add + del ? 0 : 100;
+	big = old_lines > new_lines ? old_lines : new_lines;
+	if (!big)
+		return 100;
+	return (unsigned)((old_lines - (del < old_lines ? del : old_lines)) * 100 / big);
+}
+
+/* " rename a => b (n%)", the common directories once: "d/{a => b}". */
+static void print_rename(FILE *out, aa_session *s, const aa_change *c)
+{
+	const char *from = c->renamed_from, *to = c->path, *sf, *st;
+
+	while ((sf = strchr(from, '/')) && (st = strchr(to, '/')) &&
+	       sf - from == st - to && !memcmp(from, to, (size_t)(st - to))) {
+		from = sf + 1;
+		to = st + 1;
+	}
+	if (from != c->renamed_from)
+		fprintf(out, " %s %.*s{%s => %s} (%u%%)\n",
+			c->copied ? "copy" : "rename",
+			(int)(from - c->renamed_from), c->renamed_from, from,
+			to, rename_score(s, c));
+	else
+		fprintf(out, " %s %s => %s (%u%%)\n",
+			c->copied ? "copy" : "rename", c->renamed_from, c->path,
+			rename_score(s, c));
+}
+
+/* --summary: creations, deletions, renames and mode changes. */
+static void print_git_summary(FILE *out, aa_session *s, const aa_plan *plan,
+			      const unsigned char *src)
+{
+	size_t i;
+
 	for (i = 0; i < plan->nchanges; i++) {
 		const aa_change *c = &plan->changes[i];
-		size_t n, plus, minus;
+		char st = status_letter(c);
+		uint32_t from;
 
-		if (is_rename_source(src, plan, c) || stat_name(c, &name) < 0)
+		if (is_rename_source(src, plan, c))
 			continue;
-		files++;
-		if (line_stats(s, c, &add, &del, &binary) < 0 || binary) {
-			fprintf(out, " %-*s | Bin\n", (int)width, name.ptr);
-			continue;
+		if (st == 'R' || st == 'C') {
+			print_rename(out, s, c);
+			from = source_mode(plan, c);
+			if (from != c->mode)
+				fprintf(out, " mode change %06o => %06o %s\n",
+					from, c->mode, shown_name(c));
+		} else if (!c->base_exists) {
+			fprintf(out, " create mode %06o %s\n", c->mode,
+				shown_name(c));
+		} else if (!c->exists) {
+			fprintf(out, " delete mode %06o %s\n", c->base_mode,
+				shown_name(c));
+		} else if (c->base_mode != c->mode) {
+			fprintf(out, " mode change %06o => %06o %s\n",
+				c->base_mode, c->mode, shown_name(c));
 		}
-		tadd += add;
-		tdel += del;
-		n = add + del;
-		plus = most > 50 ? (add * 50 + most - 1) / most : add;
-		minus = most > 50 ? (del * 50 + most - 1) / most : del;
-		fprintf(out, " %-*s | %4zu ", (int)width, name.ptr, n);
-		print_graph(out, '+', plus, COL(color, NEW), COL(color, RESET));
-		print_graph(out, '-', minus, COL(color, OLD), COL(color, RESET));
-		fputc('\n', out);
 	}
-	aa_buf_free(&name);
-	fprintf(out, " %zu file%s changed, %zu insertion%s(+), %zu deletion%s(-)\n",
-		files, files == 1 ? "" : "s", tadd,
-		tadd == 1 ? "" : "s", tdel, tdel == 1 ? "" : "s");
 }
 
 /* Where git_patch_print's lines go: the report's stream, in its colors. */
@@ -950,17 +1141,19 @@ int aa_report(FILE *out, aa_session *s, const aa_plan *plan,
 	    outcome != AA_OUT_CONFLICTED)
 		return 0;
 	src = rename_sources(plan);
-	switch (o->kind) {
-	case AA_REPORT_STAT:
-		print_stat(out, s, plan, src, o->color);
-		break;
-	case AA_REPORT_DIFF:
-		print_diff(out, s, plan, src, o->color);
-		break;
-	default:
+	if (!o->show)
 		print_summary(out, s, plan, src);
-		break;
-	}
+	if (o->show & AA_SHOW_STAT)
+		print_stat(out, s, plan, src, o->color);
+	if (o->show & AA_SHOW_NUMSTAT)
+		print_numstat(out, s, plan, src);
+	if (o->show & AA_SHOW_SUMMARY)
+		print_git_summary(out, s, plan, src);
+	/* as git diff --stat -p: a blank line between the stat and the patch */
+	if ((o->show & AA_SHOW_DIFF) && (o->show & ~AA_SHOW_DIFF))
+		fputc('\n', out);
+	if (o->show & AA_SHOW_DIFF)
+		print_diff(out, s, plan, src, o->color);
 	free(src);
 	if (o->branch && outcome == AA_OUT_APPLIED) {
 		char hex[GIT_OID_HEXSZ + 1];

@@ -61,7 +61,7 @@ test_expect_success 'setup: an answer for every kind of diff line' '
 test_expect_success '--diff --color=always: the hunks as git diff --color=always' '
 	(
 		cd c &&
-		git ai-apply --cached --diff --color=always ../every.diff >../out &&
+		git ai-apply --cached --apply --diff --color=always ../every.diff >../out &&
 		git diff --cached --color=always >../git.out &&
 		git reset -q --hard base && rm -f n
 	) &&
@@ -81,7 +81,7 @@ test_expect_success '--diff --color=always: the hunks as git diff --color=always
 test_expect_success '--stat --color=always: the graph as git diff --stat colors it' '
 	(
 		cd c &&
-		git ai-apply --cached --stat --color=always ../every.diff >../out &&
+		git ai-apply --cached --apply --stat --color=always ../every.diff >../out &&
 		git reset -q --hard base && rm -f n &&
 		git ai-apply --cached --color=always ../every.diff >../summary &&
 		git reset -q --hard base && rm -f n
@@ -96,7 +96,7 @@ test_expect_success '--stat --color=always: the graph as git diff --stat colors 
 test_expect_success '--diff into a pipe: no color by default' '
 	(
 		cd c &&
-		git ai-apply --cached --diff ../every.diff >../out &&
+		git ai-apply --cached --apply --diff ../every.diff >../out &&
 		git reset -q --hard base && rm -f n
 	) &&
 	test_grep "^+	C;  \$" out &&
@@ -124,7 +124,7 @@ diff_colored () {
 	done &&
 	(
 		cd c &&
-		git ai-apply --cached --diff ../every.diff >../out 2>../err
+		git ai-apply --cached --apply --diff ../every.diff >../out 2>../err
 		r=$?
 		git reset -q --hard base && rm -f n
 		return $r
@@ -151,7 +151,7 @@ test_expect_success 'color.ai-apply=false and --no-color win over color.ui' '
 	git -C c config color.ui always &&
 	(
 		cd c &&
-		git ai-apply --cached --diff --no-color ../every.diff >../out &&
+		git ai-apply --cached --apply --diff --no-color ../every.diff >../out &&
 		git reset -q --hard base && rm -f n
 	) &&
 	! grep "$esc" out
@@ -160,7 +160,7 @@ test_expect_success 'color.ai-apply=false and --no-color win over color.ui' '
 test_expect_success 'auto colors when git says its pager is a terminal' '
 	(
 		cd c &&
-		TERM=xterm GIT_PAGER_IN_USE=true git ai-apply --cached --diff ../every.diff >../out &&
+		TERM=xterm GIT_PAGER_IN_USE=true git ai-apply --cached --apply --diff ../every.diff >../out &&
 		git reset -q --hard base && rm -f n
 	) &&
 	grep -q "$esc" out
@@ -174,7 +174,7 @@ test_expect_success 'color.diff.<slot> changes the sequence' '
 	git -C c config color.diff.meta normal &&
 	(
 		cd c &&
-		git ai-apply --cached --diff --color=always ../every.diff >../out &&
+		git ai-apply --cached --apply --diff --color=always ../every.diff >../out &&
 		git reset -q --hard base && rm -f n
 	) &&
 	test_decode_color <out >decoded &&

@@ -356,7 +356,7 @@ test_expect_success 's splits a hunk at its context gap; y and n on the parts' '
 
 test_expect_success '--diff and --stat report what was chosen only' '
 	fresh s3 &&
-	printf "s\nn\ny\n" | git -C s3 ai-apply -p --diff ../near.diff >out &&
+	printf "s\nn\ny\n" | git -C s3 ai-apply -p --apply --diff ../near.diff >out &&
 	git -C s3 diff --cached >actual &&
 	sed 1,2d actual >expect &&
 	tail -n $(wc -l <expect) out >reported &&
@@ -364,7 +364,7 @@ test_expect_success '--diff and --stat report what was chosen only' '
 	test_grep "^-6\$" reported &&
 	! grep "TWO" reported &&
 	fresh s4 &&
-	printf "n\ny\nn\n" | git -C s4 ai-apply -p --stat ../two.diff >out &&
+	printf "n\ny\nn\n" | git -C s4 ai-apply -p --apply --stat ../two.diff >out &&
 	test_grep "a.txt |  *2 +-" out &&
 	! grep "b.txt |" out
 '

@@ -160,9 +160,9 @@ test_expect_success '--3way --stat and --diff show the content written' '
 	fresh for-stat &&
 	(
 		cd for-stat &&
-		test_expect_code 1 git ai-apply --3way --stat ../answer.diff >../stat 2>/dev/null &&
+		test_expect_code 1 git ai-apply --3way --apply --stat ../answer.diff >../stat 2>/dev/null &&
 		git reset -q --hard base &&
-		test_expect_code 1 git ai-apply --3way --diff ../answer.diff >../diff 2>/dev/null
+		test_expect_code 1 git ai-apply --3way --apply --diff ../answer.diff >../diff 2>/dev/null
 	) &&
 	test_grep "f.txt | *4 ++++" stat &&
 	test_grep "^+<<<<<<< ours" diff &&

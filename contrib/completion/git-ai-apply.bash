@@ -19,7 +19,7 @@ _git_ai_apply ()
 		;;
 	--*)
 		__gitcomp "--cached --branch= --each --list --review --check --format= --strict --base=
-			--force --allow-delete --3way --patch --stat --json --diff --color --color= --no-color --quiet --help"
+			--force --allow-delete --3way --patch --stat --numstat --summary --diff --apply --json --color --color= --no-color --quiet --help"
 		return
 		;;
 	esac

@@ -8,14 +8,24 @@
 #include "color.h"
 
 typedef enum aa_report_kind {
-	AA_REPORT_SUMMARY,
-	AA_REPORT_STAT,
-	AA_REPORT_DIFF,
+	AA_REPORT_SUMMARY,    /* one line per file, or the reports in show */
 	AA_REPORT_JSON
 } aa_report_kind;
 
+/*
+ * The reports asked for (--stat, --numstat, --summary, --diff), any
+ * together, printed in this order as git apply (then git diff -p) does.
+ */
+enum {
+	AA_SHOW_STAT = 1,
+	AA_SHOW_NUMSTAT = 2,
+	AA_SHOW_SUMMARY = 4,
+	AA_SHOW_DIFF = 8
+};
+
 typedef struct aa_report_opts {
 	aa_report_kind kind;
+	unsigned show;        /* AA_SHOW_*; 0: the per-file summary */
 	int quiet;            /* -q: no summary (errors still go to stderr) */
 	const char *mode;     /* "index", "cached", "branch", "check" */
 	const char *branch;
