@@ -14,7 +14,7 @@ wait_for () {
 	while ! test -e "$1"
 	do
 		i=$((i + 1))
-		test $i -lt 1000 || { echo "timed out waiting for $1"; return 1; }
+		test $i -lt 6000 || { echo "timed out waiting for $1"; return 1; }
 		sleep 0.01
 	done
 }
