@@ -6,26 +6,7 @@
 #include <stdlib.h>
 
 #include "format/registry.h"
-
-static int label_is(const char *line, const char *want)
-{
-	const char *p;
-	size_t n;
-
-	if (!aa_label_path(line, strlen(line), &p, &n))
-		return want == NULL;
-	return want && n == strlen(want) && !memcmp(p, want, n);
-}
-
-static int info_is(const char *info, const char *want)
-{
-	const char *p;
-	size_t n;
-
-	if (!aa_info_path(info, strlen(info), &p, &n))
-		return want == NULL;
-	return want && n == strlen(want) && !memcmp(p, want, n);
-}
+#include "label-fixture.h"
 
 static void labels(void **state)
 {
