@@ -3,10 +3,10 @@
 #define AIAPPLY_H
 
 #include "aiapply/common.h"
-#include "aiapply/changeset.h"
-#include "aiapply/text.h"
-#include "aiapply/path.h"
-#include "aiapply/edit.h"
-#include "aiapply/format.h"
+#include "change/changeset.h"
+#include "edit/text.h"
+#include "change/path.h"
+#include "edit/edit.h"
+#include "format/format.h"
 
 #endif

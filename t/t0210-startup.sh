@@ -3,7 +3,7 @@
 test_description='start-up: the system CA bundle is neither read nor needed
 
 libgit2 (Debian, mbedTLS) parses the CA bundle in git_libgit2_init; the
-command replaces that parse with one that loads nothing (src/cmd/no-ca-bundle.c).'
+command replaces that parse with one that loads nothing (src/cli/no-ca-bundle.c).'
 
 . "$(dirname "$0")/test-lib.sh"
 

@@ -1,11 +1,11 @@
 /*
  * libFuzzer target: an answer parsed with --format=auto, then split into
- * its alternatives (src/alternatives.c). Checks: the result is 0 or the
+ * its alternatives (src/format/alternatives.c). Checks: the result is 0 or the
  * count of change sets, none empty, every operation valid, none lost;
  * each set is freed on its own, in reverse order, then the rest.
  */
 #include "fuzz.h"
-#include "aiapply/alternatives.h"
+#include "format/alternatives.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -22,9 +22,9 @@
 #include <string.h>
 
 #include "aiapply/common.h"
-#include "aiapply/format.h"
-#include "aiapply/path.h"
-#include "aiapply/plan.h"
+#include "format/format.h"
+#include "change/path.h"
+#include "plan/plan.h"
 
 #define BASE_MARKER "=====BASE=====\n"
 

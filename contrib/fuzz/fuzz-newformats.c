@@ -21,9 +21,9 @@
 #include <string.h>
 
 #include "aiapply/common.h"
-#include "aiapply/edit.h"
-#include "aiapply/format.h"
-#include "aiapply/text.h"
+#include "edit/edit.h"
+#include "format/format.h"
+#include "edit/text.h"
 
 #define BASE_MARKER "=====BASE=====\n"
 

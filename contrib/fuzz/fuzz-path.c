@@ -4,7 +4,7 @@
  * The input is one path (not NUL-terminated: an exact-size copy, so
  * ASan sees a read past its end). Checks (abort, unless
  * AA_FUZZ_NO_ORACLES=1), by rules written here independently of
- * src/path.c:
+ * src/change/path.c:
  *  - a refusal gives a reason;
  *  - an accepted path is 1..AA_MAX_PATH_LENGTH bytes with no control
  *    byte, no backslash, no leading or trailing '/', no drive letter, no

@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aiapply/edit.h"
-#include "aiapply/text.h"
+#include "edit/edit.h"
+#include "edit/text.h"
 
 #define NCTL 13 /* 4 per splice, 1 for the split */
 #define MAX_INS 64

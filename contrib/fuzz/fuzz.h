@@ -14,12 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aiapply/changeset.h"
-#include "aiapply/edit.h"
+#include "change/changeset.h"
+#include "edit/edit.h"
 #include "aiapply/common.h"
-#include "aiapply/format.h"
-#include "aiapply/path.h"
-#include "aiapply/text.h"
+#include "format/format.h"
+#include "change/path.h"
+#include "edit/text.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

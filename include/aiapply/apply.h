@@ -2,18 +2,18 @@
  * The library's entry point: read the inputs, parse them into one change
  * set, open the base, plan and land -- one call taking the options and
  * returning the outcome with every diagnostic, as git's apply.c under
- * builtin/apply.c. The command line (src/cli.c) only parses options and
+ * builtin/apply.c. The command line (src/cli/cli.c) only parses options and
  * prints the result.
  */
 #ifndef AIAPPLY_APPLY_H
 #define AIAPPLY_APPLY_H
 
 #include <git2.h>
-#include "format.h"
-#include "plan.h"
-#include "land.h"
-#include "report.h"
-#include "select.h"
+#include "format/format.h"
+#include "plan/plan.h"
+#include "land/land.h"
+#include "aiapply/report.h"
+#include "workflow/select.h"
 
 typedef struct aa_apply_opts {
 	aa_land_opts land;
@@ -30,13 +30,13 @@ typedef struct aa_apply_opts {
 				  void *payload);
 	void *payload;
 	/*
-	 * -p: ask which changes to land between plan and land (src/select.c);
+	 * -p: ask which changes to land between plan and land (src/workflow/select.c);
 	 * NULL lands the whole plan.
 	 */
 	const aa_select_opts *select;
 	/*
 	 * --each: land only the alternative-th (1-based) of the change sets
-	 * the one input splits into (src/alternatives.c); alternatives of
+	 * the one input splits into (src/format/alternatives.c); alternatives of
 	 * them. 0: the whole change set.
 	 */
 	size_t alternative, alternatives;
@@ -137,7 +137,7 @@ void aa_each_result_free(aa_each_result *res);
 
 /*
  * How many suggestions input `file` holds: the number of alternatives it
- * splits into (src/alternatives.c), 1 when it is one change set or does
+ * splits into (src/format/alternatives.c), 1 when it is one change set or does
  * not parse (its own run reports why). The note saying so goes to d.
  */
 size_t aa_apply_count_alternatives(git_repository *repo,

@@ -9,7 +9,7 @@
 #define AIAPPLY_CONFIG_H
 
 #include <git2.h>
-#include "common.h"
+#include "aiapply/common.h"
 
 /* One setting: the name normalised as git does, the value (NULL: none). */
 typedef struct aa_config_param {

@@ -8,7 +8,7 @@
 #define AIAPPLY_LIST_H
 
 #include <git2.h>
-#include "common.h"
+#include "aiapply/common.h"
 
 typedef enum aa_merge_state {
 	AA_MERGE_CLEAN,      /* "merges": a merge into HEAD has no conflict */

@@ -3,9 +3,9 @@
 #define AIAPPLY_REPORT_H
 
 #include <stdio.h>
-#include "land.h"
-#include "list.h"
-#include "color.h"
+#include "land/land.h"
+#include "aiapply/list.h"
+#include "aiapply/color.h"
 
 typedef enum aa_report_kind {
 	AA_REPORT_SUMMARY,    /* one line per file, or the reports in show */

@@ -9,8 +9,8 @@
 
 #include <stdio.h>
 #include <git2.h>
-#include "apply.h"
-#include "color.h"
+#include "aiapply/apply.h"
+#include "aiapply/color.h"
 
 /*
  * Writes the record of a staged landing (default mode or --cached) that

@@ -10,7 +10,7 @@
  *
  * A change's modifications become operations in order: CREATE_FILE is an
  * AA_OP_WRITE (must be new), every run of the other actions one AA_OP_EDIT
- * of kind AA_EDIT_AP (src/edit_ap.c).
+ * of kind AA_EDIT_AP (src/edit/ap_mods.c).
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -19,8 +19,8 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "aiapply/format.h"
-#include "aiapply/path.h"
+#include "format/format.h"
+#include "change/path.h"
 
 /* Largest include_*_blank_lines value accepted. */
 #define MAX_BLANK_LINES 1000000000L

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "aiapply/format.h"
-#include "aiapply/path.h"
+#include "format/format.h"
+#include "change/path.h"
 #include "format/registry.h"
 
 /* Positions of more values than this are not recorded (memory bound). */

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aiapply/format.h"
-#include "aiapply/path.h"
+#include "format/format.h"
+#include "change/path.h"
 #include "format/registry.h"
 
 typedef enum verb {

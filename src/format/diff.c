@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "aiapply/common.h"
-#include "aiapply/changeset.h"
-#include "aiapply/format.h"
-#include "aiapply/path.h"
+#include "change/changeset.h"
+#include "format/format.h"
+#include "change/path.h"
 #include "format/diff_int.h"
 #include "format/registry.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "aiapply/common.h"
-#include "aiapply/changeset.h"
+#include "change/changeset.h"
 #include "format/diff_int.h"
 
 /* ---- the line cursor ---------------------------------------------- */

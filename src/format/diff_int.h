@@ -5,8 +5,8 @@
 #ifndef AA_FORMAT_DIFF_INT_H
 #define AA_FORMAT_DIFF_INT_H
 
-#include "aiapply/changeset.h"
-#include "aiapply/format.h"
+#include "change/changeset.h"
+#include "format/format.h"
 
 /* Most hunks one file diff may have. */
 #define AA_DIFF_MAX_HUNKS 1000000

@@ -22,7 +22,7 @@
  */
 #include <string.h>
 
-#include "aiapply/path.h"
+#include "change/path.h"
 #include "format/registry.h"
 
 static int is_blank(char c)

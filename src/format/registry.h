@@ -3,7 +3,7 @@
  * saying how the extractor finds its blocks (a line that starts an
  * unfenced region and where the region ends, a code fence whose content
  * fits, a whole input) and which parser takes them. The extractor
- * (src/extract.c) only walks this table; adding a format is one file
+ * (src/format/extract.c) only walks this table; adding a format is one file
  * under src/format/ and one row in src/format/registry.c.
  *
  * Also the line helpers every parser shares: a line cursor (aa_lspan)
@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "aiapply/format.h"
+#include "format/format.h"
 
 /* ---------- lines ---------- */
 

@@ -39,9 +39,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aiapply/edit.h"
-#include "aiapply/format.h"
-#include "aiapply/text.h"
+#include "edit/edit.h"
+#include "format/format.h"
+#include "edit/text.h"
 #include "format/registry.h"
 
 #define QUOTE_MAX 120

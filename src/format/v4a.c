@@ -13,7 +13,7 @@
  * optionally closed by "*** End of File" (the chunk is at the end of the
  * file). The first chunk of an update may omit its "@@". Markers may be
  * padded with white space, as Codex accepts them. Chunks become hunks of
- * an AA_EDIT_V4A edit; src/edit_v4a.c places them, through the hunk
+ * an AA_EDIT_V4A edit; src/edit/v4a_chunks.c places them, through the hunk
  * ladder. Lines before "*** Begin Patch" and after "*** End Patch"
  * (prose, a shell heredoc `apply_patch <<'EOF'`) are not part of it.
  *
@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aiapply/format.h"
-#include "aiapply/path.h"
+#include "format/format.h"
+#include "change/path.h"
 #include "format/registry.h"
 
 #define QUOTE_MAX 120

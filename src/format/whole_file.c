@@ -14,14 +14,14 @@
  * new file and of a file that starts with it; in any other existing file
  * it was the answer's label, and the planner leaves it out. Content with elision lines ("// ... existing code ...")
  * becomes an AA_EDIT_ELIDE edit, resolved against the original by
- * src/edit_elide.c (never written literally); other content is a plain
+ * src/edit/elide.c (never written literally); other content is a plain
  * write (create or replace).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "aiapply/edit.h"
-#include "aiapply/format.h"
+#include "edit/edit.h"
+#include "format/format.h"
 #include "format/registry.h"
 
 static int is_blank(char c)

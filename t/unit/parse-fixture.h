@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "aiapply/format.h"
+#include "format/format.h"
 
 typedef struct fixture {
 	aa_input in;

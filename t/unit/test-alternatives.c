@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "aiapply/alternatives.h"
+#include "format/alternatives.h"
 
 /* Parses `text` (auto-detected) and splits it; returns the split's result. */
 static int split_answer(fixture *f, const char *text, aa_alternatives *alt)

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 
 #include "unit.h"
-#include "aiapply/format.h"
-#include "aiapply/edit.h"
+#include "format/format.h"
+#include "edit/edit.h"
 
 typedef struct parsed {
 	aa_changeset cs;

@@ -1,14 +1,14 @@
 /*
- * Unit tests of the shared "already applied" rule (src/edit_applied.c,
- * include/aiapply/applied.h): an edit whose new side covers the place
+ * Unit tests of the shared "already applied" rule (src/edit/applied.c,
+ * src/edit/applied.h): an edit whose new side covers the place
  * where its old side is located is applied there; the same lines
  * elsewhere do not count.
  */
 #include <stdlib.h>
 
 #include "unit.h"
-#include "aiapply/applied.h"
-#include "aiapply/edit.h"
+#include "edit/applied.h"
+#include "edit/edit.h"
 
 /* Lines of `text` split at '\n' (records point into text). */
 typedef struct lines {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "unit.h"
-#include "aiapply/format.h"
+#include "format/format.h"
 
 /* The block starts at this line of the input (as after a ```json line). */
 #define BLOCK_LINE 20

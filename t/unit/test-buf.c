@@ -1,4 +1,4 @@
-/* Unit tests of the shared buffers (src/buf.c). */
+/* Unit tests of the shared buffers (src/util/buf.c). */
 #include <stdint.h>
 #include <stdlib.h>
 

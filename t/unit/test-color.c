@@ -1,4 +1,4 @@
-/* Unit tests for color values and color.* decisions (src/color.c). */
+/* Unit tests for color values and color.* decisions (src/report/color.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include "unit.h"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "aiapply/format.h"
+#include "format/format.h"
 
 typedef struct fixture {
 	aa_input in;

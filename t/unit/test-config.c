@@ -1,4 +1,4 @@
-/* Unit tests for GIT_CONFIG_PARAMETERS parsing (src/config.c). */
+/* Unit tests for GIT_CONFIG_PARAMETERS parsing (src/workflow/config.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include "unit.h"

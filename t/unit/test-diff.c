@@ -4,8 +4,8 @@
 
 #include "unit.h"
 #include "aiapply/common.h"
-#include "aiapply/changeset.h"
-#include "aiapply/format.h"
+#include "change/changeset.h"
+#include "format/format.h"
 
 /* ---- helpers -------------------------------------------------------- */
 

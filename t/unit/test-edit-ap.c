@@ -1,10 +1,10 @@
-/* Unit tests of the ap edit engine (src/edit_ap.c, seed 003 §3). */
+/* Unit tests of the ap edit engine (src/edit/ap_mods.c, seed 003 §3). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "unit.h"
-#include "aiapply/edit.h"
+#include "edit/edit.h"
 
 /* One modification; NULL strings are absent keys. */
 typedef struct mod {

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "aiapply/format.h"
+#include "format/format.h"
 
 /* Checks ops[i] is of `kind` on `path`, from `format`, at input `line`. */
 static void assert_op(const fixture *f, size_t i, aa_op_kind kind,

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 
 #include "unit.h"
-#include "aiapply/plan.h"
-#include "../../src/history.h"
-#include "../../src/history_merge.h"
+#include "plan/plan.h"
+#include "plan/history.h"
+#include "plan/history_merge.h"
 
 /* ---- the fake repository: one file, its current bytes and versions ---- */
 

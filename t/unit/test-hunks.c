@@ -1,5 +1,5 @@
 /*
- * Unit tests of the hunk engine (src/edit_hunks.c): SPEC "Locating
+ * Unit tests of the hunk engine (src/edit/hunks.c): SPEC "Locating
  * edits" (the ladder: exact at the hint, exact nearest the hint,
  * already applied, whitespace-insensitive, reduced context), "Text
  * fidelity", "Already applied", --strict (seed 004) and the deletion
@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "unit.h"
-#include "aiapply/edit.h"
+#include "edit/edit.h"
 
 /*
  * One hunk as the diff parser leaves it. `body` holds one line per

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the locator engine (src/locate.c, include/aiapply/locate.h):
+ * Unit tests of the locator engine (src/edit/locate.c, src/edit/locate.h):
  * whitespace spans and line equality at every level, and the searches
  * (at a place, every match, nearest a hint, closest region).
  */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "unit.h"
-#include "aiapply/locate.h"
+#include "edit/locate.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 

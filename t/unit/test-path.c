@@ -1,9 +1,9 @@
-/* Unit tests for path validation and joining (src/path.c). */
+/* Unit tests for path validation and joining (src/change/path.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include "unit.h"
 #include "aiapply/common.h"
-#include "aiapply/path.h"
+#include "change/path.h"
 
 #define S(lit) lit, sizeof(lit) - 1
 

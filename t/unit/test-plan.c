@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "unit.h"
-#include "aiapply/plan.h"
+#include "plan/plan.h"
 
 typedef struct fake_file {
 	const char *path;

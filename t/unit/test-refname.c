@@ -1,8 +1,8 @@
-/* Unit tests for reference and branch names (src/refname.c). */
+/* Unit tests for reference and branch names (src/land/refname.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include "unit.h"
-#include "aiapply/refname.h"
+#include "land/refname.h"
 
 struct name_case {
 	const char *name;

@@ -1,10 +1,10 @@
-/* Unit tests of the find/replace engine (src/edit_replace.c). */
+/* Unit tests of the find/replace engine (src/edit/replace.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "unit.h"
-#include "aiapply/edit.h"
+#include "edit/edit.h"
 
 typedef struct spec {
 	const char *find;

@@ -1,5 +1,5 @@
 /*
- * Unit tests for the colored report lines (src/report.c): git's diff
+ * Unit tests for the colored report lines (src/report/report.c): git's diff
  * colors line by line and the diagnostics' keyword and closest region,
  * on the edge cases the sharness tests cannot reach through an answer.
  */

@@ -1,6 +1,6 @@
 /*
  * Path resolution and no silent loss, the pure parts: labels as paths
- * (src/format/label.c) and the measures of src/resolve.c.
+ * (src/format/label.c) and the measures of src/plan/resolve.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 #include "unit.h"
 #include "aiapply/common.h"
 #include "format/registry.h"
-#include "resolve.h"
+#include "plan/resolve.h"
 #include "label-fixture.h"
 
 static void test_labels_as_people_write_them(void **state)

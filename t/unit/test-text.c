@@ -1,9 +1,9 @@
-/* Unit tests for the text model (src/text.c). */
+/* Unit tests for the text model (src/edit/text.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include "unit.h"
-#include "aiapply/text.h"
-#include "text_priv.h"
+#include "edit/text.h"
+#include "edit/text_priv.h"
 
 #define S(lit) lit, sizeof(lit) - 1
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "aiapply/format.h"
+#include "format/format.h"
 
 static void operations_in_order(void **state)
 {

@@ -1,0 +1,207 @@
+/*
+ * The change set: the one intermediate form every format parses into.
+ * An ordered list of operations, each with its input position. Parsers
+ * build it (no libgit2), the planner consumes it (no text parsing).
+ */
+#ifndef AIAPPLY_CHANGESET_H
+#define AIAPPLY_CHANGESET_H
+
+#include "aiapply/common.h"
+
+typedef enum aa_op_kind {
+	AA_OP_WRITE,   /* create or replace a whole file with `content` */
+	AA_OP_DELETE,  /* delete a file (or a directory when dir_ok) */
+	AA_OP_RENAME,  /* move `path` to `to` (file, or directory when dir_ok) */
+	AA_OP_COPY,    /* copy file `path` to `to` (git "copy from/to") */
+	AA_OP_EDIT     /* text edits of an existing file (see edit_kind) */
+} aa_op_kind;
+
+/* What AA_OP_WRITE requires of the existing path. */
+typedef enum aa_exist {
+	AA_EXIST_ANY,  /* create or overwrite */
+	AA_EXIST_NEW,  /* must not exist; identical content = already applied */
+	AA_EXIST_MUST, /* must exist (replace) */
+	AA_EXIST_EMPTY /* must not exist, or be an empty file (filled) */
+} aa_exist;
+
+typedef enum aa_edit_kind {
+	AA_EDIT_NONE,         /* mode change only */
+	AA_EDIT_HUNKS,        /* unified-diff hunks (with or without line hints) */
+	AA_EDIT_REPLACEMENTS, /* literal find/replace (aptix) */
+	AA_EDIT_AP,           /* ap modifications (seed 003) */
+	AA_EDIT_V4A,          /* v4a chunks: hunks with "@@ context" anchors */
+	AA_EDIT_ELIDE         /* `content` replaces the file; its elisions
+				 stand for the original's lines */
+} aa_edit_kind;
+
+/* One line of a hunk body, without its line terminator. */
+typedef struct aa_hline {
+	char kind;      /* ' ' context, '-' removed, '+' added */
+	char *text;
+	size_t len;
+	/*
+	 * A context line that had lost its leading space: the parser's
+	 * guess, which the hunk engine may take back (see edit_hunks.c).
+	 */
+	int loose;
+} aa_hline;
+
+typedef struct aa_hunk {
+	aa_pos pos;          /* the @@ line */
+	int has_hint;        /* 0 for bare "@@" (locate by content) */
+	long old_start, old_count;
+	long new_start, new_count;
+	aa_hline *lines;
+	size_t nlines;
+	int old_no_eol;      /* "\ No newline" after the last old-side line */
+	int new_no_eol;      /* ... after the last new-side line */
+	char *section;       /* text after the closing @@, or NULL */
+	/*
+	 * The header's counts disagreed with the body, which was recounted
+	 * (old_count/new_count now hold the body's counts). --strict
+	 * rejects this after context validation (seed 004 order).
+	 */
+	int count_mismatch;
+	/*
+	 * v4a: `section` holds the chunk's "@@ context" anchor lines,
+	 * "\n"-separated; at_eof: "*** End of File" (the chunk ends the file).
+	 */
+	int at_eof;
+	/*
+	 * Set on the v4a engine's own copies: the chunk is sought only in
+	 * lines [scope_lo, scope_hi) (0-based, of the file before the op),
+	 * the region its "@@" anchors open (src/edit/v4a_chunks.c).
+	 */
+	int has_scope;
+	size_t scope_lo, scope_hi;
+} aa_hunk;
+
+typedef struct aa_repl {
+	aa_pos pos;
+	char *find;
+	size_t find_len;
+	char *replace;
+	size_t replace_len;
+	int all;             /* limit "all" (default "once") */
+} aa_repl;
+
+typedef enum aa_ap_action {
+	AA_AP_REPLACE,
+	AA_AP_INSERT_AFTER,
+	AA_AP_INSERT_BEFORE,
+	AA_AP_DELETE
+} aa_ap_action;
+
+/* One ap modification; strings are NULL when the key is absent. */
+typedef struct aa_apmod {
+	aa_pos pos;
+	aa_ap_action action;
+	char *snippet;
+	char *start_snippet;
+	char *end_snippet;
+	char *anchor;
+	char *content;
+	long leading_blank_lines;
+	long trailing_blank_lines;
+} aa_apmod;
+
+typedef struct aa_op {
+	aa_op_kind kind;
+	aa_pos pos;
+	char *path;          /* target (source for RENAME/COPY) */
+	char *to;            /* RENAME/COPY destination */
+
+	/* AA_OP_WRITE */
+	char *content;
+	size_t content_len;
+	aa_exist exist;
+
+	/*
+	 * Modes: 0 = not stated. `mode` is the mode to give the result
+	 * (new file mode, new mode); `old_mode` the mode the patch expects.
+	 */
+	uint32_t mode;
+	uint32_t old_mode;
+
+	/* AA_OP_DELETE / AA_OP_RENAME may name a directory. */
+	int dir_ok;
+	/*
+	 * AA_OP_RENAME of a file: the destination may already exist when it
+	 * holds exactly the moved file (bytes and mode); then only the
+	 * source goes (SPEC: Move onto an existing path unless identical).
+	 */
+	int onto_identical;
+	/*
+	 * AA_OP_WRITE of a whole file from a chat answer's labelled block:
+	 * such a block is often an excerpt; refuse one that looks like it
+	 * (aa_looks_like_excerpt) rather than gut the file.
+	 */
+	int may_be_excerpt;
+	/*
+	 * AA_OP_WRITE or AA_EDIT_ELIDE from a whole-file block whose first
+	 * line is a comment naming the path ("# app/x.py"): that line's
+	 * bytes, newline included; 0 when there is none. The planner leaves
+	 * it out of an existing file that does not start with it.
+	 */
+	size_t label_line_len;
+
+	/*
+	 * AA_OP_DELETE from a diff: the removed lines must be the whole
+	 * file (hunks hold them); nhunks == 0 means no content check.
+	 */
+	aa_edit_kind edit_kind;
+	aa_hunk *hunks;
+	size_t nhunks;
+	aa_repl *repls;
+	size_t nrepls;
+	aa_apmod *apmods;
+	size_t napmods;
+
+	/* ap §3.5: strip trailing blanks of every line of the result. */
+	int strip_trailing_ws;
+	/* Interpret hunks under seed 004's --strict rules (rung 1 only). */
+	int strict;
+	/*
+	 * The paths are a diff's names, whose a/ and b/ prefixes the diff
+	 * parser took off by the diff convention: the planner does not
+	 * take off another one (a new file "a/x.txt" stays there).
+	 */
+	int diff_names;
+	/*
+	 * AA_OP_EDIT from a plain diff whose "---" and "+++" name different
+	 * files: the name not taken as path (owned; NULL otherwise). When
+	 * path names no file and this one does, the planner edits this one,
+	 * as GNU patch edits the file that exists.
+	 */
+	char *other_name;
+	/* Which format produced it, for reports ("diff", "ap", ...). */
+	const char *format;
+	/*
+	 * AA_OP_EDIT from a git diff: the old blob id of its "index
+	 * <old>..<new>" line (hex, maybe abbreviated; "" when none).
+	 */
+	char old_blob[41];
+} aa_op;
+
+typedef struct aa_changeset {
+	aa_op *ops;
+	size_t n, cap;
+} aa_changeset;
+
+#define AA_CHANGESET_INIT { NULL, 0, 0 }
+
+/*
+ * Appends a zeroed operation of the given kind and returns it (NULL on
+ * out-of-memory). The pointer is valid until the next append.
+ */
+aa_op *aa_changeset_add(aa_changeset *cs, aa_op_kind kind, aa_pos pos);
+/* Append a hunk / hunk line / replacement / ap modification. */
+aa_hunk *aa_op_add_hunk(aa_op *op, aa_pos pos);
+int aa_hunk_add_line(aa_hunk *h, char kind, const char *text, size_t len);
+aa_repl *aa_op_add_repl(aa_op *op, aa_pos pos);
+aa_apmod *aa_op_add_apmod(aa_op *op, aa_pos pos);
+void aa_op_free(aa_op *op);
+void aa_changeset_free(aa_changeset *cs);
+const char *aa_op_kind_name(aa_op_kind k);
+
+#endif

@@ -1,0 +1,842 @@
+/*
+ * Elisions: a whole-file replacement that skips unchanged parts with a
+ * placeholder line (`// ... existing code ...`, `# ... rest of the file
+ * unchanged`, a block comment of dots, `<!-- ... -->`, `...` alone) must never be
+ * written literally: that is how answers gut files. Each elision stands
+ * for the original lines between the lines around it. It is resolved
+ * when the nearest non-blank line before it and the one after it each
+ * occur exactly once in the original (exactly, else with trailing, else
+ * with all surrounding white space ignored), in order; the original
+ * lines between them are put back (byte for byte, each with its own line
+ * ending) in place of the elision and the blank lines around it.
+ * Otherwise the edit is refused, naming the elision's line and why.
+ *
+ * A line that occurs in the original as it stands is content, never an
+ * elision. The original's lines are hashed once into a table per white
+ * space level (built on first use), so resolving is linear in the size
+ * of the file and of the answer.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "edit/edit.h"
+#include "edit/locate.h"
+
+#define QUOTE_MAX 80
+#define MAX_LISTED 5
+
+/* ---------- what an elision looks like ---------- */
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+static char lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+static int has_word(const char *s, size_t len, const char *w)
+{
+	size_t n = strlen(w), i, j;
+
+	for (i = 0; n <= len && i <= len - n; i++) {
+		for (j = 0; j < n && lower(s[i + j]) == w[j]; j++)
+			;
+		if (j == n)
+			return 1;
+	}
+	return 0;
+}
+
+static int starts(const char *s, size_t len, const char *p)
+{
+	size_t n = strlen(p);
+
+	return len >= n && !memcmp(s, p, n);
+}
+
+static int ends(const char *s, size_t len, const char *p)
+{
+	size_t n = strlen(p);
+
+	return len >= n && !memcmp(s + len - n, p, n);
+}
+
+/* An ellipsis in s: "..." or U+2026. */
+static int has_ellipsis(const char *s, size_t len)
+{
+	return has_word(s, len, "...") || has_word(s, len, "\xe2\x80\xa6");
+}
+
+/* Only dots, ellipses and blanks, with at least one ellipsis. */
+static int only_ellipsis(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!has_ellipsis(s, len))
+		return 0;
+	for (i = 0; i < len; i++) {
+		if (s[i] == '.' || is_blank(s[i]))
+			continue;
+		if (i + 2 < len && !memcmp(s + i, "\xe2\x80\xa6", 3)) {
+			i += 2;
+			continue;
+		}
+		return 0;
+	}
+	return 1;
+}
+
+static size_t words(const char *s, size_t len)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < len; i++)
+		if (!is_blank(s[i]) && (i == 0 || is_blank(s[i - 1])))
+			k++;
+	return k;
+}
+
+/* What placeholder comments say, with or without an ellipsis. */
+static int says_skipped(const char *s, size_t len)
+{
+	static const char *const phrases[] = {
+		"existing code", "rest of", "unchanged", "remains the same",
+		"remain the same", "same as before", "omitted", "previous code",
+		"other methods", "other code", "keep existing", "code here",
+		"as before", "no changes", "truncated",
+	};
+	size_t i;
+
+	if (words(s, len) > 12)
+		return 0;
+	if (has_ellipsis(s, len))
+		return 1;
+	for (i = 0; i < sizeof(phrases) / sizeof(*phrases); i++)
+		if (has_word(s, len, phrases[i]))
+			return 1;
+	return 0;
+}
+
+/* The comment's text without its markers, or 0 when it is no comment. */
+static int comment_body(const char *s, size_t len, const char **b, size_t *n)
+{
+	static const char *const open[] = {
+		"{/*", "/*", "<!--", "//", "#", "--", ";", "%", "(*", "'",
+	};
+	static const char *const close[] = { "*/}", "*/", "-->", "*)" };
+	size_t i;
+
+	for (i = 0; i < sizeof(open) / sizeof(*open); i++)
+		if (starts(s, len, open[i]))
+			break;
+	if (i == sizeof(open) / sizeof(*open))
+		return 0;
+	s += strlen(open[i]);
+	len -= strlen(open[i]);
+	for (i = 0; i < sizeof(close) / sizeof(*close); i++)
+		if (ends(s, len, close[i])) {
+			len -= strlen(close[i]);
+			break;
+		}
+	while (len && (is_blank(*s) || *s == '/' || *s == '#' || *s == '*')) {
+		s++;
+		len--;
+	}
+	while (len && is_blank(s[len - 1]))
+		len--;
+	*b = s;
+	*n = len;
+	return 1;
+}
+
+/* Targets where "..." alone is content: prose, and Python's Ellipsis. */
+static int bare_dots_are_content(const char *path)
+{
+	static const char *const exts[] = {
+		".md", ".markdown", ".mdx", ".rst", ".txt", ".adoc", ".py",
+		".pyi", ".ipynb",
+	};
+	size_t i, n = path ? strlen(path) : 0;
+
+	for (i = 0; i < sizeof(exts) / sizeof(*exts); i++)
+		if (ends(path ? path : "", n, exts[i]))
+			return 1;
+	return 0;
+}
+
+/* The first byte of every placeholder: a comment opener, '.', or '…'. */
+static int may_open(unsigned char c)
+{
+	return c == '/' || c == '#' || c == '<' || c == '-' || c == ';' ||
+	       c == '%' || c == '{' || c == '(' || c == '\'' || c == '.' ||
+	       c == 0xe2;
+}
+
+int aa_is_elision(const char *s, size_t len, const char *path)
+{
+	const char *b;
+	size_t n;
+
+	while (len && is_blank(*s)) {
+		s++;
+		len--;
+	}
+	/* most lines are code: out at their first byte */
+	if (!len || !may_open((unsigned char)*s))
+		return 0;
+	while (len && is_blank(s[len - 1]))
+		len--;
+	if (only_ellipsis(s, len))
+		return !bare_dots_are_content(path);
+	if (!comment_body(s, len, &b, &n) || !n)
+		return 0;
+	return only_ellipsis(b, n) || says_skipped(b, n);
+}
+
+int aa_has_elision(const char *s, size_t len, const char *path)
+{
+	const char *p = s, *e = s + len, *nl;
+
+	for (; p < e; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(e - p));
+		if (!nl)
+			nl = e;
+		if (aa_is_elision(p, (size_t)(nl - p), path))
+			return 1;
+	}
+	return 0;
+}
+
+/* ---------- the original's lines, by hash ---------- */
+
+typedef struct slot {
+	uint32_t hash;
+	uint32_t used;
+	size_t first;       /* the first line with this content */
+	size_t count;
+} slot;
+
+typedef struct original {
+	const aa_text *t;
+	aa_lrec *recs;
+	slot *tab[AA_WS_LEVELS];
+	size_t mask;
+} original;
+
+static void original_free(original *o)
+{
+	int lv;
+
+	free(o->recs);
+	for (lv = 0; lv < AA_WS_LEVELS; lv++)
+		free(o->tab[lv]);
+}
+
+static int original_init(original *o, const aa_text *t)
+{
+	size_t i, cap = 16;
+
+	memset(o, 0, sizeof(*o));
+	o->t = t;
+	while (cap < 2 * t->n)
+		cap *= 2;
+	o->mask = cap - 1;
+	o->recs = malloc((t->n ? t->n : 1) * sizeof(*o->recs));
+	if (!o->recs)
+		return -1;
+	for (i = 0; i < t->n; i++)
+		aa_lrec_set(&o->recs[i], t->lines[i].s, t->lines[i].len,
+			    t->lines[i].eol);
+	return 0;
+}
+
+/* The slot of a line equal to r at level lv (an empty slot when none). */
+static slot *probe(original *o, aa_ws lv, const aa_lrec *r)
+{
+	size_t i = r->h[lv] & o->mask;
+	slot *tab = o->tab[lv];
+
+	while (tab[i].used && !(tab[i].hash == r->h[lv] &&
+				aa_lrec_eq(&o->recs[tab[i].first], r, lv)))
+		i = (i + 1) & o->mask;
+	return &tab[i];
+}
+
+static int build_table(original *o, aa_ws lv)
+{
+	size_t i;
+
+	o->tab[lv] = calloc(o->mask + 1, sizeof(slot));
+	if (!o->tab[lv])
+		return -1;
+	for (i = 0; i < o->t->n; i++) {
+		slot *s = probe(o, lv, &o->recs[i]);
+
+		if (!s->used) {
+			s->used = 1;
+			s->hash = o->recs[i].h[lv];
+			s->first = i;
+		}
+		s->count++;
+	}
+	return 0;
+}
+
+/* ---------- resolving ---------- */
+
+/* One answer line. */
+typedef struct aline {
+	const char *s;
+	size_t len;
+	int elision;
+} aline;
+
+typedef struct resolver {
+	const aa_op *op;
+	aa_edit_ctx *cx;
+	original o;
+	aline *v;
+	size_t n;
+	aa_line *out;
+	size_t nout, cap;
+} resolver;
+
+static int split_answer(resolver *r)
+{
+	const char *p = r->op->content, *e = p + r->op->content_len, *nl;
+	size_t k = 0, cap = 1;
+
+	for (nl = p; nl < e; nl++)
+		cap += *nl == '\n';
+	r->v = calloc(cap, sizeof(*r->v));
+	if (!r->v)
+		return -1;
+	for (; p < e; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(e - p));
+		if (!nl)
+			nl = e;
+		r->v[k].s = p;
+		r->v[k].len = (size_t)(nl - p);
+		k++;
+	}
+	r->n = k;
+	return 0;
+}
+
+/* 1 when the line s[0..len) is a line of the original, byte for byte. */
+static int in_original(original *o, const char *s, size_t len)
+{
+	aa_lrec r;
+	slot *sl;
+
+	aa_lrec_set(&r, s, len, AA_EOL_LF);
+	if (!o->tab[AA_WS_EXACT] && build_table(o, AA_WS_EXACT) < 0)
+		return -1;
+	sl = probe(o, AA_WS_EXACT, &r);
+	return sl->used != 0;
+}
+
+/* Marks the elisions: placeholder lines that are not in the original. */
+static int mark_elisions(resolver *r)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < r->n; i++) {
+		if (!aa_is_elision(r->v[i].s, r->v[i].len, r->op->path))
+			continue;
+		if ((k = in_original(&r->o, r->v[i].s, r->v[i].len)) < 0)
+			return -1;
+		r->v[i].elision = !k;
+	}
+	return 0;
+}
+
+/*
+ * The input line of answer line i. A whole-file fence's op (and a
+ * SEARCH/REPLACE block's REPLACE text) starts at its first content line;
+ * the other formats' ops start at the line that opens the content
+ * (companion START, file-changes tag), and their content on the next.
+ * An aptix bundle's content is a JSON string: its own line is kept.
+ */
+static aa_pos answer_pos(const resolver *r, size_t i)
+{
+	aa_pos p = r->op->pos;
+	const char *f = r->op->format;
+
+	if (!p.line || (f && !strcmp(f, "aptix")))
+		return p;
+	p.line += (long)i + (f && strcmp(f, "whole-file") ? 1 : 0);
+	return p;
+}
+
+static int push(resolver *r, aa_line l)
+{
+	if (r->nout == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 64;
+		aa_line *v = realloc(r->out, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		r->out = v;
+		r->cap = cap;
+	}
+	r->out[r->nout++] = l;
+	return 0;
+}
+
+static int push_answer(resolver *r, size_t i)
+{
+	aa_line l;
+	size_t len = r->v[i].len;
+
+	l.eol = aa_line_own_eol(r->v[i].s, &len, r->o.t->dominant);
+	l.s = r->v[i].s;
+	l.len = (uint32_t)len;
+	return push(r, l);
+}
+
+static int blank(const aline *a)
+{
+	return aa_line_is_blank(a->s, a->len);
+}
+
+static int elision_error(resolver *r, size_t i, const char *why,
+			 size_t anchor, long count)
+{
+	aa_buf b = AA_BUF_INIT;
+	size_t k, listed = 0;
+	int ret;
+
+	if (count > 1) {
+		aa_lrec want;
+
+		aa_lrec_set(&want, r->v[anchor].s, r->v[anchor].len, AA_EOL_LF);
+		for (k = 0; k < r->o.t->n && listed < MAX_LISTED; k++)
+			if (aa_lrec_eq(&r->o.recs[k], &want, AA_WS_BOTH))
+				aa_buf_printf(&b, "%s%zu", listed++ ? ", " : "", k + 1);
+	}
+	if (count > 1)
+		ret = aa_error(r->cx->diags, answer_pos(r, i), r->cx->path,
+			       "the elision %s cannot be resolved: the line %s it "
+			       "%s occurs %ld times in the file (lines %s%s)",
+			       aa_qtext(r->v[i].s, r->v[i].len, QUOTE_MAX),
+			       aa_qtext(r->v[anchor].s, r->v[anchor].len, QUOTE_MAX),
+			       why, count, b.ptr ? b.ptr : "",
+			       count > MAX_LISTED ? ", ..." : "");
+	else
+		ret = aa_error(r->cx->diags, answer_pos(r, i), r->cx->path,
+			       "the elision %s cannot be resolved: %s",
+			       aa_qtext(r->v[i].s, r->v[i].len, QUOTE_MAX), why);
+	aa_buf_free(&b);
+	return ret;
+}
+
+/*
+ * Where the answer lines [from, from + cnt) are in the original: the
+ * number of places at the first white-space level that has any, the
+ * first in *at; -1 on out-of-memory.
+ */
+static long locate_run(resolver *r, size_t from, size_t cnt, size_t *at)
+{
+	aa_lrec *v = malloc(cnt * sizeof(*v));
+	aa_needle nd = AA_NEEDLE_INIT(v, cnt);
+	aa_lview view;
+	size_t k, hits[1];
+	long found = 0;
+	int lv;
+
+	if (!v)
+		return -1;
+	for (k = 0; k < cnt; k++)
+		aa_lrec_set(&v[k], r->v[from + k].s, r->v[from + k].len, AA_EOL_LF);
+	memset(&view, 0, sizeof(view));
+	view.seg[0] = r->o.recs;
+	view.nseg[0] = r->o.t->n;
+	for (lv = AA_WS_EXACT; lv < AA_WS_LEVELS && !found; lv++)
+		found = aa_locate_all(&view, &nd, (aa_ws)lv, hits, 1);
+	if (found > 0)
+		*at = hits[0];
+	aa_needle_release(&nd);
+	free(v);
+	return found;
+}
+
+/*
+ * The anchor on one side of elision e: the answer lines next to it, as
+ * few as make them unique in the original (1, 2, 4, ... up to the whole
+ * part of the answer on that side). `lo`..`hi` is that part; the anchor
+ * lines end at `hi` (side "follows") or start at `lo` ("precedes").
+ * 0 with *at = the original line next to the elision, -1 on error.
+ */
+static int anchor_run(resolver *r, size_t e, size_t lo, size_t hi,
+		      int before, size_t *at)
+{
+	size_t k = 1, len = hi - lo, from, hit = 0;
+	const char *side = before ? "follows" : "precedes";
+	long found = 0, single = 0;
+
+	for (;;) {
+		if (k > len)
+			k = len;
+		from = before ? hi - k : lo;
+		found = locate_run(r, from, k, &hit);
+		if (found < 0)
+			return aa_error(r->cx->diags, answer_pos(r, e),
+					r->cx->path, "out of memory");
+		if (found == 1) {
+			*at = before ? hit + k - 1 : hit;
+			return 0;
+		}
+		if (k == 1)
+			single = found;
+		if (!found || k == len)
+			break;
+		k *= 2;
+	}
+	if (single > 1)  /* the line itself is there, but not once */
+		return elision_error(r, e, side, before ? hi - 1 : lo, single);
+	if (!found) {
+		aa_buf b = AA_BUF_INIT;
+		int ret;
+
+		aa_buf_printf(&b, "the line%s %s it %s %s not in the file",
+			      k > 1 ? "s" : "",
+			      aa_qtext(r->v[before ? hi - 1 : lo].s,
+				       r->v[before ? hi - 1 : lo].len, QUOTE_MAX),
+			      side, k > 1 ? "are" : "is");
+		ret = elision_error(r, e, b.ptr ? b.ptr : side, 0, 0);
+		aa_buf_free(&b);
+		return ret;
+	}
+	return elision_error(r, e, side, before ? hi - 1 : lo, found);
+}
+
+/*
+ * Resolves the elision (or run of elisions and blank lines) [i, j) and
+ * emits it: the original lines between the anchors around it. `*floor`
+ * is the original line after the previous resolution.
+ */
+static int resolve_one(resolver *r, size_t i, size_t j, size_t seg,
+		       size_t *floor)
+{
+	size_t before = i, after = j, pb = 0, qa = r->o.t->n, k, end;
+	int has_before = 0, has_after = 0;
+
+	while (before > seg && blank(&r->v[before - 1]))
+		before--;
+	if (before > seg) {
+		has_before = 1;
+		if (anchor_run(r, i, seg, before, 1, &pb) < 0)
+			return -1;
+	}
+	while (after < r->n && blank(&r->v[after]))
+		after++;
+	for (end = after; end < r->n && !r->v[end].elision; end++)
+		;
+	while (end > after && blank(&r->v[end - 1]))
+		end--;
+	if (end > after) {
+		has_after = 1;
+		if (anchor_run(r, i, after, end, 0, &qa) < 0)
+			return -1;
+	}
+	if (!has_before && !has_after)
+		return elision_error(r, i, "nothing around it to place it by", 0, 0);
+	if (has_before && pb + 1 > qa)
+		return elision_error(r, i, "the lines around it are not in "
+				     "that order in the file", 0, 0);
+	if (has_before && pb < *floor && *floor)
+		return elision_error(r, i, "the line before it lies before "
+				     "an earlier part of the answer in the file", 0, 0);
+	/* drop the answer's blank lines around it: the original has its own */
+	while (r->nout && blank(&r->v[before]) && before < i) {
+		before++;
+		r->nout--;
+	}
+	for (k = has_before ? pb + 1 : 0; k < qa; k++)
+		if (push(r, r->o.t->lines[k]) < 0)
+			return -1;
+	*floor = qa;
+	if (aa_edit_landing_add(r->cx, answer_pos(r, i), has_before ?
+				(long)pb + 2 : 1, 0, AA_HOW_CONTENT) < 0)
+		return -1;
+	return (int)(after - j);
+}
+
+static int resolve_all(resolver *r)
+{
+	size_t i = 0, j, floor = 0, seg = 0;
+	int skip, failed = 0;
+
+	while (i < r->n) {
+		if (!r->v[i].elision) {
+			if (push_answer(r, i) < 0)
+				return -1;
+			i++;
+			continue;
+		}
+		/* a run of elisions and blank lines is one elision */
+		for (j = i + 1; j < r->n && (r->v[j].elision || blank(&r->v[j])); j++)
+			;
+		while (j > i + 1 && blank(&r->v[j - 1]))
+			j--;
+		skip = resolve_one(r, i, j, seg, &floor);
+		if (skip < 0) {
+			failed = 1;
+			skip = 0;
+		}
+		i = j + (size_t)skip;
+		seg = i;
+	}
+	return failed ? -1 : 0;
+}
+
+/*
+ * The seed formats' replacements (see src/format/extract.c): an elision that
+ * cannot be resolved is content, as in the seeds' own examples. The
+ * reasons go out as warnings and the answer's lines are used as they are.
+ */
+static int lenient(const aa_op *op)
+{
+	return op->format && strcmp(op->format, "whole-file") &&
+	       strcmp(op->format, "search-replace");
+}
+
+static int resolve_or_keep(resolver *r)
+{
+	aa_diags quiet = AA_DIAGS_INIT;
+	aa_diags *real = r->cx->diags;
+	size_t i;
+	int ret;
+
+	if (!lenient(r->op))
+		return resolve_all(r);
+	r->cx->diags = &quiet;
+	ret = resolve_all(r);
+	r->cx->diags = real;
+	for (i = 0; ret < 0 && i < quiet.n; i++)
+		aa_warn(real, r->op->pos, r->cx->path, "%s; the content is "
+			"written as it stands", quiet.v[i].msg);
+	aa_diags_free(&quiet);
+	if (ret < 0) {
+		r->nout = 0;
+		for (i = 0; i < r->n; i++)
+			if (push_answer(r, i) < 0)
+				return aa_error(real, r->op->pos, r->cx->path,
+						"out of memory");
+	}
+	return 0;
+}
+
+int aa_edit_elide(aa_text *t, const aa_op *op, aa_edit_ctx *cx)
+{
+	resolver r;
+	int ret = -1;
+
+	memset(&r, 0, sizeof(r));
+	r.op = op;
+	r.cx = cx;
+	if (original_init(&r.o, t) < 0 || split_answer(&r) < 0 ||
+	    mark_elisions(&r) < 0) {
+		aa_error(cx->diags, op->pos, cx->path, "out of memory");
+		goto out;
+	}
+	if (resolve_or_keep(&r) < 0)
+		goto out;
+	/* the file keeps its final-newline state */
+	if (r.nout && t->n && t->lines[t->n - 1].eol == AA_EOL_NONE &&
+	    r.out[r.nout - 1].eol != AA_EOL_NONE &&
+	    r.out[r.nout - 1].s != t->lines[t->n - 1].s)
+		r.out[r.nout - 1].eol = AA_EOL_NONE;
+	if (aa_text_splice(t, 0, t->n, r.out, r.nout) < 0) {
+		aa_error(cx->diags, op->pos, cx->path, "out of memory");
+		goto out;
+	}
+	cx->applied++;
+	ret = 0;
+out:
+	original_free(&r.o);
+	free(r.v);
+	free(r.out);
+	return ret;
+}
+
+/* ---- a whole file that is only an excerpt ---- */
+
+/* The non-blank lines of a text, blanks at both ends ignored. */
+typedef struct trimmed {
+	XXH64_hash_t *h;      /* hash of each line's text */
+	size_t *lineno;       /* its 1-based line in the text */
+	size_t n;
+} trimmed;
+
+#define EXCERPT_MIN_LINES 6   /* smaller files are often rewritten whole */
+
+static int trimmed_init(trimmed *t, const char *s, size_t len)
+{
+	size_t cap = 1, i, line = 0;
+
+	for (i = 0; i < len; i++)
+		cap += s[i] == '\n';
+	t->n = 0;
+	t->h = malloc(cap * sizeof(*t->h));
+	t->lineno = malloc(cap * sizeof(*t->lineno));
+	if (!t->h || !t->lineno)
+		return -1;
+	while (len) {
+		const char *nl = memchr(s, '\n', len);
+		size_t l = nl ? (size_t)(nl - s) : len, off, n;
+
+		line++;
+		aa_ws_span(s, l, AA_WS_BOTH, &off, &n);
+		if (n) {
+			t->h[t->n] = XXH3_64bits(s + off, n);
+			t->lineno[t->n++] = line;
+		}
+		s += l + (nl != NULL);
+		len -= l + (nl != NULL);
+	}
+	return 0;
+}
+
+static void trimmed_free(trimmed *t)
+{
+	free(t->h);
+	free(t->lineno);
+}
+
+static int cmp_hash(const void *a, const void *b)
+{
+	XXH64_hash_t x = *(const XXH64_hash_t *)a, y = *(const XXH64_hash_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static XXH64_hash_t *sorted_copy(const XXH64_hash_t *h, size_t n)
+{
+	XXH64_hash_t *v = malloc((n ? n : 1) * sizeof(*v));
+
+	if (v) {
+		memcpy(v, h, n * sizeof(*v));
+		qsort(v, n, sizeof(*v), cmp_hash);
+	}
+	return v;
+}
+
+static int has_hash(const XXH64_hash_t *sorted, size_t n, XXH64_hash_t h)
+{
+	return bsearch(&h, sorted, n, sizeof(*sorted), cmp_hash) != NULL;
+}
+
+/*
+ * How many of the file's lines outside [a, b] the block has anyway,
+ * not counting lines the span [a, b] has too (a "}" is everywhere);
+ * -1: out of memory.
+ */
+static long dropped_in_block(const trimmed *f, size_t a, size_t b,
+			     const trimmed *blk)
+{
+	XXH64_hash_t *in_blk = sorted_copy(blk->h, blk->n);
+	XXH64_hash_t *in_span = sorted_copy(f->h + a, b - a + 1);
+	size_t i;
+	long found = 0;
+
+	if (!in_blk || !in_span)
+		found = -1;
+	for (i = 0; found >= 0 && i < f->n; i++)
+		if ((i < a || i > b) && has_hash(in_blk, blk->n, f->h[i]) &&
+		    !has_hash(in_span, b - a + 1, f->h[i]))
+			found++;
+	free(in_blk);
+	free(in_span);
+	return found;
+}
+
+/* How many of the block's lines the file's span [a, b] has; -1: OOM. */
+static long block_in_span(const trimmed *f, size_t a, size_t b,
+			  const trimmed *blk)
+{
+	XXH64_hash_t *in_span = sorted_copy(f->h + a, b - a + 1);
+	size_t i;
+	long found = 0;
+
+	if (!in_span)
+		return -1;
+	for (i = 0; i < blk->n; i++)
+		found += has_hash(in_span, b - a + 1, blk->h[i]);
+	free(in_span);
+	return found;
+}
+
+/*
+ * Where the block's last line is in the file: of its places from a on,
+ * the one nearest to where a block of its length would end (a closing
+ * "}" stands everywhere), the later one on a tie. SIZE_MAX: none.
+ */
+static size_t span_end(const trimmed *f, size_t a, const trimmed *blk)
+{
+	size_t want = a + blk->n - 1, best = SIZE_MAX, bestd = SIZE_MAX, j;
+
+	for (j = a; j < f->n; j++) {
+		size_t d = j > want ? j - want : want - j;
+
+		if (f->h[j] == blk->h[blk->n - 1] && d <= bestd) {
+			best = j;
+			bestd = d;
+		}
+	}
+	return best;
+}
+
+static int excerpt_of(const trimmed *f, const trimmed *blk, aa_excerpt *out)
+{
+	size_t a, b, dropped;
+	long moved, kept;
+
+	if (f->n < EXCERPT_MIN_LINES || !blk->n)
+		return 0;
+	for (a = 0; a < f->n && f->h[a] != blk->h[0]; a++)
+		;
+	if (a == f->n || (b = span_end(f, a, blk)) == SIZE_MAX)
+		return 0;
+	dropped = a + (f->n - 1 - b);
+	if (!dropped || dropped * 2 <= f->n)
+		return 0;
+	/* a block that has most of those lines elsewhere moved them: a rewrite */
+	moved = dropped_in_block(f, a, b, blk);
+	kept = block_in_span(f, a, b, blk);
+	if (moved < 0 || kept < 0)
+		return -1;
+	if ((size_t)moved * 4 > dropped)
+		return 0;
+	/* an excerpt copies its part of the file; a rewrite has new lines */
+	if ((size_t)kept * 2 < blk->n)
+		return 0;
+	out->first = f->lineno[a];
+	out->last = f->lineno[b];
+	out->dropped = dropped;
+	out->total = f->n;
+	return 1;
+}
+
+int aa_looks_like_excerpt(const char *file, size_t file_len,
+			  const char *block, size_t block_len, aa_excerpt *out)
+{
+	trimmed f, blk;
+	int r = -1;
+
+	memset(&f, 0, sizeof(f));
+	memset(&blk, 0, sizeof(blk));
+	if (trimmed_init(&f, file, file_len) == 0 &&
+	    trimmed_init(&blk, block, block_len) == 0)
+		r = excerpt_of(&f, &blk, out);
+	trimmed_free(&f);
+	trimmed_free(&blk);
+	return r;
+}

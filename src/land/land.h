@@ -1,0 +1,158 @@
+/*
+ * Landing: the only code that writes. A base opens the repository's
+ * base (index or tree) once, read only; a lander (aa_session) on it gives
+ * the planner a snapshot, routes every new object to an in-memory odb,
+ * and lands a plan atomically: objects are persisted only when
+ * everything else succeeded, before any ref or index write; the work
+ * tree is restored if writing it fails.
+ */
+#ifndef AIAPPLY_LAND_H
+#define AIAPPLY_LAND_H
+
+#include <git2.h>
+#include "plan/plan.h"
+
+typedef enum aa_land_mode {
+	AA_LAND_INDEX,   /* default: index + work tree */
+	AA_LAND_CACHED,  /* --cached: index only */
+	AA_LAND_BRANCH,  /* --branch=<name>: a commit on a new branch */
+	AA_LAND_CHECK    /* --check: nothing written */
+} aa_land_mode;
+
+typedef struct aa_land_opts {
+	aa_land_mode mode;
+	const char *branch;   /* --branch */
+	const char *base;     /* --base (default HEAD) */
+	const char *message;  /* -m: the commit's subject (and body) */
+	/*
+	 * --branch: trailer lines ("AI-Answer: a.md\n...") that end the
+	 * commit message after a blank line, or NULL (src/workflow/apply.c).
+	 */
+	const char *trailers;
+	/*
+	 * --branch: the answer text, stored as the new commit's note under
+	 * refs/notes/ai-apply, the two refs updated in one transaction;
+	 * NULL: no note.
+	 */
+	const char *note;
+	size_t note_len;
+	int force;            /* --force */
+	int check_worktree;   /* refuse paths beyond work-tree links */
+} aa_land_opts;
+
+/*
+ * The read-only side of a landing, opened once (libgit2's reader.h is the
+ * model): the repository, the base commit and tree (--branch) or the
+ * locked index (default, --cached). Several landers may share one base
+ * (--each). It also holds the one object store they all write to: an
+ * in-memory odb in front of the repository's (libgit2 cannot take a
+ * backend out of an odb again), and the tip of refs/notes/ai-apply the
+ * next lander's note is built on.
+ */
+typedef struct aa_base {
+	git_repository *repo;
+	const aa_land_opts *opts; /* mode and --base; a lander has its own */
+	git_odb *odb;
+	git_odb_backend *mempack;
+	git_index *index;         /* index-based modes */
+	struct aa_guard *guard;   /* default, --cached: index lock and journal */
+	git_commit *base_commit;  /* --branch: the parent (NULL when unborn) */
+	git_tree *base_tree;      /* --branch: the base tree (NULL = empty) */
+	git_oid notes_tip;        /* --branch: where the next note goes on */
+	int notes_read;           /* notes_tip/notes_had are known */
+	int notes_had;            /* refs/notes/ai-apply exists (at notes_tip) */
+	struct aa_refjournal *refs; /* --branch: the run's ref journal */
+	git_signature *author;    /* --branch: made once, for every lander */
+	git_signature *committer;
+} aa_base;
+
+/*
+ * A lander: one landing on a base -- its options, the objects it made
+ * (in the base's mempack), its commit and note. repo, index, base_commit
+ * and base_tree are the base's, borrowed, for the readers (report,
+ * history, work tree).
+ */
+typedef struct aa_session {
+	git_repository *repo;
+	git_index *index;
+	git_commit *base_commit;
+	git_tree *base_tree;
+	aa_base *base;           /* &own, or a shared one (aa_lander_begin) */
+	aa_base own;
+	aa_snapshot snap;
+	const aa_land_opts *opts;
+	git_oid *created;        /* objects written to the mempack */
+	git_oid *bases;          /* ... each one's older version, or zero */
+	size_t ncreated, capcreated;
+	size_t npersisted;       /* created[0..npersisted) are on disk */
+	git_oid commit;          /* --branch: the new commit */
+	struct aa_pending *pending; /* --branch: prepared, refs not yet */
+} aa_session;
+
+/*
+ * AA_FATAL with the reason in d unless `name` is a branch name `git
+ * check-ref-format --branch` accepts (aa_branch_name_check), else 0.
+ * aa_lander_begin and aa_session_open check opts->branch with it.
+ */
+int aa_land_check_branch(const char *name, aa_diags *d);
+
+/*
+ * Opens the base for opts->mode (opts->base for --branch). Returns
+ * AA_OK, AA_REJECTED or AA_FATAL (environment problem), message in d.
+ */
+int aa_base_open(aa_base *b, git_repository *repo, const aa_land_opts *opts,
+		 aa_diags *d);
+void aa_base_close(aa_base *b);
+
+/*
+ * Starts a lander on an open base that stays open longer than it
+ * (--branch: checks opts->branch). Same return convention.
+ */
+int aa_lander_begin(aa_session *s, aa_base *base, const aa_land_opts *opts,
+		    aa_diags *d);
+
+/*
+ * aa_base_open and aa_lander_begin in one: a session owning its base.
+ * Same return convention.
+ */
+int aa_session_open(aa_session *s, git_repository *repo,
+		    const aa_land_opts *opts, aa_diags *d);
+/*
+ * Lands the plan: objects written (loose, fsynced), then the refs or
+ * the index. Same return convention as aa_session_open.
+ */
+int aa_land(aa_session *s, const aa_plan *plan, aa_diags *d);
+/* Ends a lander; closes the base when it is its own. */
+void aa_session_close(aa_session *s);
+
+/*
+ * --each, in three steps over landers on one base. aa_land_prepare:
+ * --branch only: checks the branch, builds the tree, commit and note
+ * (on the note of the lander prepared before) in memory. aa_land_persist:
+ * the objects of every prepared lander to disk in one pack, fsynced.
+ * aa_land_finish: one prepared lander's branch and note refs in one
+ * transaction (a note whose parent did not land is rebuilt on the notes
+ * ref's tip). Same return convention.
+ */
+int aa_land_prepare(aa_session *s, const aa_plan *plan, aa_diags *d);
+int aa_land_persist(aa_session *const *v, size_t n, aa_diags *d);
+int aa_land_finish(aa_session *s, aa_diags *d);
+/*
+ * After the last aa_land_finish of a base: the pack's `.keep` and the
+ * run's ref journal removed (kept when a suggestion could not be
+ * settled; the next run finishes it). 0 or AA_FATAL.
+ */
+int aa_land_done(aa_base *b, aa_diags *d);
+
+/*
+ * --recover: takes the index lock and finishes or undoes a landing that a
+ * killed run left (notes in d say what was done). Returns 0 when there was
+ * one, 1 when there was nothing to recover, AA_FATAL on failure.
+ */
+int aa_recover(git_repository *repo, aa_diags *d);
+
+/* New-file content of a change, borrowed (reads the blob if needed). */
+int aa_change_content(aa_session *s, const aa_change *c, git_blob **blob,
+		      const char **data, size_t *len);
+
+#endif

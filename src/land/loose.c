@@ -1,0 +1,217 @@
+/*
+ * Writing one loose object: deflate, temporary file beside its final
+ * name, fsync, rename, fsync of the directory (src/land/loose.h says why we do
+ * not let libgit2 do it).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "land/loose.h"
+
+/* git's default core.looseCompression, and libgit2's. */
+#define LOOSE_COMPRESSION Z_BEST_SPEED
+/* zlib counts in uInt: feed and drain it in slices of at most this. */
+#define ZSLICE ((size_t)1 << 30)
+
+/* One failed step: what it was, on which file, and errno. */
+typedef struct loose_failure {
+	const char *step;
+	const char *path;
+	int err;
+} loose_failure;
+
+static int failed(loose_failure *f, const char *step, const char *path)
+{
+	f->step = step;
+	f->path = path;
+	f->err = errno;
+	return -1;
+}
+
+/* Deflates src[0..len) onto the end of out; 0, or -1 (out of memory). */
+static int deflate_slices(z_stream *zs, const unsigned char *src, size_t len,
+			  int last, aa_buf *out)
+{
+	int flush, zr;
+
+	do {
+		size_t in = len < ZSLICE ? len : ZSLICE;
+
+		flush = last && in == len ? Z_FINISH : Z_NO_FLUSH;
+		zs->next_in = (unsigned char *)src;
+		zs->avail_in = (uInt)in;
+		do {
+			if (aa_buf_grow(out, 64 * 1024) < 0)
+				return -1;
+			zs->next_out = (unsigned char *)out->ptr + out->len;
+			zs->avail_out = (uInt)(out->cap - out->len - 1 < ZSLICE ?
+					       out->cap - out->len - 1 : ZSLICE);
+			{
+				uInt room = zs->avail_out;
+
+				zr = deflate(zs, flush);
+				out->len += room - zs->avail_out;
+			}
+			if (zr == Z_STREAM_ERROR)
+				return -1;
+		} while (zs->avail_out == 0 ||
+			 (flush == Z_FINISH && zr != Z_STREAM_END));
+		src += in;
+		len -= in;
+	} while (len);
+	return 0;
+}
+
+/* "<type> <size>\0<data>", deflated, into out. */
+static int loose_compress(git_object_t type, const void *data, size_t len,
+			  aa_buf *out)
+{
+	char hdr[64];
+	int hlen = snprintf(hdr, sizeof(hdr), "%s %zu", git_object_type2string(type), len);
+	z_stream zs;
+	int r;
+
+	if (hlen < 0 || (size_t)hlen >= sizeof(hdr))
+		return -1;
+	memset(&zs, 0, sizeof(zs));
+	if (deflateInit(&zs, LOOSE_COMPRESSION) != Z_OK)
+		return -1;
+	r = deflate_slices(&zs, (const unsigned char *)hdr, (size_t)hlen + 1, 0, out);
+	if (!r)
+		r = deflate_slices(&zs, data, len, 1, out);
+	deflateEnd(&zs);
+	return r;
+}
+
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int aa_fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int r;
+
+	if (fd < 0)
+		return -1;
+	r = fsync(fd);
+	if (close(fd) < 0)
+		r = -1;
+	return r;
+}
+
+/* The fan-out directory <objects>/<xx>; *created when we made it. */
+static int make_fanout(const char *dir, int *created, loose_failure *f)
+{
+	*created = 0;
+	if (!mkdir(dir, 0777)) {
+		*created = 1;
+		return 0;
+	}
+	if (errno == EEXIST)
+		return 0;
+	return failed(f, "mkdir", dir);
+}
+
+/* Content into the open temporary file, read-only, on disk, closed. */
+static int fill_temp(int fd, const char *tmp, const aa_buf *z, loose_failure *f)
+{
+	int r = 0;
+
+	if (write_all(fd, z->ptr, z->len) < 0)
+		r = failed(f, "write", tmp);
+	else if (fchmod(fd, 0444) < 0)
+		r = failed(f, "chmod", tmp);
+	else if (fsync(fd) < 0)
+		r = failed(f, "fsync", tmp);
+	if (close(fd) < 0 && !r)
+		r = failed(f, "close", tmp);
+	return r;
+}
+
+/*
+ * Temporary file, rename onto `final`, fsync of the directories. When a
+ * step before the rename fails, the temporary file is removed; *left says
+ * when it could not be (with that errno in *left_err).
+ */
+static int place_object(const char *objects_dir, const char *fanout,
+			const char *final, const aa_buf *z, aa_buf *tmp,
+			int *left, int *left_err, loose_failure *f)
+{
+	int created, fd, r;
+
+	*left = 0;
+	if (make_fanout(fanout, &created, f) < 0)
+		return -1;
+	if (aa_buf_printf(tmp, "%s/tmp_obj_XXXXXX", fanout) < 0)
+		return errno = ENOMEM, failed(f, "temporary name", fanout);
+	fd = mkstemp(tmp->ptr);
+	if (fd < 0)
+		return failed(f, "create", tmp->ptr);
+	r = fill_temp(fd, tmp->ptr, z, f);
+	if (!r && rename(tmp->ptr, final) < 0)
+		r = failed(f, "rename to", final);
+	if (r < 0) {
+		if (unlink(tmp->ptr) < 0 && errno != ENOENT) {
+			*left = 1;
+			*left_err = errno;
+		}
+		return r;
+	}
+	if (aa_fsync_dir(fanout) < 0)
+		return failed(f, "fsync", fanout);
+	if (created && aa_fsync_dir(objects_dir) < 0)
+		return failed(f, "fsync", objects_dir);
+	return 0;
+}
+
+int aa_loose_write(const char *objects_dir, const git_oid *id,
+		   git_object_t type, const void *data, size_t len,
+		   aa_diags *d)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	aa_buf z = AA_BUF_INIT, fanout = AA_BUF_INIT, final = AA_BUF_INIT,
+	       tmp = AA_BUF_INIT, msg = AA_BUF_INIT;
+	loose_failure f = { NULL, NULL, 0 };
+	int left = 0, left_err = 0, r = 0;
+
+	git_oid_tostr(hex, sizeof(hex), id);
+	if (loose_compress(type, data, len, &z) < 0 ||
+	    aa_buf_printf(&fanout, "%s/%.2s", objects_dir, hex) < 0 ||
+	    aa_buf_printf(&final, "%s/%s", fanout.ptr, hex + 2) < 0)
+		r = aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+	else if (place_object(objects_dir, fanout.ptr, final.ptr, &z, &tmp,
+			      &left, &left_err, &f) < 0) {
+		aa_buf_printf(&msg, "cannot write object %s: %s %s: %s", hex,
+			      f.step, aa_qpath(f.path), strerror(f.err));
+		if (left)
+			aa_buf_printf(&msg, "; its temporary file %s is left and could not be removed: %s",
+				      aa_qpath(tmp.ptr), strerror(left_err));
+		r = aa_error_buf(d, (aa_pos){ NULL, 0 }, NULL, &msg);
+	}
+	aa_buf_free(&z);
+	aa_buf_free(&fanout);
+	aa_buf_free(&final);
+	aa_buf_free(&tmp);
+	aa_buf_free(&msg);
+	return r < 0 ? AA_FATAL : 0;
+}

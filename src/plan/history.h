@@ -1,0 +1,43 @@
+/*
+ * The revision the answer was written against: the earlier versions of
+ * a path (the blob a diff's "index" line names, then the path's
+ * first-parent history) and the 3-way merge of byte buffers. The
+ * snapshot hands both to the planner as aa_snapshot callbacks.
+ */
+#ifndef AA_HISTORY_H
+#define AA_HISTORY_H
+
+#include "land/land.h"
+
+/* Bounds of one search (see Documentation/decisions.md). */
+#define AA_HISTORY_MAX_COMMITS  20000
+#define AA_HISTORY_MAX_VERSIONS 1000
+#define AA_HISTORY_MAX_MSEC     3000
+
+/* aa_snapshot.history over a session (ctx is the aa_session). */
+int aa_history_versions(void *ctx, const char *path, const char *hint,
+			const aa_oid *current, aa_version_fn fn, void *payload,
+			char **bound);
+
+/* aa_snapshot.merge3 with git_merge_file over buffers. */
+int aa_history_merge3(void *ctx, const char *path, const char *base_label,
+		      const char *base, size_t base_len,
+		      const char *ours, size_t ours_len,
+		      const char *theirs, size_t theirs_len, aa_buf *out);
+
+/*
+ * aa_snapshot.merge3_markers: the merged content with git apply --3way's
+ * markers (merge.conflictStyle honoured; ctx is the aa_session or NULL).
+ */
+int aa_history_merge3_markers(void *ctx, const char *path,
+			      const char *base, size_t base_len,
+			      const char *ours, size_t ours_len,
+			      const char *theirs, size_t theirs_len, aa_buf *out);
+
+/*
+ * Describes the first conflict of a merge result with markers labelled
+ * "current" and "answer" (pure; exported for the unit tests).
+ */
+int aa_history_describe_conflict(const char *merged, size_t len, aa_buf *out);
+
+#endif

@@ -1,0 +1,292 @@
+/*
+ * Snapshots of the base for the planner: a tree (--branch) or the index
+ * (default, --cached). Lookups are per path, never a scan of the whole
+ * repository.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "land/land.h"
+#include "land/land_internal.h"
+#include "plan/history.h"
+
+static void to_aa_oid(aa_oid *out, const git_oid *in)
+{
+	memcpy(out->id, in->id, sizeof(out->id));
+}
+
+static void to_git_oid(git_oid *out, const aa_oid *in)
+{
+	memset(out, 0, sizeof(*out));
+	memcpy(out->id, in->id, sizeof(in->id));
+}
+
+static int read_blob(void *ctx, const aa_oid *oid, aa_buf *out)
+{
+	aa_session *s = ctx;
+	git_blob *blob;
+	git_oid id;
+	int r;
+
+	to_git_oid(&id, oid);
+	if (git_blob_lookup(&blob, s->repo, &id) < 0)
+		return -1;
+	r = aa_buf_put(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	git_blob_free(blob);
+	return r;
+}
+
+/* Lends a blob's bytes: the git_blob is the handle, freed on release. */
+static int lend_blob(void *ctx, const aa_oid *oid, const char **data,
+		     size_t *len, void **handle)
+{
+	aa_session *s = ctx;
+	git_blob *blob;
+	git_oid id;
+
+	to_git_oid(&id, oid);
+	if (git_blob_lookup(&blob, s->repo, &id) < 0)
+		return -1;
+	*data = git_blob_rawcontent(blob);
+	*len = (size_t)git_blob_rawsize(blob);
+	if (!*data)
+		*data = "";
+	*handle = blob;
+	return 0;
+}
+
+static void release_blob(void *ctx, void *handle)
+{
+	(void)ctx;
+	git_blob_free(handle);
+}
+
+/* ---- tree base ---- */
+
+static int tree_lookup(void *ctx, const char *path, uint32_t *mode, aa_oid *oid)
+{
+	aa_session *s = ctx;
+	git_tree_entry *e;
+	int r;
+
+	if (!s->base_tree)
+		return 1;
+	r = git_tree_entry_bypath(&e, s->base_tree, path);
+	if (r == GIT_ENOTFOUND)
+		return 1;
+	if (r < 0)
+		return -1;
+	if (git_tree_entry_type(e) == GIT_OBJECT_TREE) {
+		git_tree_entry_free(e);
+		return 1;
+	}
+	*mode = (uint32_t)git_tree_entry_filemode(e);
+	to_aa_oid(oid, git_tree_entry_id(e));
+	git_tree_entry_free(e);
+	return 0;
+}
+
+struct tree_walk {
+	const char *dir;
+	aa_each_fn fn;
+	void *payload;
+	int stopped;
+	aa_buf path;
+};
+
+static int tree_walk_cb(const char *root, const git_tree_entry *e, void *p)
+{
+	struct tree_walk *w = p;
+	aa_oid oid;
+
+	if (git_tree_entry_type(e) == GIT_OBJECT_TREE)
+		return 0;
+	aa_buf_clear(&w->path);
+	if (aa_buf_printf(&w->path, "%s%s%s%s", w->dir, *w->dir ? "/" : "",
+			  root, git_tree_entry_name(e)) < 0)
+		return -1;
+	to_aa_oid(&oid, git_tree_entry_id(e));
+	if (w->fn(w->path.ptr, (uint32_t)git_tree_entry_filemode(e), &oid,
+		  w->payload)) {
+		w->stopped = 1;
+		return -1;
+	}
+	return 0;
+}
+
+static int tree_each_under(void *ctx, const char *dir, aa_each_fn fn,
+			   void *payload)
+{
+	aa_session *s = ctx;
+	struct tree_walk w = { dir, fn, payload, 0, AA_BUF_INIT };
+	git_tree_entry *e;
+	git_tree *sub;
+	int r;
+
+	if (!s->base_tree)
+		return 0;
+	if (!*dir) { /* the whole tree */
+		r = git_tree_walk(s->base_tree, GIT_TREEWALK_PRE, tree_walk_cb, &w);
+		aa_buf_free(&w.path);
+		return (r < 0 && !w.stopped) ? -1 : 0;
+	}
+	r = git_tree_entry_bypath(&e, s->base_tree, dir);
+	if (r == GIT_ENOTFOUND)
+		return 0;
+	if (r < 0)
+		return -1;
+	if (git_tree_entry_type(e) != GIT_OBJECT_TREE) {
+		git_tree_entry_free(e);
+		return 0;
+	}
+	r = git_tree_lookup(&sub, s->repo, git_tree_entry_id(e));
+	git_tree_entry_free(e);
+	if (r < 0)
+		return -1;
+	r = git_tree_walk(sub, GIT_TREEWALK_PRE, tree_walk_cb, &w);
+	git_tree_free(sub);
+	aa_buf_free(&w.path);
+	return (r < 0 && !w.stopped) ? -1 : 0;
+}
+
+/* ---- index base ---- */
+
+static int index_lookup(void *ctx, const char *path, uint32_t *mode, aa_oid *oid)
+{
+	aa_session *s = ctx;
+	const git_index_entry *e = git_index_get_bypath(s->index, path, 0);
+
+	if (!e)
+		return 1;
+	*mode = e->mode;
+	to_aa_oid(oid, &e->id);
+	return 0;
+}
+
+static int index_each_under(void *ctx, const char *dir, aa_each_fn fn,
+			    void *payload)
+{
+	aa_session *s = ctx;
+	aa_buf prefix = AA_BUF_INIT;
+	size_t pos, n = git_index_entrycount(s->index);
+	int r = 0;
+
+	if (aa_buf_printf(&prefix, "%s%s", dir, *dir ? "/" : "") < 0)
+		return -1;
+	if (!*dir) {
+		pos = 0; /* the whole index */
+	} else if (git_index_find_prefix(&pos, s->index, prefix.ptr) < 0) {
+		aa_buf_free(&prefix);
+		return 0;
+	}
+	for (; pos < n; pos++) {
+		const git_index_entry *e = git_index_get_byindex(s->index, pos);
+		aa_oid oid;
+
+		if (!e || (prefix.len && strncmp(e->path, prefix.ptr, prefix.len)))
+			break;
+		if (git_index_entry_stage(e) != 0)
+			continue;
+		to_aa_oid(&oid, &e->id);
+		if (fn(e->path, e->mode, &oid, payload))
+			break;
+	}
+	aa_buf_free(&prefix);
+	return r;
+}
+
+/* ---- attributes and the work tree ---- */
+
+static int attr_binary(void *ctx, const char *path)
+{
+	aa_session *s = ctx;
+	git_attr_options ao;
+	const char *names[] = { "binary", "text", "diff" };
+	const char *values[3];
+
+	memset(&ao, 0, sizeof(ao));
+	ao.version = GIT_ATTR_OPTIONS_VERSION;
+	if (!s->index && s->base_commit) {
+		/*
+		 * Source 3 reads neither the work tree nor the index: only
+		 * the base commit's .gitattributes (verified on libgit2 1.5).
+		 */
+		ao.flags = 3 | GIT_ATTR_CHECK_NO_SYSTEM |
+			   GIT_ATTR_CHECK_INCLUDE_COMMIT;
+		git_oid_cpy(&ao.attr_commit_id, git_commit_id(s->base_commit));
+	} else {
+		ao.flags = GIT_ATTR_CHECK_INDEX_ONLY | GIT_ATTR_CHECK_NO_SYSTEM;
+	}
+	if (git_attr_get_many_ext(values, s->repo, &ao, path, 3, names) < 0)
+		return 0;
+	return GIT_ATTR_IS_TRUE(values[0]) || GIT_ATTR_IS_FALSE(values[1]) ||
+	       GIT_ATTR_IS_FALSE(values[2]);
+}
+
+static int worktree_beyond_link(void *ctx, const char *path, char **link)
+{
+	aa_session *s = ctx;
+	const char *wd = git_repository_workdir(s->repo);
+	aa_buf full = AA_BUF_INIT;
+	const char *slash;
+	int r = 0;
+
+	if (!wd)
+		return 0;
+	for (slash = strchr(path, '/'); slash && !r; slash = strchr(slash + 1, '/')) {
+		struct stat st;
+
+		aa_buf_clear(&full);
+		if (aa_buf_puts(&full, wd) < 0 ||
+		    aa_buf_put(&full, path, (size_t)(slash - path)) < 0) {
+			r = -1;
+			break;
+		}
+		if (lstat(full.ptr, &st) < 0)
+			break;
+		if (S_ISLNK(st.st_mode)) {
+			*link = aa_strndup(path, (size_t)(slash - path));
+			r = 1;
+		} else if (!S_ISDIR(st.st_mode)) {
+			break;
+		}
+	}
+	aa_buf_free(&full);
+	return r;
+}
+
+/* libgit2's reason for the last failure (the planner's messages give it). */
+static const char *last_error(void *ctx)
+{
+	const git_error *e = git_error_last();
+
+	(void)ctx;
+	return e ? e->message : NULL;
+}
+
+void aa_snapshot_bind(aa_session *s)
+{
+	aa_snapshot *sn = &s->snap;
+
+	memset(sn, 0, sizeof(*sn));
+	sn->ctx = s;
+	sn->read = read_blob;
+	sn->lend = lend_blob;
+	sn->release = release_blob;
+	sn->last_error = last_error;
+	if (s->index) {
+		sn->lookup = index_lookup;
+		sn->each_under = index_each_under;
+	} else {
+		sn->lookup = tree_lookup;
+		sn->each_under = tree_each_under;
+	}
+	sn->attr_binary = attr_binary;
+	sn->history = aa_history_versions;
+	sn->merge3 = aa_history_merge3;
+	sn->merge3_markers = aa_history_merge3_markers;
+	if (s->opts->check_worktree)
+		sn->worktree_beyond_link = worktree_beyond_link;
+}
