@@ -1,0 +1,515 @@
+/*
+ * Hunks and the revision the answer was written against: exact on the
+ * current content, else on an earlier version merged in (or kept as a
+ * conflict under --3way).
+ */
+#define _GNU_SOURCE /* memmem */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/planner.h"
+
+/*
+ * A numbered hunk fits an earlier version only this close to the line
+ * its header names: an exact match farther off is more likely chance.
+ */
+#define HISTORY_NEAR 50
+
+/* Moves every diagnostic of `from` to the end of `to`. */
+static void diags_take(aa_diags *to, aa_diags *from)
+{
+	size_t i;
+
+	if (from->n && to->n + from->n > to->cap) {
+		size_t cap = to->n + from->n;
+		aa_diag *v = realloc(to->v, cap * sizeof(*v));
+
+		if (!v) {
+			aa_diags_free(from);
+			return;
+		}
+		to->v = v;
+		to->cap = cap;
+	}
+	for (i = 0; i < from->n; i++)
+		to->v[to->n++] = from->v[i];
+	to->nerrors += from->nerrors;
+	free(from->v);
+	memset(from, 0, sizeof(*from));
+}
+
+/*
+ * Rungs 1 and 2 on the current content: 1 landed, 0 not (the reasons
+ * are dropped: history or the ladder will say), -1 error reported.
+ * *enc receives the file's encoding.
+ */
+int exact_here(planner *p, const aa_op *op, aa_plan_node *n,
+	       aa_enc *enc)
+{
+	aa_text t = AA_TEXT_INIT;
+	aa_edit_ctx cx = { 0 };
+	aa_diags scratch = AA_DIAGS_INIT;
+	aa_buf out = AA_BUF_INIT;
+	const char *why = NULL;
+	int r;
+
+	if (load_text(p, op, n, &t) < 0) {
+		aa_text_free(&t);
+		return -1;
+	}
+	*enc = t.enc;
+	cx.path = n->path;
+	cx.diags = &scratch;
+	cx.exact_only = 1;
+	r = aa_edit_hunks(&t, op, &cx);
+	if (!r && aa_text_encode_why(&t, &out, &why) < 0)
+		r = aa_error(p->d, op->pos, n->path, "cannot encode the result: %s", why);
+	aa_text_free(&t);
+	if (!r) {
+		diags_take(p->d, &scratch);
+		r = commit_result(p, n, &out, &cx) < 0 ? -1 : 1;
+	} else {
+		r = scratch.nerrors ? 0 : -1;
+	}
+	aa_diags_free(&scratch);
+	aa_buf_free(&out);
+	aa_edit_ctx_release(&cx);
+	return r;
+}
+
+/* The search for the version the answer was written against. */
+typedef struct hsearch {
+	planner *p;
+	const aa_op *op;
+	const char *path;
+	const char *cur;         /* the current content */
+	size_t curlen;
+	int found;               /* a version took every hunk */
+	char *label;             /* ... which */
+	int merge;               /* merge3's result */
+	aa_buf result;           /* the merge, or its conflict */
+	aa_edit_ctx cx;          /* the landings on that version */
+	aa_buf *blocks;          /* each hunk's old lines, for the filter */
+	size_t last_failed;      /* the hunk the filter stopped at last */
+	int keep_sides;          /* --3way: keep the version and theirs */
+	aa_buf version;          /* ... the version's bytes (stage 1) */
+	aa_buf theirs;           /* ... with the answer's hunks (stage 3) */
+} hsearch;
+
+/* Where a hunk's trailing run of "loose" lines (which may be cut) starts. */
+static size_t firm_lines(const aa_hunk *h)
+{
+	size_t k = h->nlines;
+
+	while (k > 0 && h->lines[k - 1].loose)
+		k--;
+	return k;
+}
+
+/* Each hunk's old side as one block of LF-joined lines (the filter's needles). */
+static int build_blocks(hsearch *hs)
+{
+	const aa_op *op = hs->op;
+	size_t i, k;
+
+	hs->blocks = calloc(op->nhunks ? op->nhunks : 1, sizeof(*hs->blocks));
+	if (!hs->blocks)
+		return -1;
+	for (i = 0; i < op->nhunks; i++) {
+		const aa_hunk *h = &op->hunks[i];
+		size_t firm = firm_lines(h);
+		aa_buf *b = &hs->blocks[i];
+
+		for (k = 0; k < firm; k++) {
+			if (h->lines[k].kind == '+')
+				continue;
+			if ((b->len && aa_buf_putc(b, '\n') < 0) ||
+			    aa_buf_put(b, h->lines[k].text, h->lines[k].len) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static void free_blocks(hsearch *hs)
+{
+	size_t i;
+
+	for (i = 0; hs->blocks && i < hs->op->nhunks; i++)
+		aa_buf_free(&hs->blocks[i]);
+	free(hs->blocks);
+}
+
+/* The longest line of a block (a needle for files with CRs). */
+static void longest_line(const aa_buf *b, const char **s, size_t *len)
+{
+	const char *p = b->ptr, *end = b->ptr + b->len;
+
+	*s = p;
+	*len = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = (size_t)((nl ? nl : end) - p);
+
+		if (l > *len) {
+			*s = p;
+			*len = l;
+		}
+		p = nl ? nl + 1 : end;
+	}
+}
+
+/*
+ * A cheap necessary condition before decoding a version: each hunk's
+ * old lines are in its bytes, one after the other (in a file without
+ * CRs; else each hunk's longest line). The hunk that failed last is
+ * tried first: versions next to each other fail alike.
+ */
+static int old_lines_present(hsearch *hs, const char *data, size_t len)
+{
+	int has_cr = memchr(data, '\r', len) != NULL;
+	size_t n = hs->op->nhunks, j;
+
+	for (j = 0; j < n; j++) {
+		size_t i = (hs->last_failed + j) % n;
+		const aa_buf *b = &hs->blocks[i];
+		const char *s = b->ptr;
+		size_t l = b->len;
+
+		if (has_cr)
+			longest_line(b, &s, &l);
+		if (l && !memmem(data, len, s, l)) {
+			hs->last_failed = i;
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* Every numbered hunk landed near its header's line. */
+static int landed_near(const aa_edit_ctx *cx)
+{
+	size_t i;
+
+	for (i = 0; i < cx->nlandings; i++)
+		if (cx->landings[i].offset > HISTORY_NEAR ||
+		    cx->landings[i].offset < -HISTORY_NEAR)
+			return 0;
+	return 1;
+}
+
+/* The op's hunks applied exactly to one version: 0, or -1 if they do not fit. */
+static int apply_to_version(hsearch *hs, const char *data, size_t len,
+			    aa_buf *theirs)
+{
+	aa_text t = AA_TEXT_INIT;
+	aa_diags scratch = AA_DIAGS_INIT;
+	const char *why = NULL;
+	int r;
+
+	memset(&hs->cx, 0, sizeof(hs->cx));
+	if (aa_text_decode_borrowed(&t, data, len, &why) < 0) {
+		aa_text_free(&t);
+		return -1;
+	}
+	hs->cx.path = hs->path;
+	hs->cx.diags = &scratch;
+	hs->cx.exact_only = 1;
+	r = aa_edit_hunks(&t, hs->op, &hs->cx);
+	if (!r && !landed_near(&hs->cx))
+		r = -1;
+	if (!r && aa_text_encode_why(&t, theirs, &why) < 0)
+		r = -1;
+	aa_text_free(&t);
+	aa_diags_free(&scratch);
+	if (r < 0)
+		aa_edit_ctx_release(&hs->cx);
+	return r;
+}
+
+/*
+ * Merges from the version the hunks took: only around the places they
+ * landed when the file is large (see history_merge.c).
+ */
+static int merge_from_version(hsearch *hs, const char *label,
+			      const char *data, size_t len, const aa_buf *theirs)
+{
+	const aa_op *op = hs->op;
+	aa_merge_region *rg = NULL;
+	size_t i, k, n = 0;
+	int r;
+
+	if (hs->cx.nlandings == op->nhunks)
+		rg = calloc(op->nhunks ? op->nhunks : 1, sizeof(*rg));
+	for (i = 0; rg && i < op->nhunks; i++, n++) {
+		rg[i].start = (size_t)(hs->cx.landings[i].line > 0 ?
+				       hs->cx.landings[i].line - 1 : 0);
+		for (k = 0; k < op->hunks[i].nlines; k++) {
+			rg[i].nold += op->hunks[i].lines[k].kind != '+';
+			rg[i].nnew += op->hunks[i].lines[k].kind != '-';
+		}
+	}
+	/*
+	 * A hunk found already applied in that version changed nothing
+	 * there: the regions would not map it to theirs; merge whole.
+	 */
+	for (i = 0; i < n; i++)
+		if (hs->cx.landings[i].how == AA_HOW_ALREADY_APPLIED)
+			n = 0;
+	r = aa_merge_windowed(hs->p->base, hs->path, label, data, len, hs->cur, hs->curlen,
+			      theirs->ptr ? theirs->ptr : "", theirs->len, rg, n,
+			      &hs->result);
+	free(rg);
+	return r;
+}
+
+/* aa_version_fn: tries one version; 1 (stop) once one takes every hunk. */
+static int try_version(const char *label, const char *data, size_t len,
+		       void *payload)
+{
+	hsearch *hs = payload;
+	aa_buf theirs = AA_BUF_INIT;
+
+	if (same_bytes(data, len, hs->cur, hs->curlen) || len > AA_MAX_TEXT_SIZE ||
+	    aa_bytes_look_binary(data, len) || !old_lines_present(hs, data, len))
+		return 0;
+	if (apply_to_version(hs, data, len, &theirs) < 0) {
+		aa_buf_free(&theirs);
+		return 0;
+	}
+	hs->found = 1;
+	hs->label = aa_strdup(label);
+	hs->merge = merge_from_version(hs, label, data, len, &theirs);
+	if (hs->merge == 1 && hs->keep_sides) {
+		/* a conflict to write: the sides outlive this call */
+		if (aa_buf_put(&hs->version, data, len) < 0)
+			hs->merge = -1;
+		hs->theirs = theirs;
+		memset(&theirs, 0, sizeof(theirs));
+	}
+	aa_buf_free(&theirs);
+	return 1;
+}
+
+/* A clean merge: the result lands, every hunk counted as merged. */
+static int land_merged(planner *p, const aa_op *op, aa_plan_node *n,
+		       hsearch *hs)
+{
+	size_t i;
+
+	for (i = 0; i < hs->cx.nlandings; i++) {
+		hs->cx.landings[i].how = AA_HOW_MERGED;
+		hs->cx.landings[i].line = 0;
+		hs->cx.landings[i].offset = 0;
+	}
+	if (same_bytes(hs->cur, hs->curlen, hs->result.ptr, hs->result.len))
+		aa_note(p->d, op->pos, n->path,
+			"the change is already in the current content "
+			"(merged from %s, the version the answer was written against); skipped",
+			hs->label);
+	else
+		aa_note(p->d, op->pos, n->path,
+			"hunks applied to %s, the version the answer was written against, "
+			"and merged into the current content", hs->label);
+	return commit_result(p, n, &hs->result, &hs->cx);
+}
+
+/* A marker line: `marker` then the end of the line (LF or CRLF). */
+static int is_marker_line(const char *s, size_t len, const char *marker)
+{
+	size_t n = strlen(marker);
+
+	if (len && s[len - 1] == '\r')
+		len--;
+	return len == n && !memcmp(s, marker, n);
+}
+
+/* Where merge3_markers put "<<<<<<< ours" ... ">>>>>>> theirs" in `m`. */
+static int find_regions(const aa_buf *m, aa_conflict_region **out, size_t *n)
+{
+	const char *p = m->ptr, *end = m->ptr + m->len;
+	size_t line = 0, start = 0, cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	while (p && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = (size_t)((nl ? nl : end) - p);
+
+		line++;
+		if (!start && is_marker_line(p, len, "<<<<<<< ours")) {
+			start = line;
+		} else if (start && is_marker_line(p, len, ">>>>>>> theirs")) {
+			if (*n == cap) {
+				aa_conflict_region *v;
+
+				cap = cap ? cap * 2 : 4;
+				v = realloc(*out, cap * sizeof(*v));
+				if (!v)
+					return -1;
+				*out = v;
+			}
+			(*out)[*n].start = start;
+			(*out)[(*n)++].end = line;
+			start = 0;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+/*
+ * --3way: keeps the three sides for the index and the merged content
+ * with markers as the node's content.
+ */
+static int keep_conflict(planner *p, aa_plan_node *n, hsearch *hs,
+			 aa_buf *markers)
+{
+	size_t len = markers->len, i;
+
+	if (find_regions(markers, &n->regions, &n->nregions) < 0)
+		return -1;
+	n->stage_len[0] = hs->version.len;
+	n->stage[0] = aa_buf_detach(&hs->version);
+	n->stage[1] = aa_strndup(hs->cur, hs->curlen);
+	n->stage_len[1] = hs->curlen;
+	n->stage_len[2] = hs->theirs.len;
+	n->stage[2] = aa_buf_detach(&hs->theirs);
+	for (i = 0; i < 3; i++)
+		if (!n->stage[i])
+			return -1;
+	n->stage_mode = n->mode;
+	n->conflict = 1;
+	for (i = 0; i < hs->cx.nlandings; i++) {
+		hs->cx.landings[i].how = AA_HOW_MERGED;
+		hs->cx.landings[i].line = 0;
+		hs->cx.landings[i].offset = 0;
+	}
+	if (append_landings(p, n, &hs->cx) < 0)
+		return -1;
+	node_set_data(n, aa_buf_detach(markers), len);
+	p->plan->ops_applied++;
+	return 0;
+}
+
+static aa_pos conflict_pos(const aa_op *op, const hsearch *hs);
+
+/*
+ * --3way: the conflicting merge is written as git apply --3way writes
+ * it instead of refused (0), or -1 with an error.
+ */
+static int land_conflict(planner *p, const aa_op *op, aa_plan_node *n,
+			 hsearch *hs)
+{
+	const aa_snapshot *sn = p->base;
+	aa_buf markers = AA_BUF_INIT;
+	int r;
+
+	r = sn->merge3_markers(sn->ctx, n->path, hs->version.ptr ? hs->version.ptr : "",
+			       hs->version.len, hs->cur, hs->curlen,
+			       hs->theirs.ptr ? hs->theirs.ptr : "", hs->theirs.len,
+			       &markers);
+	if (r < 0) {
+		aa_buf_free(&markers);
+		return aa_error(p->d, op->pos, n->path, "cannot merge from %s; nothing written",
+				hs->label);
+	}
+	if (r == 0) {
+		/* windows and the whole file disagree: trust the whole file */
+		aa_buf_free(&hs->result);
+		hs->result = markers;
+		return land_merged(p, op, n, hs);
+	}
+	if (keep_conflict(p, n, hs, &markers) < 0) {
+		aa_buf_free(&markers);
+		return oom(p, op->pos);
+	}
+	aa_buf_free(&markers);
+	aa_warn(p->d, conflict_pos(op, hs), n->path,
+		"applied with conflicts: the hunks apply exactly to %s, the version the answer "
+		"was written against, and %zu region%s conflict%s with the current content "
+		"(first at line %zu); written with conflict markers, stages 1, 2 and 3 in the index (--3way)",
+		hs->label, n->nregions, n->nregions == 1 ? "" : "s",
+		n->nregions == 1 ? "s" : "", n->nregions ? n->regions[0].start : 0);
+	return 0;
+}
+
+/*
+ * Where to report a conflict: the hunk that landed (on the old version)
+ * nearest the conflict's line in the current content, a good guess when
+ * the lines between did not move much.
+ */
+static aa_pos conflict_pos(const aa_op *op, const hsearch *hs)
+{
+	long at = 0, best = -1;
+	size_t i, pick = 0;
+
+	if (!hs->result.ptr || sscanf(hs->result.ptr, "conflict at line %ld", &at) != 1)
+		return op->pos;
+	for (i = 0; i < hs->cx.nlandings; i++) {
+		long d = hs->cx.landings[i].line - at;
+
+		d = d < 0 ? -d : d;
+		if (best < 0 || d < best) {
+			best = d;
+			pick = i;
+		}
+	}
+	return best < 0 ? op->pos : hs->cx.landings[pick].pos;
+}
+
+/*
+ * Finds the version the hunks apply to exactly and merges the change
+ * into the current content: 1 done, 0 no version fits (use the ladder),
+ * -1 error reported (a conflict).
+ */
+int from_history(planner *p, const aa_op *op, aa_plan_node *n)
+{
+	const aa_snapshot *sn = p->base;
+	hsearch hs;
+	char *bound = NULL;
+	int r;
+
+	if (!sn->history || !sn->merge3)
+		return 0;
+	memset(&hs, 0, sizeof(hs));
+	hs.p = p;
+	hs.op = op;
+	hs.path = n->path;
+	hs.keep_sides = p->opts->threeway && sn->merge3_markers;
+	if (node_bytes(p, n, &hs.cur, &hs.curlen) < 0)
+		return -1;
+	if (build_blocks(&hs) < 0) {
+		free_blocks(&hs);
+		return oom(p, op->pos);
+	}
+	r = sn->history(sn->ctx, n->path, op->old_blob[0] ? op->old_blob : NULL,
+			n->has_oid ? &n->oid : NULL, try_version, &hs, &bound);
+	if (r < 0)
+		aa_warn(p->d, op->pos, n->path,
+			"cannot search the file's history; trying the current content only");
+	else if (!hs.found && bound)
+		aa_note(p->d, op->pos, n->path,
+			"%s: no earlier version found that takes every hunk exactly", bound);
+	r = 0;
+	if (hs.found && hs.merge < 0)
+		aa_warn(p->d, op->pos, n->path, "cannot merge from %s", hs.label);
+	else if (hs.found && hs.merge == 1 && hs.keep_sides)
+		r = land_conflict(p, op, n, &hs) < 0 ? -1 : 1;
+	else if (hs.found && hs.merge == 1)
+		r = aa_error(p->d, conflict_pos(op, &hs), n->path,
+			     "the hunks apply exactly to %s, the version the answer was written against, "
+			     "but its change conflicts with the current content: %s; nothing written",
+			     hs.label, hs.result.ptr ? hs.result.ptr : "");
+	else if (hs.found)
+		r = land_merged(p, op, n, &hs) < 0 ? -1 : 1;
+	free(bound);
+	free(hs.label);
+	free_blocks(&hs);
+	aa_buf_free(&hs.result);
+	aa_buf_free(&hs.version);
+	aa_buf_free(&hs.theirs);
+	aa_edit_ctx_release(&hs.cx);
+	return r;
+}
