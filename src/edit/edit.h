@@ -89,7 +89,22 @@ int aa_reindent_parse(const char *name, aa_reindent *out);
 void aa_reindent_describe(aa_reindent r, long by, aa_buf *out);
 void aa_edit_ctx_release(aa_edit_ctx *cx);
 
-/* Each returns 0, or -1 with errors in cx->diags (text then undefined). */
+/*
+ * One edit engine: applies an op's payload of its kind to the text,
+ * returning 0, or -1 with errors in cx->diags (the text then undefined).
+ */
+typedef int (*aa_engine_fn)(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
+
+typedef struct aa_engine {
+	aa_edit_kind kind;
+	const char *name;     /* "hunks", "replacements", ... */
+	aa_engine_fn apply;   /* NULL: nothing to apply (a mode change) */
+} aa_engine;
+
+/* The engine of an edit kind (src/edit/engines.c); NULL for none. */
+const aa_engine *aa_engine_of(aa_edit_kind kind);
+
+/* The engines, each an aa_engine_fn (the table reaches them). */
 int aa_edit_hunks(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
 int aa_edit_replacements(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
 int aa_edit_ap(aa_text *t, const aa_op *op, aa_edit_ctx *cx);

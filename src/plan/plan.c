@@ -1189,21 +1189,9 @@ static int load_text(planner *p, const aa_op *op, aa_plan_node *n, aa_text *t)
 
 static int run_edit_engine(aa_text *t, const aa_op *op, aa_edit_ctx *cx)
 {
-	switch (op->edit_kind) {
-	case AA_EDIT_HUNKS:
-		return aa_edit_hunks(t, op, cx);
-	case AA_EDIT_REPLACEMENTS:
-		return aa_edit_replacements(t, op, cx);
-	case AA_EDIT_AP:
-		return aa_edit_ap(t, op, cx);
-	case AA_EDIT_V4A:
-		return aa_edit_v4a(t, op, cx);
-	case AA_EDIT_ELIDE:
-		return aa_edit_elide(t, op, cx);
-	case AA_EDIT_NONE:
-		break;
-	}
-	return 0;
+	const aa_engine *e = aa_engine_of(op->edit_kind);
+
+	return e && e->apply ? e->apply(t, op, cx) : 0;
 }
 
 /* Keeps an edit's result as the node's content (or counts it skipped). */

@@ -1,0 +1,122 @@
+/*
+ * Unit tests of the engine table (src/edit/engines.c) and of the edit
+ * payload's memory (src/change/changeset.c): every edit kind has its
+ * engine, and a payload is freed and copied by the kind that tags it.
+ */
+#include <stdlib.h>
+
+#include "unit.h"
+#include "edit/edit.h"
+
+static void test_every_kind_has_one_engine(void **state)
+{
+	aa_edit_kind k, j;
+
+	(void)state;
+	for (k = AA_EDIT_NONE; k <= AA_EDIT_ELIDE; k++) {
+		const aa_engine *e = aa_engine_of(k);
+
+		assert_non_null(e);
+		assert_int_equal(e->kind, k);
+		assert_non_null(e->name);
+		if (k == AA_EDIT_NONE)
+			assert_null(e->apply);
+		else
+			assert_non_null(e->apply);
+		for (j = AA_EDIT_NONE; j < k; j++)
+			assert_string_not_equal(aa_engine_of(j)->name, e->name);
+	}
+	assert_null(aa_engine_of((aa_edit_kind)(AA_EDIT_ELIDE + 1)));
+}
+
+static void test_table_applies_the_kind(void **state)
+{
+	aa_changeset cs = AA_CHANGESET_INIT;
+	aa_text t = AA_TEXT_INIT;
+	aa_diags d = { 0 };
+	aa_edit_ctx cx = { 0 };
+	aa_buf out = AA_BUF_INIT;
+	aa_pos pos = { "answer.md", 3 };
+	const char *why = NULL;
+	aa_op *op = aa_changeset_add(&cs, AA_OP_EDIT, pos);
+	aa_repl *r;
+
+	(void)state;
+	assert_non_null(op);
+	r = aa_op_add_repl(op, pos);
+	assert_non_null(r);
+	assert_int_equal(op->edit_kind, AA_EDIT_REPLACEMENTS);
+	r->find = aa_strdup("b\n");
+	r->find_len = 2;
+	r->replace = aa_strdup("B\n");
+	r->replace_len = 2;
+	cx.path = "f.txt";
+	cx.diags = &d;
+	assert_int_equal(aa_text_decode(&t, "a\nb\nc\n", 6, &why), 0);
+	assert_int_equal(aa_engine_of(op->edit_kind)->apply(&t, op, &cx), 0);
+	assert_int_equal(aa_text_encode(&t, &out), 0);
+	assert_int_equal(out.len, 6);
+	assert_memory_equal(out.ptr, "a\nB\nc\n", 6);
+	assert_int_equal(cx.applied, 1);
+	aa_buf_free(&out);
+	aa_text_free(&t);
+	aa_edit_ctx_release(&cx);
+	aa_diags_free(&d);
+	aa_changeset_free(&cs);
+}
+
+/* A copy of each payload kind owns its own memory (the sanitizer run frees both). */
+static void test_clone_by_kind(void **state)
+{
+	aa_changeset cs = AA_CHANGESET_INIT, copy = AA_CHANGESET_INIT;
+	aa_pos pos = { "answer.md", 1 };
+	aa_op *op;
+	aa_hunk *h;
+	aa_apmod *m;
+	aa_repl *r;
+
+	(void)state;
+	op = aa_changeset_add(&cs, AA_OP_EDIT, pos);
+	op->path = aa_strdup("a.txt");
+	op->edit_kind = AA_EDIT_HUNKS;
+	h = aa_op_add_hunk(op, pos);
+	assert_int_equal(aa_hunk_add_line(h, '-', "x", 1), 0);
+	h->section = aa_strdup("f()");
+	op = aa_changeset_add(&cs, AA_OP_EDIT, pos);
+	op->path = aa_strdup("b.txt");
+	r = aa_op_add_repl(op, pos);
+	r->find = aa_strdup("x");
+	r->find_len = 1;
+	op = aa_changeset_add(&cs, AA_OP_EDIT, pos);
+	op->path = aa_strdup("c.txt");
+	m = aa_op_add_apmod(op, pos);
+	m->snippet = aa_strdup("y");
+	op->strip_trailing_ws = 1;
+	assert_int_equal(aa_op_clone(&copy, &cs.ops[0]), 0);
+	assert_int_equal(aa_op_clone(&copy, &cs.ops[1]), 0);
+	assert_int_equal(aa_op_clone(&copy, &cs.ops[2]), 0);
+	aa_changeset_free(&cs);
+	assert_int_equal(copy.ops[0].edit_kind, AA_EDIT_HUNKS);
+	assert_int_equal(copy.ops[0].nhunks, 1);
+	assert_string_equal(copy.ops[0].hunks[0].lines[0].text, "x");
+	assert_string_equal(copy.ops[0].hunks[0].section, "f()");
+	assert_int_equal(copy.ops[1].edit_kind, AA_EDIT_REPLACEMENTS);
+	assert_int_equal(copy.ops[1].nrepls, 1);
+	assert_string_equal(copy.ops[1].repls[0].find, "x");
+	assert_null(copy.ops[1].repls[0].replace);
+	assert_int_equal(copy.ops[2].edit_kind, AA_EDIT_AP);
+	assert_int_equal(copy.ops[2].napmods, 1);
+	assert_string_equal(copy.ops[2].apmods[0].snippet, "y");
+	assert_true(copy.ops[2].strip_trailing_ws);
+	aa_changeset_free(&copy);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_kind_has_one_engine),
+		cmocka_unit_test(test_table_applies_the_kind),
+		cmocka_unit_test(test_clone_by_kind),
+	};
+	return AA_RUN_TESTS(tests);
+}
