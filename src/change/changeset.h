@@ -74,6 +74,15 @@ typedef struct aa_hunk {
 	 */
 	int has_scope;
 	size_t scope_lo, scope_hi;
+	/*
+	 * The added lines may hold elisions ("// ... existing code ...")
+	 * standing for removed lines between the lines around them (a
+	 * SEARCH/REPLACE block's REPLACE): the hunk engine resolves them
+	 * against the removed lines before it places the hunk. added_pos:
+	 * the input position of the first added line, for its messages.
+	 */
+	int may_elide;
+	aa_pos added_pos;
 } aa_hunk;
 
 typedef struct aa_repl {

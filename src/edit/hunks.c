@@ -2688,7 +2688,7 @@ static int strict_counts(const aa_op *op, aa_edit_ctx *cx)
 	return 0;
 }
 
-int aa_edit_hunks(aa_text *t, const aa_op *op, aa_edit_ctx *cx)
+static int place_all(aa_text *t, const aa_op *op, aa_edit_ctx *cx)
 {
 	hrun r;
 	size_t i;
@@ -2721,6 +2721,36 @@ int aa_edit_hunks(aa_text *t, const aa_op *op, aa_edit_ctx *cx)
 }
 
 /* ---- deletions ------------------------------------------------------------------ */
+
+/*
+ * Hunks whose added lines elide removed ones (aa_hunk.may_elide) are
+ * placed as a copy with the elisions resolved: the parser only records
+ * that they may be there.
+ */
+int aa_edit_hunks(aa_text *t, const aa_op *op, aa_edit_ctx *cx)
+{
+	aa_changeset copy = AA_CHANGESET_INIT;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < op->nhunks; i++)
+		if (aa_hunk_has_elisions(&op->hunks[i], op->path))
+			break;
+	if (i == op->nhunks)
+		return place_all(t, op, cx);
+	if (aa_op_clone(&copy, op) < 0) {
+		aa_changeset_free(&copy);
+		return aa_oom(cx->diags, op->pos, cx->path);
+	}
+	for (i = 0; i < copy.ops[0].nhunks; i++)
+		if (aa_hunk_resolve_elisions(&copy.ops[0].hunks[i], op->path,
+					     cx->path, cx->diags) < 0)
+			ret = -1;
+	if (!ret)
+		ret = place_all(t, &copy.ops[0], cx);
+	aa_changeset_free(&copy);
+	return ret;
+}
 
 int aa_edit_check_deletion(const aa_text *t, const aa_op *op, aa_edit_ctx *cx)
 {

@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "edit/edit.h"
+#include "edit/elision.h"
 #include "format/registry.h"
 
 /* ---------- small text helpers ---------- */

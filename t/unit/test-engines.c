@@ -4,6 +4,7 @@
  * engine, and a payload is freed and copied by the kind that tags it.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "unit.h"
 #include "edit/edit.h"
@@ -111,12 +112,95 @@ static void test_clone_by_kind(void **state)
 	aa_changeset_free(&copy);
 }
 
+/* Applies one hunk of (kind, line) pairs to `file`; the rc of the engine. */
+static int apply_hunk(const char *file, const char *const *lines, int may_elide,
+		      aa_buf *out, aa_diags *d)
+{
+	aa_changeset cs = AA_CHANGESET_INIT;
+	aa_text t = AA_TEXT_INIT;
+	aa_edit_ctx cx = { 0 };
+	aa_pos pos = { "answer.md", 3 }, added = { "answer.md", 8 };
+	const char *why = NULL;
+	aa_op *op = aa_changeset_add(&cs, AA_OP_EDIT, pos);
+	aa_hunk *h;
+	size_t i;
+	int rc;
+
+	op->path = aa_strdup("f.js");
+	op->edit_kind = AA_EDIT_HUNKS;
+	h = aa_op_add_hunk(op, pos);
+	h->may_elide = may_elide;
+	h->added_pos = added;
+	for (i = 0; lines[i]; i++)
+		assert_int_equal(aa_hunk_add_line(h, lines[i][0], lines[i] + 1,
+						  strlen(lines[i] + 1)), 0);
+	cx.path = "f.js";
+	cx.diags = d;
+	assert_int_equal(aa_text_decode(&t, file, strlen(file), &why), 0);
+	rc = aa_engine_of(op->edit_kind)->apply(&t, op, &cx);
+	if (!rc)
+		assert_int_equal(aa_text_encode(&t, out), 0);
+	/* the op's own lines are left as parsed */
+	assert_int_equal(cs.ops[0].hunks[0].nlines, i);
+	aa_text_free(&t);
+	aa_edit_ctx_release(&cx);
+	aa_changeset_free(&cs);
+	return rc;
+}
+
+static const char *const elided_hunk[] = {
+	"-f() {", "-  one();", "-  two();", "-}",
+	"+g() {", "+  // ... existing code ...", "+}", NULL
+};
+
+static void test_hunk_elisions_resolved_by_the_engine(void **state)
+{
+	aa_diags d = { 0 };
+	aa_buf out = AA_BUF_INIT;
+	const char *file = "x;\nf() {\n  one();\n  two();\n}\n";
+
+	(void)state;
+	/* "g() {" is not among the removed lines: the elision has no anchor */
+	assert_int_equal(apply_hunk(file, elided_hunk, 1, &out, &d), -1);
+	assert_int_equal(d.nerrors, 1);
+	assert_string_equal(d.v[0].input, "answer.md");
+	assert_int_equal(d.v[0].line, 9);
+	assert_non_null(strstr(d.v[0].msg, "cannot be resolved"));
+	aa_diags_free(&d);
+	/* without the mark the line is content */
+	assert_int_equal(apply_hunk(file, elided_hunk, 0, &out, &d), 0);
+	assert_string_equal(out.ptr, "x;\ng() {\n  // ... existing code ...\n}\n");
+	aa_buf_free(&out);
+	aa_diags_free(&d);
+}
+
+static const char *const anchored_hunk[] = {
+	"-f() {", "-  one();", "-  two();", "-}",
+	"+f() {", "+  // ... existing code ...", "+  two();", "+  three();", "+}", NULL
+};
+
+static void test_hunk_elision_stands_for_removed_lines(void **state)
+{
+	aa_diags d = { 0 };
+	aa_buf out = AA_BUF_INIT;
+
+	(void)state;
+	assert_int_equal(apply_hunk("x;\nf() {\n  one();\n  two();\n}\n",
+				    anchored_hunk, 1, &out, &d), 0);
+	assert_string_equal(out.ptr, "x;\nf() {\n  one();\n  two();\n  three();\n}\n");
+	assert_int_equal(d.nerrors, 0);
+	aa_buf_free(&out);
+	aa_diags_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_kind_has_one_engine),
 		cmocka_unit_test(test_table_applies_the_kind),
 		cmocka_unit_test(test_clone_by_kind),
+		cmocka_unit_test(test_hunk_elisions_resolved_by_the_engine),
+		cmocka_unit_test(test_hunk_elision_stands_for_removed_lines),
 	};
 	return AA_RUN_TESTS(tests);
 }
