@@ -34,6 +34,13 @@ typedef enum aa_edit_kind {
 				 stand for the original's lines */
 } aa_edit_kind;
 
+/* Where the first line of an op's content is in the input. */
+typedef enum aa_content_at {
+	AA_CONTENT_AT_POS,      /* on the op's own line */
+	AA_CONTENT_AFTER_POS,   /* on the line after it (an opening tag) */
+	AA_CONTENT_NO_LINES     /* not input lines (a JSON string): pos for all */
+} aa_content_at;
+
 /* One line of a hunk body, without its line terminator. */
 typedef struct aa_hline {
 	char kind;      /* ' ' context, '-' removed, '+' added */
@@ -154,6 +161,18 @@ typedef struct aa_op {
 	 * it out of an existing file that does not start with it.
 	 */
 	size_t label_line_len;
+	/*
+	 * AA_EDIT_ELIDE: where the lines of `content` are in the input, for
+	 * messages about one of them (line 0 at pos, or on the line after
+	 * it, or no line of its own: a JSON string's lines all at pos) ...
+	 */
+	aa_content_at content_at;
+	/*
+	 * ... and an elision that cannot be resolved is content, written as
+	 * it stands with a warning (the seed formats' own examples use such
+	 * lines), instead of a refusal.
+	 */
+	int elisions_may_be_content;
 
 	/*
 	 * The edits: one payload, tagged by edit_kind, that the engine of

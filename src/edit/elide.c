@@ -357,21 +357,14 @@ static int mark_elisions(resolver *r)
 	return 0;
 }
 
-/*
- * The input line of answer line i. A whole-file fence's op (and a
- * SEARCH/REPLACE block's REPLACE text) starts at its first content line;
- * the other formats' ops start at the line that opens the content
- * (companion START, file-changes tag), and their content on the next.
- * An aptix bundle's content is a JSON string: its own line is kept.
- */
+/* The input line of answer line i (aa_op.content_at). */
 static aa_pos answer_pos(const resolver *r, size_t i)
 {
 	aa_pos p = r->op->pos;
-	const char *f = r->op->format;
 
-	if (!p.line || (f && !strcmp(f, "aptix")))
+	if (!p.line || r->op->content_at == AA_CONTENT_NO_LINES)
 		return p;
-	p.line += (long)i + (f && strcmp(f, "whole-file") ? 1 : 0);
+	p.line += (long)i + (r->op->content_at == AA_CONTENT_AFTER_POS);
 	return p;
 }
 
@@ -598,16 +591,11 @@ static int resolve_all(resolver *r)
 }
 
 /*
- * The seed formats' replacements (see src/format/extract.c): an elision that
- * cannot be resolved is content, as in the seeds' own examples. The
- * reasons go out as warnings and the answer's lines are used as they are.
+ * An op whose unresolved elisions are content (aa_op.
+ * elisions_may_be_content, the seed formats' replacements: see
+ * src/format/extract.c): the reasons go out as warnings and the
+ * answer's lines are used as they are.
  */
-static int lenient(const aa_op *op)
-{
-	return op->format && strcmp(op->format, "whole-file") &&
-	       strcmp(op->format, "search-replace");
-}
-
 static int resolve_or_keep(resolver *r)
 {
 	aa_diags quiet = AA_DIAGS_INIT;
@@ -615,7 +603,7 @@ static int resolve_or_keep(resolver *r)
 	size_t i;
 	int ret;
 
-	if (!lenient(r->op))
+	if (!r->op->elisions_may_be_content)
 		return resolve_all(r);
 	r->cx->diags = &quiet;
 	ret = resolve_all(r);

@@ -193,6 +193,66 @@ static void test_hunk_elision_stands_for_removed_lines(void **state)
 	aa_diags_free(&d);
 }
 
+/* An elide op whose one elision has no anchor in the file. */
+static int run_elide(aa_content_at at, int may_be_content, aa_buf *out, aa_diags *d)
+{
+	static const char content[] = "g() {\n  // ... existing code ...\n}\n";
+	aa_changeset cs = AA_CHANGESET_INIT;
+	aa_text t = AA_TEXT_INIT;
+	aa_edit_ctx cx = { 0 };
+	aa_pos pos = { "answer.md", 10 };
+	const char *why = NULL;
+	aa_op *op = aa_changeset_add(&cs, AA_OP_EDIT, pos);
+	int rc;
+
+	op->path = aa_strdup("f.js");
+	op->edit_kind = AA_EDIT_ELIDE;
+	op->content = aa_strdup(content);
+	op->content_len = strlen(content);
+	op->content_at = at;
+	op->elisions_may_be_content = may_be_content;
+	cx.path = "f.js";
+	cx.diags = d;
+	assert_int_equal(aa_text_decode(&t, "f() {\n  one();\n}\n", 17, &why), 0);
+	rc = aa_engine_of(op->edit_kind)->apply(&t, op, &cx);
+	if (!rc)
+		assert_int_equal(aa_text_encode(&t, out), 0);
+	aa_text_free(&t);
+	aa_edit_ctx_release(&cx);
+	aa_changeset_free(&cs);
+	return rc;
+}
+
+/* Where content lines are and whether an elision may be content: op facts, not formats. */
+static void test_elide_facts_of_the_op(void **state)
+{
+	static const struct { aa_content_at at; long line; } cases[] = {
+		{ AA_CONTENT_AT_POS, 11 },
+		{ AA_CONTENT_AFTER_POS, 12 },
+		{ AA_CONTENT_NO_LINES, 10 },
+	};
+	aa_diags d = { 0 };
+	aa_buf out = AA_BUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		assert_int_equal(run_elide(cases[i].at, 0, &out, &d), -1);
+		assert_int_equal(d.nerrors, 1);
+		assert_int_equal(d.v[0].line, cases[i].line);
+		assert_non_null(strstr(d.v[0].msg, "cannot be resolved"));
+		aa_diags_free(&d);
+	}
+	assert_int_equal(run_elide(AA_CONTENT_AFTER_POS, 1, &out, &d), 0);
+	assert_int_equal(d.nerrors, 0);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.v[0].level, AA_DIAG_WARNING);
+	assert_non_null(strstr(d.v[0].msg, "written as it stands"));
+	assert_string_equal(out.ptr, "g() {\n  // ... existing code ...\n}\n");
+	aa_buf_free(&out);
+	aa_diags_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,6 +261,7 @@ int main(void)
 		cmocka_unit_test(test_clone_by_kind),
 		cmocka_unit_test(test_hunk_elisions_resolved_by_the_engine),
 		cmocka_unit_test(test_hunk_elision_stands_for_removed_lines),
+		cmocka_unit_test(test_elide_facts_of_the_op),
 	};
 	return AA_RUN_TESTS(tests);
 }
