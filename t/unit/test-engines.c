@@ -8,6 +8,7 @@
 
 #include "unit.h"
 #include "edit/edit.h"
+#include "edit/explain.h"
 
 static void test_every_kind_has_one_engine(void **state)
 {
@@ -253,6 +254,37 @@ static void test_elide_facts_of_the_op(void **state)
 	aa_diags_free(&d);
 }
 
+static void nth(const void *arg, size_t i, const char **s, size_t *len)
+{
+	*s = ((const char *const *)arg)[i];
+	*len = strlen(*s);
+}
+
+/* The explainer's pieces every engine words its misses with (explain.c). */
+static void test_explain_likest_line(void **state)
+{
+	static const char *const lines[] = {
+		"int x = 1;", "return total + 1; x", "return total;", "zzz"
+	};
+	aa_buf b = AA_BUF_INIT;
+	size_t best = 9, score = 0, prefix = 0;
+
+	(void)state;
+	assert_int_equal(aa_line_likeness("return sum;", 11, "return total;", 13,
+					  &prefix), 8);
+	assert_int_equal(prefix, 7);
+	/* the first of the most alike; "from" skips lines */
+	assert_int_equal(aa_likest_line(nth, lines, 0, 4, "return total;", 13,
+					&best, &score, &prefix), 1);
+	assert_int_equal(best, 2);
+	assert_int_equal(score, 13);
+	assert_int_equal(aa_likest_line(nth, lines, 3, 4, "return total;", 13,
+					&best, &score, NULL), 0);
+	assert_int_equal(aa_explain_differs(&b, "a\tb", 3, "find text", "ab", 2), 0);
+	assert_string_equal(b.ptr, "\"a\\tb\" where the find text has \"ab\"");
+	aa_buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_hunk_elisions_resolved_by_the_engine),
 		cmocka_unit_test(test_hunk_elision_stands_for_removed_lines),
 		cmocka_unit_test(test_elide_facts_of_the_op),
+		cmocka_unit_test(test_explain_likest_line),
 	};
 	return AA_RUN_TESTS(tests);
 }
