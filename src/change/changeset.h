@@ -48,7 +48,7 @@ typedef struct aa_hline {
 	size_t len;
 	/*
 	 * A context line that had lost its leading space: the parser's
-	 * guess, which the hunk engine may take back (see edit_hunks.c).
+	 * guess, which the hunk engine may take back (src/edit/hunks.c).
 	 */
 	int loose;
 } aa_hline;
