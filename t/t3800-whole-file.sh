@@ -266,6 +266,85 @@ test_expect_success 'elisions in a SEARCH/REPLACE block stand for SEARCH lines' 
 	)
 '
 
+test_expect_success 'a SEARCH/REPLACE elision it cannot resolve is refused, naming its REPLACE line' '
+	cat >sr-bad.md <<-\EOF &&
+	app/util.js
+	```js
+	<<<<<<< SEARCH
+	export function a() {
+	  return 1;
+	}
+	=======
+	export function aa() {
+	  // ... existing code ...
+	}
+	>>>>>>> REPLACE
+	```
+	EOF
+	fresh w-sr-bad &&
+	(
+		cd w-sr-bad &&
+		test_rejected ../sr-bad.md &&
+		test_grep "error: app/util.js: ../sr-bad.md:9: the elision \"  // ... existing code ...\" cannot be resolved: the line \"export function aa() {\" it follows is not in the file" err
+	)
+'
+
+test_expect_success 'an elision among the SEARCH/REPLACE blocks of one file resolves in its own block' '
+	cat >sr-two.md <<-\EOF &&
+	app/util.js
+	```js
+	<<<<<<< SEARCH
+	export function a() {
+	  return 1;
+	}
+	=======
+	export function a() {
+	  return 10;
+	}
+	>>>>>>> REPLACE
+	<<<<<<< SEARCH
+	export function c() {
+	  return 3;
+	}
+	=======
+	// c returns three
+	export function c() {
+	  // ... existing code ...
+	}
+	>>>>>>> REPLACE
+	```
+	EOF
+	fresh w-sr-two &&
+	(
+		cd w-sr-two &&
+		git ai-apply ../sr-two.md &&
+		sed -e "s/return 1;/return 10;/" -e "s|^export function c()|// c returns three\\
+&|" ../repo/app/util.js >expect &&
+		staged_as app/util.js expect
+	)
+'
+
+test_expect_success 'an elision line added by a unified diff is content, written as it stands' '
+	cat >diff-elide.md <<-\EOF &&
+	--- a/app/util.js
+	+++ b/app/util.js
+	@@ -1,5 +1,5 @@
+	 import fs from "fs";
+	 
+	 export function a() {
+	-  return 1;
+	+  // ... existing code ...
+	 }
+	EOF
+	fresh w-diff-elide &&
+	(
+		cd w-diff-elide &&
+		git ai-apply ../diff-elide.md &&
+		sed "s|  return 1;|  // ... existing code ...|" ../repo/app/util.js >expect &&
+		staged_as app/util.js expect
+	)
+'
+
 test_expect_success 'elisions in a seed format replacement (companion START-REPLACE-FILE)' '
 	cat >comp.md <<-\EOF &&
 	--- START-REPLACE-FILE: app/util.js ---

@@ -118,11 +118,14 @@ static inline void fz_check_op(const aa_op *op)
 		fz_check_path("op destination", op->to);
 	if (op->kind == AA_OP_WRITE)
 		fz_check(!op->content_len || op->content, "content is NULL", op->path);
-	for (i = 0; i < op->nhunks; i++)
-		fz_check_hunk(&op->hunks[i]);
-	for (i = 0; i < op->nrepls; i++)
-		fz_check(op->repls[i].find && op->repls[i].find_len,
-			 "replacement without a find text", op->path);
+	if (op->edit_kind == AA_EDIT_REPLACEMENTS) {
+		for (i = 0; i < op->nrepls; i++)
+			fz_check(op->repls[i].find && op->repls[i].find_len,
+				 "replacement without a find text", op->path);
+	} else if (op->edit_kind != AA_EDIT_AP) {
+		for (i = 0; i < op->nhunks; i++)
+			fz_check_hunk(&op->hunks[i]);
+	}
 }
 
 static inline const char *fz_first_error(const aa_diags *d)

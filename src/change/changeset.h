@@ -34,6 +34,13 @@ typedef enum aa_edit_kind {
 				 stand for the original's lines */
 } aa_edit_kind;
 
+/* Where the first line of an op's content is in the input. */
+typedef enum aa_content_at {
+	AA_CONTENT_AT_POS,      /* on the op's own line */
+	AA_CONTENT_AFTER_POS,   /* on the line after it (an opening tag) */
+	AA_CONTENT_NO_LINES     /* not input lines (a JSON string): pos for all */
+} aa_content_at;
+
 /* One line of a hunk body, without its line terminator. */
 typedef struct aa_hline {
 	char kind;      /* ' ' context, '-' removed, '+' added */
@@ -41,7 +48,7 @@ typedef struct aa_hline {
 	size_t len;
 	/*
 	 * A context line that had lost its leading space: the parser's
-	 * guess, which the hunk engine may take back (see edit_hunks.c).
+	 * guess, which the hunk engine may take back (src/edit/hunks.c).
 	 */
 	int loose;
 } aa_hline;
@@ -74,6 +81,15 @@ typedef struct aa_hunk {
 	 */
 	int has_scope;
 	size_t scope_lo, scope_hi;
+	/*
+	 * The added lines may hold elisions ("// ... existing code ...")
+	 * standing for removed lines between the lines around them (a
+	 * SEARCH/REPLACE block's REPLACE): the hunk engine resolves them
+	 * against the removed lines before it places the hunk. added_pos:
+	 * the input position of the first added line, for its messages.
+	 */
+	int may_elide;
+	aa_pos added_pos;
 } aa_hunk;
 
 typedef struct aa_repl {
@@ -132,34 +148,62 @@ typedef struct aa_op {
 	 */
 	int onto_identical;
 	/*
-	 * AA_OP_WRITE of a whole file from a chat answer's labelled block:
-	 * such a block is often an excerpt; refuse one that looks like it
-	 * (aa_looks_like_excerpt) rather than gut the file.
+	 * AA_OP_WRITE of a whole file whose block may show only part of
+	 * it (a labelled block of a chat answer is often an excerpt):
+	 * the planner refuses one that looks like it (aa_looks_like_excerpt)
+	 * rather than gut the file.
 	 */
 	int may_be_excerpt;
 	/*
-	 * AA_OP_WRITE or AA_EDIT_ELIDE from a whole-file block whose first
-	 * line is a comment naming the path ("# app/x.py"): that line's
+	 * AA_OP_WRITE or AA_EDIT_ELIDE whose content starts with a line
+	 * naming the path ("# app/x.py", the block's label): that line's
 	 * bytes, newline included; 0 when there is none. The planner leaves
 	 * it out of an existing file that does not start with it.
 	 */
 	size_t label_line_len;
+	/*
+	 * AA_EDIT_ELIDE: where the lines of `content` are in the input, for
+	 * messages about one of them (line 0 at pos, or on the line after
+	 * it, or no line of its own: a JSON string's lines all at pos) ...
+	 */
+	aa_content_at content_at;
+	/*
+	 * ... and an elision that cannot be resolved is content, written as
+	 * it stands with a warning (the seed formats' own examples use such
+	 * lines), instead of a refusal.
+	 */
+	int elisions_may_be_content;
 
 	/*
-	 * AA_OP_DELETE from a diff: the removed lines must be the whole
-	 * file (hunks hold them); nhunks == 0 means no content check.
+	 * The edits: one payload, tagged by edit_kind, that the engine of
+	 * that kind applies (src/edit/engines.c); its memory is the change
+	 * set's (aa_op_free, aa_op_clone). Only the member of the kind is
+	 * meaningful: hunks for AA_EDIT_HUNKS and AA_EDIT_V4A, and for an
+	 * AA_OP_DELETE whose removed lines must be the whole file
+	 * (edit_kind AA_EDIT_NONE; nhunks == 0 means no content check).
 	 */
 	aa_edit_kind edit_kind;
-	aa_hunk *hunks;
-	size_t nhunks;
-	aa_repl *repls;
-	size_t nrepls;
-	aa_apmod *apmods;
-	size_t napmods;
+	union {
+		struct {
+			aa_hunk *hunks;
+			size_t nhunks;
+		};
+		struct {
+			aa_repl *repls;
+			size_t nrepls;
+		};
+		struct {
+			aa_apmod *apmods;
+			size_t napmods;
+			/* strip trailing blanks of every line of the result */
+			int strip_trailing_ws;
+		};
+	};
 
-	/* ap §3.5: strip trailing blanks of every line of the result. */
-	int strip_trailing_ws;
-	/* Interpret hunks under seed 004's --strict rules (rung 1 only). */
+	/*
+	 * Read hunks and paths as git apply does (the --strict contract
+	 * of SPEC): rung 1 only, no path resolution, its messages.
+	 */
 	int strict;
 	/*
 	 * The paths are a diff's names, whose a/ and b/ prefixes the diff
@@ -168,19 +212,21 @@ typedef struct aa_op {
 	 */
 	int diff_names;
 	/*
-	 * AA_OP_EDIT from a plain diff whose "---" and "+++" name different
-	 * files: the name not taken as path (owned; NULL otherwise). When
-	 * path names no file and this one does, the planner edits this one,
-	 * as GNU patch edits the file that exists.
+	 * AA_OP_EDIT whose input names two files for one edit (a plain
+	 * diff's "---" and "+++" differ): the name not taken as path
+	 * (owned; NULL otherwise). When path names no file and this one
+	 * does, the planner edits this one, as GNU patch edits the file
+	 * that exists.
 	 */
 	char *other_name;
 	/* Which format produced it, for reports ("diff", "ap", ...). */
 	const char *format;
 	/*
-	 * AA_OP_EDIT from a git diff: the old blob id of its "index
-	 * <old>..<new>" line (hex, maybe abbreviated; "" when none).
+	 * AA_OP_EDIT: the blob the edits were written against (hex, maybe
+	 * abbreviated; "" when the input names none), as a git diff's
+	 * "index <old>..<new>" line names it.
 	 */
-	char old_blob[41];
+	char base_blob[41];
 } aa_op;
 
 typedef struct aa_changeset {
@@ -201,6 +247,11 @@ int aa_hunk_add_line(aa_hunk *h, char kind, const char *text, size_t len);
 aa_repl *aa_op_add_repl(aa_op *op, aa_pos pos);
 aa_apmod *aa_op_add_apmod(aa_op *op, aa_pos pos);
 void aa_op_free(aa_op *op);
+/*
+ * Appends a deep copy of src to cs (-1 when out of memory; what was
+ * copied stays freeable with the change set).
+ */
+int aa_op_clone(aa_changeset *cs, const aa_op *src);
 void aa_changeset_free(aa_changeset *cs);
 const char *aa_op_kind_name(aa_op_kind k);
 

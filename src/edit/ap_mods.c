@@ -27,6 +27,7 @@
 
 #include "edit/applied.h"
 #include "edit/edit.h"
+#include "edit/explain.h"
 #include "edit/locate.h"
 
 /* Occurrences listed in an ambiguity error. */
@@ -266,18 +267,6 @@ static long longest_prefix(const modrun *r, const needle *nd, size_t from,
 	return (long)lo;
 }
 
-/* Common leading plus trailing bytes: a cheap similarity of two lines. */
-static size_t similarity(const char *a, size_t alen, const char *b, size_t blen)
-{
-	size_t pre = 0, suf = 0, min = alen < blen ? alen : blen;
-
-	while (pre < min && a[pre] == b[pre])
-		pre++;
-	while (suf < min - pre && a[alen - 1 - suf] == b[blen - 1 - suf])
-		suf++;
-	return pre + suf;
-}
-
 /* The line in [from, n) holding the needle's first line as a part. */
 static int describe_partial(const modrun *r, const needle *nd, size_t from,
 			    aa_buf *b)
@@ -299,27 +288,27 @@ static int describe_partial(const modrun *r, const needle *nd, size_t from,
 	return 0;
 }
 
+/* The trimmed non-blank line i of the file view (aa_likest_line). */
+static void fview_line(const void *arg, size_t i, const char **s, size_t *len)
+{
+	const fview *f = arg;
+
+	*s = f->v[i].s;
+	*len = f->v[i].len;
+}
+
 static int describe_similar(const modrun *r, const needle *nd, size_t from,
 			    aa_buf *b)
 {
-	size_t k, best = SIZE_MAX, best_score = 0;
+	size_t best, score;
 
-	for (k = from; k < r->f.n; k++) {
-		size_t score = similarity(r->f.v[k].s, r->f.v[k].len,
-					  nd->v[0].s, nd->v[0].len);
-
-		if (score > best_score) {
-			best_score = score;
-			best = k;
-		}
-	}
-	if (best == SIZE_MAX || best_score * 2 < nd->v[0].len)
+	if (!aa_likest_line(fview_line, &r->f, from, r->f.n, nd->v[0].s,
+			    nd->v[0].len, &best, &score, NULL) ||
+	    score * 2 < nd->v[0].len)
 		return 0;
 	if (aa_buf_printf(b, "; the closest line is %ld ", line_of(r, best)) < 0 ||
-	    put_quoted(b, r->f.v[best].s, r->f.v[best].len) < 0 ||
-	    aa_buf_puts(b, " where the ") < 0 ||
-	    aa_buf_printf(b, "%s has ", nd->name) < 0 ||
-	    put_quoted(b, nd->v[0].s, nd->v[0].len) < 0)
+	    aa_explain_differs(b, r->f.v[best].s, r->f.v[best].len, nd->name,
+			       nd->v[0].s, nd->v[0].len) < 0)
 		return -1;
 	return 1;
 }
@@ -348,9 +337,8 @@ static int describe_miss(const modrun *r, const needle *nd, size_t from, aa_buf 
 		return aa_buf_puts(b, "the file ends");
 	l = &r->f.v[best + p];
 	if (aa_buf_printf(b, "line %ld is ", line_of(r, best + p)) < 0 ||
-	    put_quoted(b, l->s, l->len) < 0 ||
-	    aa_buf_printf(b, " where the %s has ", nd->name) < 0 ||
-	    put_quoted(b, nd->v[p].s, nd->v[p].len) < 0)
+	    aa_explain_differs(b, l->s, l->len, nd->name, nd->v[p].s,
+			       nd->v[p].len) < 0)
 		return -1;
 	if (contains(l->s, l->len, nd->v[p].s, nd->v[p].len))
 		return aa_buf_puts(b, " (only part of the line; snippets must "

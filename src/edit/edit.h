@@ -8,6 +8,7 @@
 
 #include "change/changeset.h"
 #include "edit/text.h"
+#include "edit/elision.h"
 
 /* How an edit landed: the rung of SPEC's "Locating edits" ladder. */
 typedef enum aa_how {
@@ -89,7 +90,22 @@ int aa_reindent_parse(const char *name, aa_reindent *out);
 void aa_reindent_describe(aa_reindent r, long by, aa_buf *out);
 void aa_edit_ctx_release(aa_edit_ctx *cx);
 
-/* Each returns 0, or -1 with errors in cx->diags (text then undefined). */
+/*
+ * One edit engine: applies an op's payload of its kind to the text,
+ * returning 0, or -1 with errors in cx->diags (the text then undefined).
+ */
+typedef int (*aa_engine_fn)(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
+
+typedef struct aa_engine {
+	aa_edit_kind kind;
+	const char *name;     /* "hunks", "replacements", ... */
+	aa_engine_fn apply;   /* NULL: nothing to apply (a mode change) */
+} aa_engine;
+
+/* The engine of an edit kind (src/edit/engines.c); NULL for none. */
+const aa_engine *aa_engine_of(aa_edit_kind kind);
+
+/* The engines, each an aa_engine_fn (the table reaches them). */
 int aa_edit_hunks(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
 int aa_edit_replacements(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
 int aa_edit_ap(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
@@ -101,10 +117,18 @@ int aa_edit_v4a(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
  * lines between the unique lines around it, or the edit is refused.
  */
 int aa_edit_elide(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
-/* 1 when the line is an elision placeholder for a file at `path`. */
-int aa_is_elision(const char *s, size_t len, const char *path);
-/* 1 when one of the lines of s[0..len) is. */
-int aa_has_elision(const char *s, size_t len, const char *path);
+/*
+ * A hunk whose added lines may elide its removed lines (may_elide, a
+ * SEARCH/REPLACE block's): 1 when one of them is an elision.
+ */
+int aa_hunk_has_elisions(const aa_hunk *h, const char *path);
+/*
+ * Resolves them against the removed lines, as aa_edit_elide does a whole
+ * file against the file: 0 (also when there is none), or -1 with the
+ * error in d (about the file `shown`), naming the elision's input line.
+ */
+int aa_hunk_resolve_elisions(aa_hunk *h, const char *path, const char *shown,
+			     aa_diags *d);
 
 /* Where a block that looks like an excerpt of a file sits in it. */
 typedef struct aa_excerpt {

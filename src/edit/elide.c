@@ -357,21 +357,14 @@ static int mark_elisions(resolver *r)
 	return 0;
 }
 
-/*
- * The input line of answer line i. A whole-file fence's op (and a
- * SEARCH/REPLACE block's REPLACE text) starts at its first content line;
- * the other formats' ops start at the line that opens the content
- * (companion START, file-changes tag), and their content on the next.
- * An aptix bundle's content is a JSON string: its own line is kept.
- */
+/* The input line of answer line i (aa_op.content_at). */
 static aa_pos answer_pos(const resolver *r, size_t i)
 {
 	aa_pos p = r->op->pos;
-	const char *f = r->op->format;
 
-	if (!p.line || (f && !strcmp(f, "aptix")))
+	if (!p.line || r->op->content_at == AA_CONTENT_NO_LINES)
 		return p;
-	p.line += (long)i + (f && strcmp(f, "whole-file") ? 1 : 0);
+	p.line += (long)i + (r->op->content_at == AA_CONTENT_AFTER_POS);
 	return p;
 }
 
@@ -598,16 +591,11 @@ static int resolve_all(resolver *r)
 }
 
 /*
- * The seed formats' replacements (see src/format/extract.c): an elision that
- * cannot be resolved is content, as in the seeds' own examples. The
- * reasons go out as warnings and the answer's lines are used as they are.
+ * An op whose unresolved elisions are content (aa_op.
+ * elisions_may_be_content, the seed formats' replacements: see
+ * src/format/extract.c): the reasons go out as warnings and the
+ * answer's lines are used as they are.
  */
-static int lenient(const aa_op *op)
-{
-	return op->format && strcmp(op->format, "whole-file") &&
-	       strcmp(op->format, "search-replace");
-}
-
 static int resolve_or_keep(resolver *r)
 {
 	aa_diags quiet = AA_DIAGS_INIT;
@@ -615,7 +603,7 @@ static int resolve_or_keep(resolver *r)
 	size_t i;
 	int ret;
 
-	if (!lenient(r->op))
+	if (!r->op->elisions_may_be_content)
 		return resolve_all(r);
 	r->cx->diags = &quiet;
 	ret = resolve_all(r);
@@ -664,6 +652,107 @@ out:
 	original_free(&r.o);
 	free(r.v);
 	free(r.out);
+	return ret;
+}
+
+/* ---- elisions in a hunk's added lines ---- */
+
+/* The lines of one side of a hunk, each followed by "\n". */
+static int side_text(const aa_hunk *h, char kind, aa_buf *out)
+{
+	size_t k;
+
+	for (k = 0; k < h->nlines; k++)
+		if (h->lines[k].kind == kind &&
+		    (aa_buf_put(out, h->lines[k].text, h->lines[k].len) < 0 ||
+		     aa_buf_putc(out, '\n') < 0))
+			return -1;
+	return 0;
+}
+
+/* The hunk's added lines become the lines of t; the others stay. */
+static int set_added(aa_hunk *h, const aa_text *t)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < h->nlines; k++) {
+		if (h->lines[k].kind == '+')
+			free(h->lines[k].text);
+		else
+			h->lines[n++] = h->lines[k];
+	}
+	h->nlines = n;
+	for (k = 0; k < t->n; k++) {
+		aa_buf b = AA_BUF_INIT;
+		int r = aa_buf_put(&b, t->lines[k].s, t->lines[k].len);
+
+		/* a CR that was content comes back as the line's ending */
+		if (r >= 0 && t->lines[k].eol == AA_EOL_CRLF)
+			r = aa_buf_putc(&b, '\r');
+		if (r >= 0)
+			r = aa_hunk_add_line(h, '+', b.ptr ? b.ptr : "", b.len);
+		aa_buf_free(&b);
+		if (r < 0)
+			return -1;
+	}
+	h->new_count = (long)t->n;
+	return 0;
+}
+
+int aa_hunk_has_elisions(const aa_hunk *h, const char *path)
+{
+	size_t k;
+
+	if (!h->may_elide)
+		return 0;
+	for (k = 0; k < h->nlines; k++)
+		if (h->lines[k].kind == '+' &&
+		    aa_is_elision(h->lines[k].text, h->lines[k].len, path))
+			return 1;
+	return 0;
+}
+
+/*
+ * The removed lines are the original the added side's elisions are
+ * resolved against, as a whole file's are against the file: the same
+ * resolver, on an op whose content is the added side (no format: its
+ * lines are numbered from added_pos, and an elision it cannot resolve
+ * is an error).
+ */
+int aa_hunk_resolve_elisions(aa_hunk *h, const char *path,
+			     const char *shown, aa_diags *d)
+{
+	aa_buf removed = AA_BUF_INIT, added = AA_BUF_INIT;
+	aa_text t = AA_TEXT_INIT;
+	aa_edit_ctx cx;
+	aa_op tmp;
+	const char *why = NULL;
+	int ret = 0;
+
+	if (!aa_hunk_has_elisions(h, path))
+		return 0;
+	memset(&cx, 0, sizeof(cx));
+	memset(&tmp, 0, sizeof(tmp));
+	cx.path = shown;
+	cx.diags = d;
+	tmp.path = (char *)path;
+	tmp.pos = h->added_pos;
+	if (side_text(h, '-', &removed) < 0 || side_text(h, '+', &added) < 0 ||
+	    aa_text_decode(&t, removed.ptr ? removed.ptr : "", removed.len, &why) < 0) {
+		ret = aa_oom(d, h->pos, shown);
+		goto out;
+	}
+	tmp.content = added.ptr;
+	tmp.content_len = added.len;
+	if (aa_edit_elide(&t, &tmp, &cx) < 0)
+		ret = -1;
+	else if (set_added(h, &t) < 0)
+		ret = aa_oom(d, h->pos, shown);
+out:
+	aa_edit_ctx_release(&cx);
+	aa_text_free(&t);
+	aa_buf_free(&removed);
+	aa_buf_free(&added);
 	return ret;
 }
 

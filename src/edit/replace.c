@@ -19,6 +19,7 @@
 
 #include "edit/applied.h"
 #include "edit/edit.h"
+#include "edit/explain.h"
 
 /* How much of a line an error message quotes. */
 #define QUOTE_MAX 80
@@ -463,20 +464,6 @@ static const char *nth_line(const char *s, size_t len, size_t k, size_t *llen)
 	return s;
 }
 
-/* Similarity of two trimmed lines: common prefix plus common suffix. */
-static size_t likeness(const char *a, size_t alen, const char *b, size_t blen,
-		       size_t *prefix)
-{
-	size_t min = alen < blen ? alen : blen, p = 0, s = 0;
-
-	while (p < min && a[p] == b[p])
-		p++;
-	while (s < min - p && a[alen - 1 - s] == b[blen - 1 - s])
-		s++;
-	*prefix = p;
-	return p + s;
-}
-
 /* The first find line with something on it (its index in *k). */
 static const char *first_content_line(const repl_job *j, size_t *k, size_t *len)
 {
@@ -518,9 +505,8 @@ static void explain_from(const repl_job *j, aa_buf *m, size_t at, size_t k0)
 		trim(&fl, &flen);
 		if (tl != flen || (tl && memcmp(ts, fl, tl))) {
 			aa_buf_printf(m, "; line %zu is ", i + 1);
-			quote(m, t->lines[i].s, t->lines[i].len);
-			aa_buf_puts(m, " where the find text has ");
-			quote(m, fl, flen);
+			aa_explain_differs(m, t->lines[i].s, t->lines[i].len,
+					   "find text", fl, flen);
 			return;
 		}
 	}
@@ -532,39 +518,43 @@ static void explain_from(const repl_job *j, aa_buf *m, size_t at, size_t k0)
 			      at + 1);
 }
 
+/* Line i of the text without its outer blanks (aa_likest_line). */
+static void trimmed_line(const void *arg, size_t i, const char **s, size_t *len)
+{
+	const aa_text *t = arg;
+
+	*s = t->lines[i].s;
+	*len = t->lines[i].len;
+	trim(s, len);
+}
+
 /* "closest line" details for a find text that is not in the file. */
 static void explain_miss(const repl_job *j, aa_buf *m)
 {
-	size_t k0, flen, i, best = 0, best_score = 0, best_prefix = 0, prefix;
+	size_t k0, flen, i, best, score, prefix;
 	const char *fl = first_content_line(j, &k0, &flen);
-	int found = 0;
 
 	if (!fl)
 		return;
 	trim(&fl, &flen);
+	/* a line equal but for blanks: where the find text stops matching */
 	for (i = 0; i < j->t->n; i++) {
-		const char *ts = j->t->lines[i].s;
-		size_t tl = j->t->lines[i].len, score;
+		const char *ts;
+		size_t tl;
 
-		trim(&ts, &tl);
-		score = likeness(ts, tl, fl, flen, &prefix);
-		if (tl == flen && score >= flen) {
+		trimmed_line(j->t, i, &ts, &tl);
+		if (tl == flen && aa_line_likeness(ts, tl, fl, flen, NULL) >= flen) {
 			explain_from(j, m, i, k0);
 			return;
 		}
-		if (score > best_score) {
-			best_score = score;
-			best = i;
-			best_prefix = prefix;
-			found = 1;
-		}
 	}
-	if (!found)
+	if (!aa_likest_line(trimmed_line, j->t, 0, j->t->n, fl, flen, &best,
+			    &score, &prefix))
 		return;
 	aa_buf_printf(m, "; closest is line %zu: ", best + 1);
 	quote(m, j->t->lines[best].s, j->t->lines[best].len);
 	aa_buf_printf(m, " (differs from the find text's line %zu at column %zu)",
-		      k0 + 1, best_prefix + 1);
+		      k0 + 1, prefix + 1);
 }
 
 static int not_found(repl_job *j)

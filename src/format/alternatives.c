@@ -200,9 +200,9 @@ static int is_line_diff(const aa_op *op)
 /* Both name an "index" blob and the names differ (abbreviations allowed). */
 static int other_base(const aa_op *a, const aa_op *b)
 {
-	size_t la = strlen(a->old_blob), lb = strlen(b->old_blob);
+	size_t la = strlen(a->base_blob), lb = strlen(b->base_blob);
 
-	return la && lb && strncmp(a->old_blob, b->old_blob, la < lb ? la : lb);
+	return la && lb && strncmp(a->base_blob, b->base_blob, la < lb ? la : lb);
 }
 
 static int line_is(const aa_hline *l, const aa_hline *r)
@@ -503,112 +503,13 @@ static size_t shared_end(const scan *s, size_t first_end)
 	return end;
 }
 
-static int clone_hunk(aa_op *op, const aa_hunk *src)
-{
-	aa_hunk *h = aa_op_add_hunk(op, src->pos);
-	size_t k;
-
-	if (!h)
-		return -1;
-	*h = *src;              /* every plain field; the owned ones follow */
-	h->lines = NULL;
-	h->nlines = 0;
-	h->section = NULL;
-	if (src->section && !(h->section = aa_strdup(src->section)))
-		return -1;
-	for (k = 0; k < src->nlines; k++) {
-		const aa_hline *l = &src->lines[k];
-
-		if (aa_hunk_add_line(h, l->kind, l->text, l->len) < 0)
-			return -1;
-		h->lines[k].loose = l->loose;
-	}
-	return 0;
-}
-
-/* *dst = a copy of src (NULL stays NULL); -1 when out of memory. */
-static int dup_opt(char **dst, const char *src)
-{
-	return src && !(*dst = aa_strdup(src)) ? -1 : 0;
-}
-
-static int dup_optn(char **dst, const char *src, size_t len)
-{
-	return src && !(*dst = aa_strndup(src, len)) ? -1 : 0;
-}
-
-static int clone_repl(aa_op *op, const aa_repl *src)
-{
-	aa_repl *r = aa_op_add_repl(op, src->pos);
-
-	if (!r)
-		return -1;
-	*r = *src;
-	r->find = r->replace = NULL;
-	return dup_optn(&r->find, src->find, src->find_len) |
-	       dup_optn(&r->replace, src->replace, src->replace_len);
-}
-
-static int clone_apmod(aa_op *op, const aa_apmod *src)
-{
-	aa_apmod *m = aa_op_add_apmod(op, src->pos);
-
-	if (!m)
-		return -1;
-	*m = *src;
-	m->snippet = m->start_snippet = m->end_snippet = m->anchor = NULL;
-	m->content = NULL;
-	return dup_opt(&m->snippet, src->snippet) |
-	       dup_opt(&m->start_snippet, src->start_snippet) |
-	       dup_opt(&m->end_snippet, src->end_snippet) |
-	       dup_opt(&m->anchor, src->anchor) |
-	       dup_opt(&m->content, src->content);
-}
-
-/*
- * Appends a deep copy of src to cs; on failure what was copied stays
- * freeable. Plain fields are copied with the struct (so a field added
- * to aa_op later is not forgotten); the ones aa_op_free frees are reset
- * and copied one by one: a new owned field of aa_op needs a line here.
- * Sub-arrays are rebuilt through the change set's own append functions,
- * which keep their capacity rule.
- */
-static int clone_op(aa_changeset *cs, const aa_op *src)
-{
-	aa_op *op = aa_changeset_add(cs, src->kind, src->pos);
-	size_t k;
-
-	if (!op)
-		return -1;
-	*op = *src;
-	op->path = op->to = op->content = op->other_name = NULL;
-	op->hunks = NULL;
-	op->repls = NULL;
-	op->apmods = NULL;
-	op->nhunks = op->nrepls = op->napmods = 0;
-	if (dup_opt(&op->path, src->path) | dup_opt(&op->to, src->to) |
-	    dup_opt(&op->other_name, src->other_name) |
-	    dup_optn(&op->content, src->content, src->content_len))
-		return -1;
-	for (k = 0; k < src->nhunks; k++)
-		if (clone_hunk(op, &src->hunks[k]) < 0)
-			return -1;
-	for (k = 0; k < src->nrepls; k++)
-		if (clone_repl(op, &src->repls[k]) < 0)
-			return -1;
-	for (k = 0; k < src->napmods; k++)
-		if (clone_apmod(op, &src->apmods[k]) < 0)
-			return -1;
-	return 0;
-}
-
 static int clone_range(aa_changeset *dst, const aa_changeset *src,
 		       size_t from, size_t to)
 {
 	size_t i;
 
 	for (i = from; i < to; i++)
-		if (clone_op(dst, &src->ops[i]) < 0)
+		if (aa_op_clone(dst, &src->ops[i]) < 0)
 			return -1;
 	return 0;
 }

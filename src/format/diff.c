@@ -1057,7 +1057,7 @@ static int emit_edit(aa_dparser *P, fdiff *f, const dname *path)
 		return -1;
 	op->mode = f->new_mode;
 	op->old_mode = f->old_mode;
-	memcpy(op->old_blob, f->old_blob, sizeof(op->old_blob));
+	memcpy(op->base_blob, f->old_blob, sizeof(op->base_blob));
 	if (f->other.s && path == &f->path &&
 	    !(op->other_name = aa_strdup(f->other.s)))
 		return aa_error(P->d, f->pos, NULL, "out of memory");

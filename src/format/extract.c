@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "edit/edit.h"
+#include "edit/elision.h"
 #include "format/registry.h"
 
 /* ---------- small text helpers ---------- */
@@ -945,6 +945,10 @@ static void writes_with_elisions(aa_changeset *cs, size_t first)
 			continue;
 		op->kind = AA_OP_EDIT;
 		op->edit_kind = AA_EDIT_ELIDE;
+		op->elisions_may_be_content = 1;
+		/* an aptix bundle's content is a JSON string: no lines of its own */
+		op->content_at = op->format && !strcmp(op->format, "aptix") ?
+				 AA_CONTENT_NO_LINES : AA_CONTENT_AFTER_POS;
 	}
 }
 

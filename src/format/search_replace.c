@@ -39,7 +39,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "edit/edit.h"
 #include "format/format.h"
 #include "edit/text.h"
 #include "format/registry.h"
@@ -378,71 +377,6 @@ static int hunk_text(const aa_hunk *h, char kind, aa_buf *out)
 	return 0;
 }
 
-/* Replaces the hunk's '+' lines by the lines of t. */
-static int set_added(aa_hunk *h, const aa_text *t)
-{
-	size_t k, n = 0;
-
-	for (k = 0; k < h->nlines; k++) {
-		if (h->lines[k].kind == '+')
-			free(h->lines[k].text);
-		else
-			h->lines[n++] = h->lines[k];
-	}
-	h->nlines = n;
-	for (k = 0; k < t->n; k++) {
-		aa_buf b = AA_BUF_INIT;
-		int r = aa_buf_put(&b, t->lines[k].s, t->lines[k].len);
-
-		/* a CR that was content comes back as the line's ending */
-		if (r >= 0 && t->lines[k].eol == AA_EOL_CRLF)
-			r = aa_buf_putc(&b, '\r');
-		if (r >= 0)
-			r = aa_hunk_add_line(h, '+', b.ptr ? b.ptr : "", b.len);
-		aa_buf_free(&b);
-		if (r < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/*
- * Elisions in REPLACE ("# ... existing code ...") stand for the SEARCH
- * lines between the unique lines around them, as in a whole file: the
- * SEARCH text is the original they are resolved against.
- */
-static void resolve_replace_elisions(sparse *p, aa_op *op)
-{
-	aa_buf search = AA_BUF_INIT;
-	aa_text t = AA_TEXT_INIT;
-	aa_edit_ctx cx;
-	aa_op tmp;
-	const char *why = NULL;
-
-	/* an empty REPLACE (a deletion) has no buffer, and no elision */
-	if (!p->replace.len ||
-	    !aa_has_elision(p->replace.ptr, p->replace.len, op->path))
-		return;
-	memset(&cx, 0, sizeof(cx));
-	memset(&tmp, 0, sizeof(tmp));
-	cx.path = op->path;
-	cx.diags = p->d;
-	tmp.path = op->path;
-	tmp.pos = pos_of(p, p->replace_at);
-	tmp.content = p->replace.ptr;
-	tmp.content_len = p->replace.len;
-	if (hunk_text(p->h, '-', &search) < 0 ||
-	    aa_text_decode(&t, search.ptr ? search.ptr : "", search.len, &why) < 0)
-		fail_at(p, p->at, "out of memory");
-	else if (aa_edit_elide(&t, &tmp, &cx) < 0)
-		p->failed = 1;
-	else if (set_added(p->h, &t) < 0)
-		fail_at(p, p->at, "out of memory");
-	aa_edit_ctx_release(&cx);
-	aa_text_free(&t);
-	aa_buf_free(&search);
-}
-
 /* The two hunks remove the same lines. */
 static int same_search(const aa_hunk *a, const aa_hunk *b)
 {
@@ -591,7 +525,9 @@ static void close_block(sparse *p)
 		fail_at(p, p->at, "out of memory");
 		return;
 	}
-	resolve_replace_elisions(p, op);
+	/* elisions in REPLACE stand for SEARCH lines: the hunk engine resolves them */
+	p->h->may_elide = 1;
+	p->h->added_pos = pos_of(p, p->replace_at);
 	p->h->old_count = (long)p->nsearch;
 	p->h->new_count = (long)(p->h->nlines - p->nsearch);
 	if (p->hint > 0) {

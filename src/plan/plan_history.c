@@ -484,7 +484,7 @@ int from_history(planner *p, const aa_op *op, aa_plan_node *n)
 		free_blocks(&hs);
 		return oom(p, op->pos);
 	}
-	r = sn->history(sn->ctx, n->path, op->old_blob[0] ? op->old_blob : NULL,
+	r = sn->history(sn->ctx, n->path, op->base_blob[0] ? op->base_blob : NULL,
 			n->has_oid ? &n->oid : NULL, try_version, &hs, &bound);
 	if (r < 0)
 		aa_warn(p->d, op->pos, n->path,

@@ -113,21 +113,26 @@ static void assert_copy(const aa_op *a, const aa_op *b)
 	assert_int_equal(a->label_line_len, b->label_line_len);
 	assert_int_equal(a->edit_kind, b->edit_kind);
 	assert_ptr_equal(a->format, b->format);
-	assert_string_equal(a->old_blob, b->old_blob);
-	assert_int_equal(a->nhunks, b->nhunks);
-	for (k = 0; k < a->nhunks; k++)
-		assert_same_hunk(&a->hunks[k], &b->hunks[k]);
-	assert_int_equal(a->nrepls, b->nrepls);
-	for (k = 0; k < a->nrepls; k++) {
-		assert_int_equal(a->repls[k].find_len, b->repls[k].find_len);
-		assert_memory_equal(a->repls[k].find, b->repls[k].find,
-				    a->repls[k].find_len);
-		assert_memory_equal(a->repls[k].replace, b->repls[k].replace,
-				    a->repls[k].replace_len);
+	assert_string_equal(a->base_blob, b->base_blob);
+	if (a->edit_kind == AA_EDIT_REPLACEMENTS) {
+		assert_int_equal(a->nrepls, b->nrepls);
+		for (k = 0; k < a->nrepls; k++) {
+			assert_int_equal(a->repls[k].find_len, b->repls[k].find_len);
+			assert_memory_equal(a->repls[k].find, b->repls[k].find,
+					    a->repls[k].find_len);
+			assert_memory_equal(a->repls[k].replace, b->repls[k].replace,
+					    a->repls[k].replace_len);
+		}
+	} else if (a->edit_kind == AA_EDIT_AP) {
+		assert_int_equal(a->napmods, b->napmods);
+		assert_int_equal(a->strip_trailing_ws, b->strip_trailing_ws);
+		for (k = 0; k < a->napmods; k++)
+			assert_same_apmod(&a->apmods[k], &b->apmods[k]);
+	} else {
+		assert_int_equal(a->nhunks, b->nhunks);
+		for (k = 0; k < a->nhunks; k++)
+			assert_same_hunk(&a->hunks[k], &b->hunks[k]);
 	}
-	assert_int_equal(a->napmods, b->napmods);
-	for (k = 0; k < a->napmods; k++)
-		assert_same_apmod(&a->apmods[k], &b->apmods[k]);
 }
 
 /* Alternative `a` is the parsed ops whose indexes are listed (-1 ends). */

@@ -266,7 +266,7 @@ static void test_hint_passed(void **state)
 	(void)state;
 	fk.current = "A\nb\nc\nd\ne\n";
 	op = hunk_op(&t, 1, b_to_B);
-	strcpy(op->old_blob, "1a2b3c4");
+	strcpy(op->base_blob, "1a2b3c4");
 	plan(&t);
 	assert_string_equal(fk.hint, "1a2b3c4");
 	done(&t);

@@ -94,6 +94,42 @@ static void three_forms(void **state)
 	release(&f);
 }
 
+/*
+ * Elisions in REPLACE are a fact the parser records (the hunk engine
+ * resolves them against SEARCH): the lines stay as written, and even an
+ * elision that could not be resolved is no parse error.
+ */
+static void replace_elisions_are_recorded_not_resolved(void **state)
+{
+	static const char answer[] =
+		"app/a.js\n"                          /* 1 */
+		"```js\n"
+		"<<<<<<< SEARCH\n"                    /* 3 */
+		"f() {\n"
+		"  one();\n"
+		"}\n"
+		"=======\n"
+		"g() {\n"                             /* 8 */
+		"  // ... existing code ...\n"
+		"}\n"
+		">>>>>>> REPLACE\n"
+		"```\n";
+	fixture f;
+	const aa_hunk *h;
+
+	(void)state;
+	assert_int_equal(parse(&f, answer, AA_FORMAT_AUTO), 1);
+	assert_int_equal(f.d.nerrors, 0);
+	assert_int_equal(f.cs.n, 1);
+	h = &f.cs.ops[0].hunks[0];
+	assert_true(h->may_elide);
+	assert_int_equal(h->added_pos.line, 8);
+	assert_int_equal(h->nlines, 6);
+	assert_string_equal(h->lines[4].text, "  // ... existing code ...");
+	assert_int_equal(h->new_count, 3);
+	release(&f);
+}
+
 static void prose_and_conflicts_are_not_blocks(void **state)
 {
 	static const char answer[] =
@@ -341,6 +377,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(labels),
 		cmocka_unit_test(three_forms),
+		cmocka_unit_test(replace_elisions_are_recorded_not_resolved),
 		cmocka_unit_test(prose_and_conflicts_are_not_blocks),
 		cmocka_unit_test(marker_variants),
 		cmocka_unit_test(edit_structures),
