@@ -5,15 +5,12 @@
  * inputs, parses, plans and lands. The only place that exits.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include <git2.h>
 
 #include "aiapply.h"
@@ -77,15 +74,16 @@ typedef struct cli {
 
 /* The ids of the options, and of what conflicts may name besides. */
 enum {
-	O_CACHED, O_BRANCH, O_EACH, O_CHECK, O_FORMAT, O_STRICT, O_BASE,
-	O_MESSAGE, O_FORCE, O_ALLOW_DELETE, O_3WAY, O_PATCH, O_STAT,
-	O_NUMSTAT, O_SUMMARY, O_DIFF, O_APPLY, O_JSON, O_COLOR, O_QUIET,
-	O_RECOVER, O_LIST, O_REVIEW, O_CHDIR, O_HELP, O_COMPLETION,
-	O_INPUT,   /* an input (a file, or a --list pattern) */
-	O_INPUTS   /* more than one */
+	OPT_CACHED, OPT_BRANCH, OPT_EACH, OPT_CHECK, OPT_FORMAT, OPT_STRICT,
+	OPT_BASE, OPT_MESSAGE, OPT_FORCE, OPT_ALLOW_DELETE, OPT_3WAY,
+	OPT_PATCH, OPT_STAT, OPT_NUMSTAT, OPT_SUMMARY, OPT_DIFF, OPT_APPLY,
+	OPT_JSON, OPT_COLOR, OPT_QUIET, OPT_RECOVER, OPT_LIST, OPT_REVIEW,
+	OPT_CHDIR, OPT_HELP, OPT_COMPLETION,
+	OPT_INPUT,   /* an input (a file, or a --list pattern) */
+	OPT_INPUTS   /* more than one */
 };
 
-#define B(id) CLI_BIT(O_##id)
+#define B(id) CLI_BIT(OPT_##id)
 #define FIELD(f) CLI_STORE_INT, offsetof(cli, f), 1
 #define FIELD_STR(f) CLI_STORE_STR, offsetof(cli, f), 0
 #define SHOW_BIT(bit) CLI_STORE_BIT, offsetof(cli, report.show), bit
@@ -108,80 +106,80 @@ static int format_names(aa_buf *out);
  * rules between the library's options are aa_apply_opts_check()'s.
  */
 static const cli_option options[] = {
-	{ O_CACHED, 0, "cached", CLI_FLAG, NO_FIELD, .cmdmode = AA_LAND_CACHED,
+	{ OPT_CACHED, 0, "cached", CLI_FLAG, NO_FIELD, .cmdmode = AA_LAND_CACHED,
 	  .help = "apply to the index only" },
-	{ O_BRANCH, 0, "branch", CLI_VALUE, FIELD_STR(o.land.branch),
+	{ OPT_BRANCH, 0, "branch", CLI_VALUE, FIELD_STR(o.land.branch),
 	  .cmdmode = AA_LAND_BRANCH, .argh = "<name>",
 	  .missing = "a branch name", .flags = CLI_NONEMPTY,
 	  .help = "commit the change on a new branch; index, work tree\n"
 		  "and HEAD stay untouched" },
-	{ O_EACH, 0, "each", CLI_NEGFLAG, FIELD(each),
+	{ OPT_EACH, 0, "each", CLI_NEGFLAG, FIELD(each),
 	  .help = "with --branch: each input on its own branch\n"
 		  "<name>-1, <name>-2, ... from the same base" },
-	{ O_CHECK, 0, "check", CLI_FLAG, NO_FIELD, .cmdmode = AA_LAND_CHECK,
+	{ OPT_CHECK, 0, "check", CLI_FLAG, NO_FIELD, .cmdmode = AA_LAND_CHECK,
 	  .help = "validate only; write nothing" },
-	{ O_FORMAT, 0, "format", CLI_VALUE, NO_FIELD, .argh = "<name>",
+	{ OPT_FORMAT, 0, "format", CLI_VALUE, NO_FIELD, .argh = "<name>",
 	  .fn = set_format, .help_fn = format_names },
-	{ O_STRICT, 0, "strict", CLI_NEGFLAG, FIELD(o.parse.strict),
+	{ OPT_STRICT, 0, "strict", CLI_NEGFLAG, FIELD(o.parse.strict),
 	  .help = "enforce the unified diff contract exactly" },
-	{ O_BASE, 0, "base", CLI_VALUE, FIELD_STR(o.land.base), .argh = "<rev>",
+	{ OPT_BASE, 0, "base", CLI_VALUE, FIELD_STR(o.land.base), .argh = "<rev>",
 	  .missing = "a revision",
 	  .help = "base commit for --branch (default HEAD)" },
-	{ O_MESSAGE, 'm', NULL, CLI_VALUE, FIELD_STR(o.land.message),
+	{ OPT_MESSAGE, 'm', NULL, CLI_VALUE, FIELD_STR(o.land.message),
 	  .argh = "<msg>", .missing = "a message", .flags = CLI_NONEMPTY,
 	  .help = "commit message for --branch" },
-	{ O_MESSAGE, 0, "message", CLI_VALUE, FIELD_STR(o.land.message),
+	{ OPT_MESSAGE, 0, "message", CLI_VALUE, FIELD_STR(o.land.message),
 	  .argh = "<msg>", .missing = "a message", .flags = CLI_NONEMPTY },
-	{ O_FORCE, 0, "force", CLI_NEGFLAG, FIELD(o.land.force),
+	{ OPT_FORCE, 0, "force", CLI_NEGFLAG, FIELD(o.land.force),
 	  .help = "replace an existing branch" },
-	{ O_FORCE, 'f', NULL, CLI_NEGFLAG, FIELD(o.land.force), .help = NULL },
-	{ O_ALLOW_DELETE, 0, "allow-delete", CLI_NEGFLAG,
+	{ OPT_FORCE, 'f', NULL, CLI_NEGFLAG, FIELD(o.land.force), .help = NULL },
+	{ OPT_ALLOW_DELETE, 0, "allow-delete", CLI_NEGFLAG,
 	  FIELD(o.plan.allow_delete),
 	  .help = "confirm deletions under --strict" },
-	{ O_3WAY, '3', "3way", CLI_NEGFLAG, FIELD(o.plan.threeway),
+	{ OPT_3WAY, '3', "3way", CLI_NEGFLAG, FIELD(o.plan.threeway),
 	  .help = "write a conflicting merge with conflict markers and\n"
 		  "index stages 1-3 instead of refusing (exit status 1)" },
 	/* with --check, --each and --3way: the library's rule */
-	{ O_PATCH, 'p', "patch", CLI_NEGFLAG, FIELD(patch),
+	{ OPT_PATCH, 'p', "patch", CLI_NEGFLAG, FIELD(patch),
 	  .help = "choose the hunks to land, as git add -p (answers\n"
 		  "on standard input; the answer given as a file)",
 	  .conflicts = B(JSON) | B(RECOVER) | B(LIST) | B(REVIEW),
 	  .conflict_msg = "--patch cannot be used with --check, --each, --3way, --json, --recover, --list or --review" },
-	{ O_STAT, 0, "stat", CLI_NEGFLAG, SHOW_BIT(AA_SHOW_STAT),
+	{ OPT_STAT, 0, "stat", CLI_NEGFLAG, SHOW_BIT(AA_SHOW_STAT),
 	  .help = "preview: a diffstat of what would land (git apply's)" },
-	{ O_NUMSTAT, 0, "numstat", CLI_NEGFLAG, SHOW_BIT(AA_SHOW_NUMSTAT),
+	{ OPT_NUMSTAT, 0, "numstat", CLI_NEGFLAG, SHOW_BIT(AA_SHOW_NUMSTAT),
 	  .help = "preview: added, removed and path, tab-separated" },
-	{ O_SUMMARY, 0, "summary", CLI_NEGFLAG, SHOW_BIT(AA_SHOW_SUMMARY),
+	{ OPT_SUMMARY, 0, "summary", CLI_NEGFLAG, SHOW_BIT(AA_SHOW_SUMMARY),
 	  .help = "preview: creations, deletions, renames, mode changes" },
-	{ O_DIFF, 0, "diff", CLI_NEGFLAG, SHOW_BIT(AA_SHOW_DIFF),
+	{ OPT_DIFF, 0, "diff", CLI_NEGFLAG, SHOW_BIT(AA_SHOW_DIFF),
 	  .help = "preview: the change as a git diff" },
-	{ O_APPLY, 0, "apply", CLI_NEGFLAG, FIELD(apply),
+	{ OPT_APPLY, 0, "apply", CLI_NEGFLAG, FIELD(apply),
 	  .help = "with a preview option: land as well, and report",
 	  .conflicts = B(CHECK) },
-	{ O_JSON, 0, "json", CLI_NEGFLAG, FIELD(json),
+	{ OPT_JSON, 0, "json", CLI_NEGFLAG, FIELD(json),
 	  .help = "report the landing (or --check) in JSON",
 	  .conflicts = B(STAT) | B(NUMSTAT) | B(SUMMARY) | B(DIFF),
 	  .conflict_msg = "--json cannot be used with --stat, --numstat, --summary or --diff" },
-	{ O_COLOR, 0, "color", CLI_OPTVALUE, NO_FIELD, .argh = "<when>",
+	{ OPT_COLOR, 0, "color", CLI_OPTVALUE, NO_FIELD, .argh = "<when>",
 	  .fn = set_color, .help = "color the output: always, never or auto" },
-	{ O_QUIET, 'q', "quiet", CLI_NEGFLAG, FIELD(report.quiet),
+	{ OPT_QUIET, 'q', "quiet", CLI_NEGFLAG, FIELD(report.quiet),
 	  .help = "no summary" },
-	{ O_RECOVER, 0, "recover", CLI_FLAG, FIELD(recover),
+	{ OPT_RECOVER, 0, "recover", CLI_FLAG, FIELD(recover),
 	  .help = "finish or undo a landing that was interrupted",
 	  .conflicts = B(INPUT) | LANDING,
 	  .conflict_msg = "--recover takes no input and no landing option" },
-	{ O_LIST, 0, "list", CLI_FLAG, FIELD(list),
+	{ OPT_LIST, 0, "list", CLI_FLAG, FIELD(list),
 	  .help = "the suggestion branches, whether each merges into HEAD",
 	  .conflicts = B(INPUTS) | LANDING | B(EACH) | B(RECOVER),
 	  .conflict_msg = "--list takes one pattern at most and no landing option" },
-	{ O_REVIEW, 0, "review", CLI_NEGFLAG, FIELD(review),
+	{ OPT_REVIEW, 0, "review", CLI_NEGFLAG, FIELD(review),
 	  .help = "the staged AI change, tolerant placements marked",
 	  .conflicts = B(INPUT) | LANDING | B(EACH) | B(RECOVER) | B(LIST),
 	  .conflict_msg = "--review takes no input and no landing option" },
-	{ O_CHDIR, 'C', NULL, CLI_VALUE, FIELD_STR(chdir_to), .argh = "<dir>",
+	{ OPT_CHDIR, 'C', NULL, CLI_VALUE, FIELD_STR(chdir_to), .argh = "<dir>",
 	  .missing = "a directory" },
-	{ O_HELP, 'h', "help", CLI_FLAG, NO_FIELD, .fn = show_help },
-	{ O_COMPLETION, 0, "git-completion-helper", CLI_FLAG, NO_FIELD,
+	{ OPT_HELP, 'h', "help", CLI_FLAG, NO_FIELD, .fn = show_help },
+	{ OPT_COMPLETION, 0, "git-completion-helper", CLI_FLAG, NO_FIELD,
 	  .fn = show_completion, .flags = CLI_NOCOMPLETE },
 };
 
