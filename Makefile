@@ -57,7 +57,7 @@ TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 LIB_SRCS := $(filter-out src/cli/%,$(wildcard src/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 # Linked into the command only, never into the library.
-CMD_OBJS := $(B)/src/cli/cli.o $(B)/src/cli/no-ca-bundle.o
+CMD_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard src/cli/*.c))
 UNIT_SRCS := $(wildcard t/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:t/unit/%.c=$(B)/t/unit/%)
 HOOKS := $(wildcard contrib/hooks/*)

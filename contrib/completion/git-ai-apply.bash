@@ -18,8 +18,9 @@ _git_ai_apply ()
 		return
 		;;
 	--*)
-		__gitcomp "--cached --branch= --each --list --review --check --format= --strict --base=
-			--force --allow-delete --3way --patch --stat --numstat --summary --diff --apply --json --color --color= --no-color --quiet --help"
+		# the options of the command's own table, as git's builtins
+		# give theirs: git ai-apply --git-completion-helper
+		__gitcomp_builtin ai-apply
 		return
 		;;
 	esac

@@ -90,6 +90,18 @@ int aa_apply_open_repository(git_repository **repo, aa_land_mode mode,
 			     aa_diags *d);
 
 /*
+ * The rules between options (src/workflow/apply_opts.c): --base, -m and
+ * --force need --branch; --3way does not go with --branch; -p (select)
+ * not with --check or --3way, nor with the answer on its own question
+ * stream; --strict takes --format=diff only. Each broken rule is an
+ * error in d, in the command line's words. AA_OK, or AA_FATAL when one
+ * is broken. aa_apply_each_opts_check adds --each's: --branch needed,
+ * no -p.
+ */
+int aa_apply_opts_check(const aa_apply_opts *o, aa_diags *d);
+int aa_apply_each_opts_check(const aa_apply_opts *o, aa_diags *d);
+
+/*
  * Runs the whole pipeline; res must be zeroed (or freed) before. Returns
  * the outcome, also in res->outcome; the messages are in res->diags.
  */
@@ -143,6 +155,24 @@ void aa_each_result_free(aa_each_result *res);
 size_t aa_apply_count_alternatives(git_repository *repo,
 				   const aa_apply_opts *o, const char *file,
 				   aa_diags *d);
+
+/*
+ * Recovery (src/workflow/recover.c). aa_apply_recover_refs settles the
+ * suggestion refs of --branch/--each runs that were killed (their locks,
+ * both refs or neither, their pack's keep), as every run does first:
+ * returns how many runs it settled, or AA_FATAL. aa_apply_recover is
+ * --recover's landing part: finishes or undoes a landing a killed run
+ * left; 0, 1 when there was nothing to recover, or AA_FATAL. Notes in d
+ * say what was done.
+ */
+int aa_apply_recover_refs(git_repository *repo, aa_diags *d);
+int aa_apply_recover(git_repository *repo, aa_diags *d);
+/*
+ * Async-signal-safe: removes the index lock (and a journal recording no
+ * change yet) of the landing under way. For a program's signal handlers
+ * and atexit, so that a signal that ends it leaves no lock behind.
+ */
+void aa_apply_emergency_cleanup(void);
 
 /* The exit status of an outcome: 0, 1 (rejected or conflicted), 128. */
 int aa_apply_exit_code(aa_outcome outcome);

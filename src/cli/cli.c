@@ -1,17 +1,16 @@
 /*
- * git ai-apply: the command line. Reads the inputs, parses them into one
- * change set, plans it over the base and lands it (or only checks it).
- * The only place that exits.
+ * git ai-apply: the command line, as builtin/apply.c is git apply's:
+ * the options (one table, parsed by src/cli/parse-options.c), the
+ * output and the exit status. The library (src/workflow/) reads the
+ * inputs, parses, plans and lands. The only place that exits.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include <git2.h>
 
 #include "aiapply.h"
@@ -22,103 +21,38 @@
 #include "aiapply/review.h"
 #include "aiapply/color.h"
 #include "aiapply/config.h"
-#include "land/journal.h"
-#include "land/refjournal.h"
+#include "cli/parse-options.h"
 
 #define EXIT_FATAL AA_APPLY_EXIT_FATAL
 #define EXIT_USAGE 129
 
 /*
- * What parsing the command line found: go on, print the usage (-h), or
- * stop -- fatal as git's die() (128: options that cannot go together),
- * or a usage error as git's usage_with_options() (129: an unknown option
- * or a bad value, with the usage).
+ * What parsing the command line found: go on, print the usage (-h),
+ * done (--git-completion-helper), or stop -- fatal as git's die() (128:
+ * options that cannot go together), or a usage error as git's
+ * usage_with_options() (129: an unknown option or a bad value, with the
+ * usage).
  */
 enum {
 	ARGS_OK = 0,
 	ARGS_HELP = 1,
+	ARGS_DONE = 2,
 	ARGS_FATAL = -1,
 	ARGS_USAGE = -2
 };
 
-static const char usage_text[] =
+static const char synopsis[] =
 	"usage: git ai-apply [--cached | --branch=<name> [--each] | --check] [--format=<name>]\n"
 	"                    [--strict] [--base=<rev>] [-m <msg>] [--force] [--allow-delete]\n"
 	"                    [--3way] [-p] [--stat] [--numstat] [--summary] [--diff] [--apply]\n"
 	"                    [--json] [-q] [-C <dir>] [<file>...]\n"
 	"   or: git ai-apply --recover [-C <dir>]\n"
 	"   or: git ai-apply --list [--json] [-C <dir>] [<pattern>]\n"
-	"   or: git ai-apply --review [--json] [-C <dir>]\n"
-	"\n"
-	"    --cached           apply to the index only\n"
-	"    --branch=<name>    commit the change on a new branch; index, work tree\n"
-	"                       and HEAD stay untouched\n"
-	"    --each             with --branch: each input on its own branch\n"
-	"                       <name>-1, <name>-2, ... from the same base\n"
-	"    --check            validate only; write nothing\n"
-	"    --format=<name>    %s\n"
-	"    --strict           enforce the unified diff contract exactly\n"
-	"    --base=<rev>       base commit for --branch (default HEAD)\n"
-	"    -m <msg>           commit message for --branch\n"
-	"    --force            replace an existing branch\n"
-	"    --allow-delete     confirm deletions under --strict\n"
-	"    -3, --3way         write a conflicting merge with conflict markers and\n"
-	"                       index stages 1-3 instead of refusing (exit status 1)\n"
-	"    -p, --patch        choose the hunks to land, as git add -p (answers\n"
-	"                       on standard input; the answer given as a file)\n"
-	"    --stat             preview: a diffstat of what would land (git apply's)\n"
-	"    --numstat          preview: added, removed and path, tab-separated\n"
-	"    --summary          preview: creations, deletions, renames, mode changes\n"
-	"    --diff             preview: the change as a git diff\n"
-	"    --apply            with a preview option: land as well, and report\n"
-	"    --json             report the landing (or --check) in JSON\n"
-	"    --color[=<when>]   color the output: always, never or auto\n"
-	"    -q, --quiet        no summary\n"
-	"    --recover          finish or undo a landing that was interrupted\n"
-	"    --list             the suggestion branches, whether each merges into HEAD\n"
-	"    --review           the staged AI change, tolerant placements marked\n";
-
-/*
- * The usage text with the format names of the registry, wrapped under
- * the option's description column.
- */
-static void print_usage(FILE *f)
-{
-	aa_buf names = AA_BUF_INIT, wrapped = AA_BUF_INIT;
-	const char *p, *sp;
-	size_t col = 23;
-
-	if (aa_format_list(&names, ", ") < 0 || !names.ptr) {
-		fprintf(f, usage_text, "(out of memory)");
-		aa_buf_free(&names);
-		return;
-	}
-	for (p = names.ptr; *p; p = *sp ? sp + 1 : sp) {
-		size_t w;
-
-		sp = strchr(p, ' ');
-		if (!sp)
-			sp = p + strlen(p);
-		w = (size_t)(sp - p);
-		if (col + w > 78 && col > 23) {
-			aa_buf_puts(&wrapped, "\n                       ");
-			col = 23;
-		} else if (col > 23) {
-			aa_buf_putc(&wrapped, ' ');
-			col++;
-		}
-		aa_buf_put(&wrapped, p, w);
-		col += w;
-	}
-	fprintf(f, usage_text, wrapped.ptr ? wrapped.ptr : "");
-	aa_buf_free(&wrapped);
-	aa_buf_free(&names);
-}
+	"   or: git ai-apply --review [--json] [-C <dir>]\n";
 
 typedef struct cli {
-	aa_land_opts land;
-	aa_parse_opts parse;
-	aa_plan_opts plan;
+	aa_apply_opts o;      /* what the library is asked */
+	aa_select_opts sel;   /* -p's questions: o.select points here */
 	aa_report_opts report;
 	const char **files;
 	size_t nfiles;
@@ -129,234 +63,231 @@ typedef struct cli {
 	int review;           /* --review */
 	int patch;            /* -p, --patch */
 	int apply;            /* --apply: a report lands as well */
+	int json;             /* --json */
 	aa_color_when color_when; /* --color[=<when>], --no-color */
 	aa_color color;       /* standard output's colors */
 	aa_color err_color;   /* standard error's colors */
 	aa_diags fatal;       /* what stops the run before it starts */
 } cli;
 
-/* An unknown option or a bad value: the error, then the usage (129). */
-static int die_usage(const char *fmt, const char *arg)
-{
-	fputs("error: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\n\n", stderr);
-	print_usage(stderr);
-	return ARGS_USAGE;
-}
+/* ---- the options ---- */
+
+/* The ids of the options, and of what conflicts may name besides. */
+enum {
+	OPT_CACHED, OPT_BRANCH, OPT_EACH, OPT_CHECK, OPT_FORMAT, OPT_STRICT,
+	OPT_BASE, OPT_MESSAGE, OPT_FORCE, OPT_ALLOW_DELETE, OPT_3WAY,
+	OPT_PATCH, OPT_STAT, OPT_NUMSTAT, OPT_SUMMARY, OPT_DIFF, OPT_APPLY,
+	OPT_JSON, OPT_COLOR, OPT_QUIET, OPT_RECOVER, OPT_LIST, OPT_REVIEW,
+	OPT_CHDIR, OPT_HELP, OPT_COMPLETION,
+	OPT_INPUT,   /* an input (a file, or a --list pattern) */
+	OPT_INPUTS   /* more than one */
+};
+
+#define B(id) CLI_BIT(OPT_##id)
+#define FIELD(f) CLI_STORE_INT, offsetof(cli, f), 1
+#define FIELD_STR(f) CLI_STORE_STR, offsetof(cli, f), 0
+#define SHOW_BIT(bit) CLI_STORE_BIT, offsetof(cli, report.show), bit
+#define NO_FIELD CLI_STORE_NONE, 0, 0
+#define LANDING (B(CACHED) | B(BRANCH) | B(CHECK))
+
+static int set_format(cli_parser *p, const cli_option *opt, const char *arg,
+		      int unset);
+static int set_color(cli_parser *p, const cli_option *opt, const char *arg,
+		     int unset);
+static int show_help(cli_parser *p, const cli_option *opt, const char *arg,
+		     int unset);
+static int show_completion(cli_parser *p, const cli_option *opt,
+			   const char *arg, int unset);
+static int format_names(aa_buf *out);
 
 /*
- * Options that cannot go together: git's die() (128). Recorded, not
- * printed: parsing goes on so that a --json later on the line still
- * gets its report (print_stopped).
+ * Every option, in the order of the usage's help lines. The conflicts
+ * here are the command line's own (modes the library never sees); the
+ * rules between the library's options are aa_apply_opts_check()'s.
  */
-static int die_fatal(cli *c, const char *msg)
+static const cli_option options[] = {
+	{ OPT_CACHED, 0, "cached", CLI_FLAG, NO_FIELD, .cmdmode = AA_LAND_CACHED,
+	  .help = "apply to the index only" },
+	{ OPT_BRANCH, 0, "branch", CLI_VALUE, FIELD_STR(o.land.branch),
+	  .cmdmode = AA_LAND_BRANCH, .argh = "<name>",
+	  .missing = "a branch name", .flags = CLI_NONEMPTY,
+	  .help = "commit the change on a new branch; index, work tree\n"
+		  "and HEAD stay untouched" },
+	{ OPT_EACH, 0, "each", CLI_NEGFLAG, FIELD(each),
+	  .help = "with --branch: each input on its own branch\n"
+		  "<name>-1, <name>-2, ... from the same base" },
+	{ OPT_CHECK, 0, "check", CLI_FLAG, NO_FIELD, .cmdmode = AA_LAND_CHECK,
+	  .help = "validate only; write nothing" },
+	{ OPT_FORMAT, 0, "format", CLI_VALUE, NO_FIELD, .argh = "<name>",
+	  .fn = set_format, .help_fn = format_names },
+	{ OPT_STRICT, 0, "strict", CLI_NEGFLAG, FIELD(o.parse.strict),
+	  .help = "enforce the unified diff contract exactly" },
+	{ OPT_BASE, 0, "base", CLI_VALUE, FIELD_STR(o.land.base), .argh = "<rev>",
+	  .missing = "a revision",
+	  .help = "base commit for --branch (default HEAD)" },
+	{ OPT_MESSAGE, 'm', NULL, CLI_VALUE, FIELD_STR(o.land.message),
+	  .argh = "<msg>", .missing = "a message", .flags = CLI_NONEMPTY,
+	  .help = "commit message for --branch" },
+	{ OPT_MESSAGE, 0, "message", CLI_VALUE, FIELD_STR(o.land.message),
+	  .argh = "<msg>", .missing = "a message", .flags = CLI_NONEMPTY },
+	{ OPT_FORCE, 0, "force", CLI_NEGFLAG, FIELD(o.land.force),
+	  .help = "replace an existing branch" },
+	{ OPT_FORCE, 'f', NULL, CLI_NEGFLAG, FIELD(o.land.force), .help = NULL },
+	{ OPT_ALLOW_DELETE, 0, "allow-delete", CLI_NEGFLAG,
+	  FIELD(o.plan.allow_delete),
+	  .help = "confirm deletions under --strict" },
+	{ OPT_3WAY, '3', "3way", CLI_NEGFLAG, FIELD(o.plan.threeway),
+	  .help = "write a conflicting merge with conflict markers and\n"
+		  "index stages 1-3 instead of refusing (exit status 1)" },
+	/* with --check, --each and --3way: the library's rule */
+	{ OPT_PATCH, 'p', "patch", CLI_NEGFLAG, FIELD(patch),
+	  .help = "choose the hunks to land, as git add -p (answers\n"
+		  "on standard input; the answer given as a file)",
+	  .conflicts = B(JSON) | B(RECOVER) | B(LIST) | B(REVIEW),
+	  .conflict_msg = "--patch cannot be used with --check, --each, --3way, --json, --recover, --list or --review" },
+	{ OPT_STAT, 0, "stat", CLI_NEGFLAG, SHOW_BIT(AA_SHOW_STAT),
+	  .help = "preview: a diffstat of what would land (git apply's)" },
+	{ OPT_NUMSTAT, 0, "numstat", CLI_NEGFLAG, SHOW_BIT(AA_SHOW_NUMSTAT),
+	  .help = "preview: added, removed and path, tab-separated" },
+	{ OPT_SUMMARY, 0, "summary", CLI_NEGFLAG, SHOW_BIT(AA_SHOW_SUMMARY),
+	  .help = "preview: creations, deletions, renames, mode changes" },
+	{ OPT_DIFF, 0, "diff", CLI_NEGFLAG, SHOW_BIT(AA_SHOW_DIFF),
+	  .help = "preview: the change as a git diff" },
+	{ OPT_APPLY, 0, "apply", CLI_NEGFLAG, FIELD(apply),
+	  .help = "with a preview option: land as well, and report",
+	  .conflicts = B(CHECK) },
+	{ OPT_JSON, 0, "json", CLI_NEGFLAG, FIELD(json),
+	  .help = "report the landing (or --check) in JSON",
+	  .conflicts = B(STAT) | B(NUMSTAT) | B(SUMMARY) | B(DIFF),
+	  .conflict_msg = "--json cannot be used with --stat, --numstat, --summary or --diff" },
+	{ OPT_COLOR, 0, "color", CLI_OPTVALUE, NO_FIELD, .argh = "<when>",
+	  .fn = set_color, .help = "color the output: always, never or auto" },
+	{ OPT_QUIET, 'q', "quiet", CLI_NEGFLAG, FIELD(report.quiet),
+	  .help = "no summary" },
+	{ OPT_RECOVER, 0, "recover", CLI_FLAG, FIELD(recover),
+	  .help = "finish or undo a landing that was interrupted",
+	  .conflicts = B(INPUT) | LANDING,
+	  .conflict_msg = "--recover takes no input and no landing option" },
+	{ OPT_LIST, 0, "list", CLI_FLAG, FIELD(list),
+	  .help = "the suggestion branches, whether each merges into HEAD",
+	  .conflicts = B(INPUTS) | LANDING | B(EACH) | B(RECOVER),
+	  .conflict_msg = "--list takes one pattern at most and no landing option" },
+	{ OPT_REVIEW, 0, "review", CLI_NEGFLAG, FIELD(review),
+	  .help = "the staged AI change, tolerant placements marked",
+	  .conflicts = B(INPUT) | LANDING | B(EACH) | B(RECOVER) | B(LIST),
+	  .conflict_msg = "--review takes no input and no landing option" },
+	{ OPT_CHDIR, 'C', NULL, CLI_VALUE, FIELD_STR(chdir_to), .argh = "<dir>",
+	  .missing = "a directory" },
+	{ OPT_HELP, 'h', "help", CLI_FLAG, NO_FIELD, .fn = show_help },
+	{ OPT_COMPLETION, 0, "git-completion-helper", CLI_FLAG, NO_FIELD,
+	  .fn = show_completion, .flags = CLI_NOCOMPLETE },
+};
+
+#define NOPTS (sizeof(options) / sizeof(options[0]))
+
+/* The format names of the registry: --format's help line. */
+static int format_names(aa_buf *out)
 {
-	aa_error(&c->fatal, (aa_pos){ NULL, 0 }, NULL, "%s", msg);
-	return 0;
+	return aa_format_list(out, ", ");
 }
 
-/*
- * "unknown format 'x' (auto, companion, ...)": a bad value (129), with
- * the registry's names.
- */
-static int die_unknown_format(const char *name)
+static void print_usage(FILE *f)
 {
+	aa_buf u = AA_BUF_INIT;
+
+	cli_usage(&u, synopsis, options, NOPTS);
+	if (u.ptr)
+		fputs(u.ptr, f);
+	aa_buf_free(&u);
+}
+
+/* "unknown format 'x' (auto, companion, ...)": a bad value (129). */
+static int set_format(cli_parser *p, const cli_option *opt, const char *arg,
+		      int unset)
+{
+	cli *c = p->target;
+	int f = aa_format_from_name(arg);
 	aa_buf names = AA_BUF_INIT;
 
+	(void)opt;
+	(void)unset;
+	if (f >= 0) {
+		c->o.parse.format = (aa_format)f;
+		return CLI_OK;
+	}
 	aa_format_list(&names, ", ");
-	fprintf(stderr, "error: unknown format %s (%s)\n\n",
-		aa_qtext(name, strlen(name), 200), names.ptr ? names.ptr : "");
-	print_usage(stderr);
+	aa_buf_clear(&p->err);
+	aa_buf_printf(&p->err, "unknown format %s (%s)",
+		      aa_qtext(arg, strlen(arg), 200), names.ptr ? names.ptr : "");
 	aa_buf_free(&names);
-	return ARGS_USAGE;
+	return CLI_USAGE;
 }
 
-/* Matches "--name=value" or "--name value"; advances *i for the latter. */
-static int opt_value(int argc, char **argv, int *i, const char *name,
-		     const char **value)
+/* --color: always; --color=<when>; --no-color: never. */
+static int set_color(cli_parser *p, const cli_option *opt, const char *arg,
+		     int unset)
 {
-	size_t n = strlen(name);
+	cli *c = p->target;
 
-	if (strncmp(argv[*i], name, n))
-		return 0;
-	if (argv[*i][n] == '=') {
-		*value = argv[*i] + n + 1;
-		return 1;
-	}
-	if (argv[*i][n] != '\0')
-		return 0;
-	if (*i + 1 >= argc)
-		return -1;
-	*value = argv[++*i];
-	return 1;
-}
-
-static int set_mode(cli *c, aa_land_mode mode, const char *name)
-{
-	static const char *mode_names[] = { NULL, "--cached", "--branch", "--check" };
-
-	if (c->land.mode != AA_LAND_INDEX && c->land.mode != mode) {
-		aa_error(&c->fatal, (aa_pos){ NULL, 0 }, NULL,
-			 "options '%s' and '%s' cannot be used together",
-			 mode_names[c->land.mode], name);
-		return 0;
-	}
-	c->land.mode = mode;
-	return 0;
-}
-
-static int parse_value_opt(cli *c, int argc, char **argv, int *i)
-{
-	const char *v = NULL;
-	int r;
-
-	if ((r = opt_value(argc, argv, i, "--branch", &v)) != 0) {
-		if (r < 0 || !*v)
-			return die_usage("option '%s' needs a branch name", "--branch");
-		c->land.branch = v;
-		return set_mode(c, AA_LAND_BRANCH, "--branch");
-	}
-	if ((r = opt_value(argc, argv, i, "--format", &v)) != 0) {
-		int f = r < 0 ? -1 : aa_format_from_name(v);
-
-		if (f < 0)
-			return die_unknown_format(r < 0 ? "" : v);
-		c->parse.format = (aa_format)f;
-		return 0;
-	}
-	if ((r = opt_value(argc, argv, i, "--base", &v)) != 0) {
-		if (r < 0)
-			return die_usage("option '%s' needs a revision", "--base");
-		c->land.base = v;
-		return 0;
-	}
-	if ((r = opt_value(argc, argv, i, "--message", &v)) != 0 ||
-	    (r = opt_value(argc, argv, i, "-m", &v)) != 0) {
-		/* as git commit: an empty message is no message */
-		if (r < 0 || !*v)
-			return die_usage("option '%s' needs a message", "-m");
-		c->land.message = v;
-		return 0;
-	}
-	if ((r = opt_value(argc, argv, i, "-C", &v)) != 0) {
-		if (r < 0)
-			return die_usage("option '%s' needs a directory", "-C");
-		c->chdir_to = v;
-		return 0;
-	}
-	return die_usage("unknown option '%s'", argv[*i]);
-}
-
-/* The AA_SHOW_* bit of "stat", "numstat", "summary", "diff"; else 0. */
-static unsigned report_flag(const char *a)
-{
-	static const struct { const char *name; unsigned bit; } v[] = {
-		{ "stat", AA_SHOW_STAT }, { "numstat", AA_SHOW_NUMSTAT },
-		{ "summary", AA_SHOW_SUMMARY }, { "diff", AA_SHOW_DIFF },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		if (!strcmp(a, v[i].name))
-			return v[i].bit;
-	return 0;
-}
-
-/* --no-<option>, as git's parse-options gives every boolean one. */
-static int parse_negated(cli *c, const char *a)
-{
-	if (!strcmp(a, "--no-each"))
-		c->each = 0;
-	else if (!strcmp(a, "--no-review"))
-		c->review = 0;
-	else if (!strcmp(a, "--no-strict"))
-		c->parse.strict = 0;
-	else if (!strcmp(a, "--no-force"))
-		c->land.force = 0;
-	else if (!strcmp(a, "--no-allow-delete"))
-		c->plan.allow_delete = 0;
-	else if (!strcmp(a, "--no-json"))
-		c->report.kind = AA_REPORT_SUMMARY;
-	else if (!strncmp(a, "--no-", 5) && report_flag(a + 5))
-		c->report.show &= ~report_flag(a + 5);
-	else if (!strcmp(a, "--no-apply"))
-		c->apply = 0;
-	else if (!strcmp(a, "--no-quiet"))
-		c->report.quiet = 0;
-	else if (!strcmp(a, "--no-3way"))
-		c->plan.threeway = 0;
-	else if (!strcmp(a, "--no-patch"))
-		c->patch = 0;
-	else if (!strcmp(a, "--no-color"))
+	(void)opt;
+	if (unset)
 		c->color_when = AA_COLOR_NEVER;
-	else
-		return 1; /* not a flag */
-	return 0;
-}
-
-static int parse_flag(cli *c, const char *a)
-{
-	if (!strcmp(a, "--cached"))
-		return set_mode(c, AA_LAND_CACHED, a);
-	if (!strcmp(a, "--check"))
-		return set_mode(c, AA_LAND_CHECK, a);
-	if (!strcmp(a, "--strict"))
-		c->parse.strict = 1;
-	else if (!strcmp(a, "--force") || !strcmp(a, "-f"))
-		c->land.force = 1;
-	else if (!strcmp(a, "--allow-delete"))
-		c->plan.allow_delete = 1;
-	else if (!strcmp(a, "--3way") || !strcmp(a, "-3"))
-		c->plan.threeway = 1;
-	else if (!strncmp(a, "--", 2) && report_flag(a + 2))
-		c->report.show |= report_flag(a + 2);
-	else if (!strcmp(a, "--apply"))
-		c->apply = 1;
-	else if (!strcmp(a, "--json"))
-		c->report.kind = AA_REPORT_JSON;
-	else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
-		c->report.quiet = 1;
-	else if (!strcmp(a, "--recover"))
-		c->recover = 1;
-	else if (!strcmp(a, "--each"))
-		c->each = 1;
-	else if (!strcmp(a, "--list"))
-		c->list = 1;
-	else if (!strcmp(a, "--review"))
-		c->review = 1;
-	else if (!strcmp(a, "-p") || !strcmp(a, "--patch"))
-		c->patch = 1;
-	else if (!strcmp(a, "--color"))
+	else if (!arg)
 		c->color_when = AA_COLOR_ALWAYS;
-	else if (!strncmp(a, "--color=", 8)) {
-		if (aa_color_parse_when(a + 8, &c->color_when) < 0)
-			return die_usage("option `color' expects \"always\", \"auto\", or \"never\" (not '%s')",
-					 a + 8);
-	} else
-		return parse_negated(c, a);
-	return 0;
+	else if (aa_color_parse_when(arg, &c->color_when) < 0) {
+		aa_buf_clear(&p->err);
+		aa_buf_printf(&p->err, "option `color' expects \"always\", \"auto\", or \"never\" (not '%s')",
+			      arg);
+		return CLI_USAGE;
+	}
+	return CLI_OK;
 }
 
-/*
- * -p asks its questions on standard input, so the answer must come from
- * a file; and it lands what is chosen, so it goes with no option that
- * lands nothing (--check), several times (--each), conflicts (--3way),
- * or speaks to a program (--json).
- */
-static void check_patch(cli *c)
+/* -h, --help: the usage on standard output (exit 129, as git). */
+static int show_help(cli_parser *p, const cli_option *opt, const char *arg,
+		     int unset)
 {
+	(void)p;
+	(void)opt;
+	(void)arg;
+	(void)unset;
+	print_usage(stdout);
+	return CLI_HELP;
+}
+
+/* --git-completion-helper: what bash's __gitcomp_builtin offers. */
+static int show_completion(cli_parser *p, const cli_option *opt,
+			   const char *arg, int unset)
+{
+	aa_buf list = AA_BUF_INIT;
+
+	(void)p;
+	(void)opt;
+	(void)arg;
+	(void)unset;
+	cli_completion_list(&list, options, NOPTS);
+	if (list.ptr)
+		fputs(list.ptr, stdout);
+	aa_buf_free(&list);
+	return CLI_DONE;
+}
+
+/* ---- after the options: the rules between them ---- */
+
+/* The library's rules (aa_apply_opts_check), said as the command line's. */
+static void check_library_rules(cli *c, cli_parser *p)
+{
+	aa_diags d = AA_DIAGS_INIT;
 	size_t i;
 
-	if (!c->patch)
-		return;
-	if (c->land.mode == AA_LAND_CHECK || c->each || c->plan.threeway ||
-	    c->report.kind == AA_REPORT_JSON || c->recover || c->list || c->review)
-		die_fatal(c, "--patch cannot be used with --check, --each, --3way, --json, --recover, --list or --review");
-	for (i = 0; i < c->nfiles && strcmp(c->files[i], "-"); i++)
-		;
-	if (!c->nfiles || i < c->nfiles)
-		die_fatal(c, "--patch reads its answers from standard input: give the AI's answer as a file, not on standard input");
+	if (c->each)
+		aa_apply_each_opts_check(&c->o, &d);
+	else
+		aa_apply_opts_check(&c->o, &d);
+	for (i = 0; i < d.n; i++)
+		if (d.v[i].level == AA_DIAG_ERROR)
+			cli_fatal(p, d.v[i].msg);
+	aa_diags_free(&d);
 }
 
 /*
@@ -364,80 +295,88 @@ static void check_patch(cli *c)
  * and --diff alone land nothing; they run the --check path (the index is
  * the base, nothing is written, not even objects) and print what would
  * land. --apply lands as well, in the mode chosen. --json is the
- * report of a landing, not a preview, and goes with none of them.
+ * report of a landing, not a preview, and goes with none of them (the
+ * table says so).
  */
-static void check_preview(cli *c)
+static void check_preview(cli *c, cli_parser *p)
 {
-	if (c->report.show && c->report.kind == AA_REPORT_JSON)
-		die_fatal(c, "--json cannot be used with --stat, --numstat, --summary or --diff");
-	if (c->apply && c->land.mode == AA_LAND_CHECK)
-		die_fatal(c, "options '--check' and '--apply' cannot be used together");
 	if (!c->report.show || c->apply || c->fatal.nerrors ||
 	    c->recover || c->list || c->review)
 		return;
-	if (c->land.mode == AA_LAND_BRANCH)
-		die_fatal(c, "a preview (--stat, --numstat, --summary or --diff without --apply) cannot be used with --branch, as --check cannot: add --apply to land it");
+	if (c->o.land.mode == AA_LAND_BRANCH)
+		cli_fatal(p, "a preview (--stat, --numstat, --summary or --diff without --apply) cannot be used with --branch, as --check cannot: add --apply to land it");
 	else if (c->patch)
-		die_fatal(c, "--patch lands what is chosen: add --apply to a --stat, --numstat, --summary or --diff report");
+		cli_fatal(p, "--patch lands what is chosen: add --apply to a --stat, --numstat, --summary or --diff report");
 	else
-		c->land.mode = AA_LAND_CHECK;
+		c->o.land.mode = AA_LAND_CHECK;
+}
+
+/*
+ * What the options ask, once all are read: the conflicts of the table,
+ * the library's rules, the previews; then the library's options.
+ */
+static void finish_args(cli *c, cli_parser *p)
+{
+	c->o.land.mode = (aa_land_mode)p->cmdmode;
+	c->o.files = c->files;
+	c->o.nfiles = c->nfiles;
+	c->report.kind = c->json ? AA_REPORT_JSON : AA_REPORT_SUMMARY;
+	if (c->patch) {
+		/* -p asks on standard input: its answers, one a line */
+		c->sel.in = stdin;
+		c->sel.out = stdout;
+		c->sel.color = &c->color;
+		c->o.select = &c->sel;
+	}
+	if (c->nfiles)
+		p->given |= B(INPUT);
+	if (c->nfiles > 1)
+		p->given |= B(INPUTS);
+	cli_check_conflicts(p);
+	check_library_rules(c, p);
+	check_preview(c, p);
+	/* --check predicts the landing's exit status: a conflict is exit 1 */
+	if (c->o.land.mode == AA_LAND_CHECK)
+		c->o.plan.threeway = 0;
+	c->sel.mode = c->o.land.mode;
+}
+
+/* A usage error: the error, a blank line, the usage (129). */
+static int die_usage(const cli_parser *p)
+{
+	fprintf(stderr, "error: %s\n\n", p->err.ptr ? p->err.ptr : "out of memory");
+	print_usage(stderr);
+	return ARGS_USAGE;
 }
 
 static int parse_args(cli *c, int argc, char **argv)
 {
-	int i, only_files = 0;
+	cli_parser p = { options, NOPTS, c, 0, 0, NULL, AA_BUF_INIT, &c->fatal };
+	int i, r = CLI_OK, only_files = 0;
 
 	c->files = calloc((size_t)argc + 1, sizeof(*c->files));
 	if (!c->files) {
 		fputs("fatal: out of memory\n", stderr);
 		return ARGS_FATAL;
 	}
-	for (i = 1; i < argc; i++) {
+	for (i = 1; i < argc && r == CLI_OK; i++) {
 		const char *a = argv[i];
-		int r;
 
-		if (only_files || a[0] != '-' || !strcmp(a, "-")) {
+		if (only_files || a[0] != '-' || !strcmp(a, "-"))
 			c->files[c->nfiles++] = a;
-			continue;
-		}
-		if (!strcmp(a, "--")) {
+		else if (!strcmp(a, "--"))
 			only_files = 1;
-			continue;
-		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			print_usage(stdout);
-			return ARGS_HELP;
-		}
-		r = parse_flag(c, a);
-		if (r < 0)
-			return r;
-		if (r > 0 && (r = parse_value_opt(c, argc, argv, &i)) < 0)
-			return r;
+		else
+			r = cli_parse_option(&p, argc, argv, &i);
 	}
-	if (c->recover && (c->nfiles || c->land.mode != AA_LAND_INDEX))
-		die_fatal(c, "--recover takes no input and no landing option");
-	if (c->land.mode != AA_LAND_BRANCH &&
-	    (c->land.base || c->land.message || c->land.force))
-		die_fatal(c, "--base, -m and --force need --branch");
-	if (c->list && (c->nfiles > 1 || c->land.mode != AA_LAND_INDEX ||
-			c->each || c->recover))
-		die_fatal(c, "--list takes one pattern at most and no landing option");
-	if (c->review && (c->nfiles || c->land.mode != AA_LAND_INDEX ||
-			  c->each || c->recover || c->list))
-		die_fatal(c, "--review takes no input and no landing option");
-	if (c->each && c->land.mode != AA_LAND_BRANCH)
-		die_fatal(c, "--each needs --branch: each input lands on its own branch");
-	if (c->plan.threeway && c->land.mode == AA_LAND_BRANCH)
-		die_fatal(c, "--3way cannot be used with --branch: a branch never commits a conflict");
-	check_patch(c);
-	check_preview(c);
-	/* --check predicts the landing's exit status: a conflict is exit 1 */
-	if (c->land.mode == AA_LAND_CHECK)
-		c->plan.threeway = 0;
-	if (c->parse.strict && c->parse.format != AA_FORMAT_AUTO &&
-	    c->parse.format != AA_FORMAT_DIFF)
-		die_fatal(c, "--strict is the unified diff contract; it takes --format=diff only");
-	return c->fatal.nerrors ? ARGS_FATAL : ARGS_OK;
+	if (r == CLI_OK)
+		finish_args(c, &p);
+	else if (r == CLI_USAGE)
+		die_usage(&p);
+	cli_parser_free(&p);
+	return r == CLI_HELP ? ARGS_HELP : r == CLI_DONE ? ARGS_DONE :
+	       r == CLI_USAGE ? ARGS_USAGE :
+	       c->fatal.nerrors ? ARGS_FATAL : ARGS_OK;
 }
 
 /* ---- --strict deletions: ask on a terminal ---- */
@@ -499,34 +438,13 @@ static int print_stopped(const cli *c, const aa_diags *d)
 	return EXIT_FATAL;
 }
 
-/* The library's options from the command line's. */
-static void apply_opts_of(const cli *c, aa_apply_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->land = c->land;
-	o->parse = c->parse;
-	o->plan = c->plan;
-	o->files = c->files;
-	o->nfiles = c->nfiles;
-}
-
 static int run(cli *c, git_repository *repo)
 {
-	aa_select_opts sel;
-	aa_apply_opts o;
 	aa_apply_result res;
 	int code;
 
-	apply_opts_of(c, &o);
-	o.confirm_deletions = confirm_deletions;
-	if (c->patch) {
-		sel.in = stdin;
-		sel.out = stdout;
-		sel.color = &c->color;
-		sel.mode = c->land.mode;
-		o.select = &sel;
-	}
-	aa_apply(repo, &o, &res);
+	c->o.confirm_deletions = confirm_deletions;
+	aa_apply(repo, &c->o, &res);
 	if (!aa_apply_result_session(&res)) {
 		code = print_stopped(c, &res.diags);
 	} else {
@@ -563,13 +481,11 @@ static void print_suggestion(const cli *c, aa_apply_result *one,
  */
 static int run_each(cli *c, git_repository *repo)
 {
-	aa_apply_opts o;
 	aa_each_result res;
 	size_t i;
 	int code;
 
-	apply_opts_of(c, &o);
-	code = aa_apply_each(repo, &o, &res);
+	code = aa_apply_each(repo, &c->o, &res);
 	if (!res.n) {
 		code = print_stopped(c, &res.diags);
 		aa_each_result_free(&res);
@@ -631,7 +547,7 @@ static int open_repository(cli *c, git_repository **repo)
 				strerror(errno));
 	/* --list reads refs only: a bare repository will do */
 	if (aa_apply_open_repository(repo, c->list ? AA_LAND_CHECK :
-				     c->land.mode, &c->fatal) < 0)
+				     c->o.land.mode, &c->fatal) < 0)
 		return -1;
 	/* git -c <name>=<value>: libgit2 does not read them itself */
 	return aa_config_add_command_line(*repo, &c->fatal) < 0 ? -1 : 0;
@@ -639,7 +555,7 @@ static int open_repository(cli *c, git_repository **repo)
 
 /*
  * Every run first settles the suggestion refs of --branch/--each runs
- * that were killed (src/land/refjournal.h): their locks, both refs or
+ * that were killed (aa_apply_recover_refs): their locks, both refs or
  * neither, their pack's keep. Said on standard error; a failure is
  * fatal for --recover only (the run's own ref update then meets it).
  */
@@ -648,7 +564,7 @@ static int refs_recovered;
 static int recover_refs(cli *c, git_repository *repo)
 {
 	aa_diags d = AA_DIAGS_INIT;
-	int r = aa_refs_recover(repo, &d);
+	int r = aa_apply_recover_refs(repo, &d);
 
 	aa_report_diags_color(stderr, &d, &c->err_color);
 	aa_diags_free(&d);
@@ -660,7 +576,7 @@ static int recover_refs(cli *c, git_repository *repo)
 static int run_recover(git_repository *repo, const aa_color *err_color)
 {
 	aa_diags d = AA_DIAGS_INIT;
-	int r = aa_recover(repo, &d);
+	int r = aa_apply_recover(repo, &d);
 
 	aa_report_diags_color(stderr, &d, err_color);
 	aa_diags_free(&d);
@@ -676,7 +592,7 @@ static int run_recover(git_repository *repo, const aa_color *err_color)
  */
 static void on_fatal_signal(int sig)
 {
-	aa_guard_emergency_cleanup();
+	aa_apply_emergency_cleanup();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -694,7 +610,7 @@ static void install_cleanup(void)
 		sigaction(sigs[i], &sa, NULL);
 	/* a file size limit is then a write error (EFBIG), not a silent death */
 	signal(SIGXFSZ, SIG_IGN);
-	atexit(aa_guard_emergency_cleanup);
+	atexit(aa_apply_emergency_cleanup);
 }
 
 int main(int argc, char **argv)
@@ -706,11 +622,12 @@ int main(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	c.color_when = AA_COLOR_UNSET;
 	r = parse_args(&c, argc, argv);
-	c.report.mode = mode_name(c.land.mode);
-	c.report.branch = c.land.branch;
+	c.report.mode = mode_name(c.o.land.mode);
+	c.report.branch = c.o.land.branch;
 	if (r != ARGS_OK) {
 		/* git: -h and usage errors exit 129, die() 128 */
-		code = r == ARGS_FATAL ? print_stopped(&c, &c.fatal) : EXIT_USAGE;
+		code = r == ARGS_FATAL ? print_stopped(&c, &c.fatal) :
+		       r == ARGS_DONE ? 0 : EXIT_USAGE;
 		aa_diags_free(&c.fatal);
 		free(c.files);
 		return code;

@@ -208,6 +208,8 @@ int aa_apply_each(git_repository *repo, const aa_apply_opts *o,
 	suggestion *sg;
 
 	memset(res, 0, sizeof(*res));
+	if (aa_apply_each_opts_check(o, &res->diags) < 0)
+		return AA_APPLY_EXIT_FATAL;
 	if (!o->nfiles)
 		return aa_error(&res->diags, (aa_pos){ NULL, 0 }, NULL,
 				"--each needs the answer files (standard input is one answer)"),

@@ -1,0 +1,82 @@
+/*
+ * The rules between a run's options that the library owns: what
+ * aa_apply() and aa_apply_each() refuse before they read anything, so
+ * that a program embedding the library gets the refusals the command
+ * line gives, in the same words. The command line calls these too
+ * (src/cli/cli.c), after its own rules between options the library
+ * never sees (--json, the previews, --recover, --list, --review).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "aiapply/apply.h"
+
+#define NO_POS ((aa_pos){ NULL, 0 })
+
+/* Said for -p with an option that lands nothing, several times or a conflict. */
+static const char patch_conflict[] =
+	"--patch cannot be used with --check, --each, --3way, --json, --recover, --list or --review";
+
+/* -p asks on select->in: the answer cannot come from there too. */
+static int answer_on_question_stream(const aa_apply_opts *o)
+{
+	size_t i;
+
+	if (o->select->in != stdin)
+		return 0;
+	if (!o->nfiles)
+		return 1;
+	for (i = 0; i < o->nfiles; i++)
+		if (!strcmp(o->files[i], "-"))
+			return 1;
+	return 0;
+}
+
+/*
+ * -p lands what is chosen, once: never with --check (lands nothing),
+ * --3way (lands a conflict, which has no hunk to choose) or --each (lands
+ * several times); and its questions are read from standard input, so
+ * the answer must come from a file.
+ */
+static void check_select(const aa_apply_opts *o, int each, aa_diags *d)
+{
+	if (!o->select)
+		return;
+	if (o->land.mode == AA_LAND_CHECK || o->plan.threeway || each)
+		aa_error(d, NO_POS, NULL, "%s", patch_conflict);
+	if (answer_on_question_stream(o))
+		aa_error(d, NO_POS, NULL,
+			 "--patch reads its answers from standard input: give the AI's answer as a file, not on standard input");
+}
+
+/* The rules of both calls, in the order the command line has said them. */
+static int check(const aa_apply_opts *o, int each, aa_diags *d)
+{
+	size_t before = d->nerrors;
+
+	if (o->land.mode != AA_LAND_BRANCH &&
+	    (o->land.base || o->land.message || o->land.force))
+		aa_error(d, NO_POS, NULL, "--base, -m and --force need --branch");
+	if (each && o->land.mode != AA_LAND_BRANCH)
+		aa_error(d, NO_POS, NULL,
+			 "--each needs --branch: each input lands on its own branch");
+	if (o->plan.threeway && o->land.mode == AA_LAND_BRANCH)
+		aa_error(d, NO_POS, NULL,
+			 "--3way cannot be used with --branch: a branch never commits a conflict");
+	check_select(o, each, d);
+	if (o->parse.strict && o->parse.format != AA_FORMAT_AUTO &&
+	    o->parse.format != AA_FORMAT_DIFF)
+		aa_error(d, NO_POS, NULL,
+			 "--strict is the unified diff contract; it takes --format=diff only");
+	return d->nerrors > before ? AA_FATAL : AA_OK;
+}
+
+int aa_apply_opts_check(const aa_apply_opts *o, aa_diags *d)
+{
+	return check(o, 0, d);
+}
+
+int aa_apply_each_opts_check(const aa_apply_opts *o, aa_diags *d)
+{
+	return check(o, 1, d);
+}
