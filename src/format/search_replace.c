@@ -42,7 +42,10 @@
 #include "edit/edit.h"
 #include "format/format.h"
 #include "edit/text.h"
-#include "format/registry.h"
+#include "format/label.h"
+#include "format/lines.h"
+#include "format/markers.h"
+#include "format/parsers.h"
 
 #define QUOTE_MAX 120
 
