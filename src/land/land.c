@@ -25,6 +25,7 @@
 #include "land/odb_view.h"
 #include "land/owner.h"
 #include "land/refjournal.h"
+#include "util/testhook.h"
 
 
 static int git_fail(aa_diags *d, const char *what)

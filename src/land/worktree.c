@@ -15,7 +15,7 @@
 
 #include "land/land.h"
 #include "land/land_internal.h"
-#include "land/journal.h"
+#include "util/testhook.h"
 
 typedef struct wt_entry {
 	const char *path;
