@@ -7,6 +7,7 @@
 #define AIAPPLY_EDIT_H
 
 #include "change/changeset.h"
+#include "edit/elide.h"
 #include "edit/text.h"
 
 /* How an edit landed: the rung of SPEC's "Locating edits" ladder. */
@@ -101,10 +102,6 @@ int aa_edit_v4a(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
  * lines between the unique lines around it, or the edit is refused.
  */
 int aa_edit_elide(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
-/* 1 when the line is an elision placeholder for a file at `path`. */
-int aa_is_elision(const char *s, size_t len, const char *path);
-/* 1 when one of the lines of s[0..len) is. */
-int aa_has_elision(const char *s, size_t len, const char *path);
 
 /* Where a block that looks like an excerpt of a file sits in it. */
 typedef struct aa_excerpt {

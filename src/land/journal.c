@@ -35,7 +35,7 @@
 #include "land/loose.h"
 #include "land/owner.h"
 #include "util/testhook.h"
-#include "land/land_internal.h"
+#include "land/worktree.h"
 #include "plan/plan.h"
 
 #define JOURNAL_MAGIC "git-ai-apply journal 1"

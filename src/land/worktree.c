@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "land/land.h"
-#include "land/land_internal.h"
+#include "land/worktree.h"
 #include "util/testhook.h"
 
 typedef struct wt_entry {
