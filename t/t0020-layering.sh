@@ -80,7 +80,7 @@ function allowed(S, t,  T) {
 	if (!(T in rank) || rank[T] > rank[S])
 		return 0
 	if (S == "format" && T == "edit")
-		return t == "src/edit/text.h" || t == "src/edit/elide.h"
+		return t == "src/edit/text.h" || t == "src/edit/elision.h"
 	if (S == "plan" && T == "format")
 		return t == "src/format/format.h"
 	return 1

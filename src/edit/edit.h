@@ -7,7 +7,7 @@
 #define AIAPPLY_EDIT_H
 
 #include "change/changeset.h"
-#include "edit/elide.h"
+#include "edit/elision.h"
 #include "edit/text.h"
 
 /* How an edit landed: the rung of SPEC's "Locating edits" ladder. */

@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "edit/elide.h"
+#include "edit/elision.h"
 #include "format/label.h"
 #include "format/lines.h"
 #include "format/markers.h"

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "edit/elide.h"
+#include "edit/elision.h"
 #include "format/format.h"
 #include "format/label.h"
 #include "format/parsers.h"

@@ -21,11 +21,17 @@
 #include <sys/wait.h>
 #include <git2.h>
 
+#include "workflow/select.h"
 #include "workflow/select_model.h"
 #include "aiapply/report.h"
 #include "workflow/editor.h"
 
 /* ---- the session of questions ---- */
+
+struct aa_selection {
+	char **bufs;          /* the selected contents the plan points into */
+	size_t n, cap;
+};
 
 typedef struct selector {
 	sel_set set;          /* the plan's changes and which are kept */
@@ -50,6 +56,36 @@ static int oom(selector *x)
 {
 	aa_oom(x->set.d, (aa_pos){ NULL, 0 }, x->path);
 	return AA_FATAL;
+}
+
+/* Keeps buf (a selected content) with the selection; -1 out of memory. */
+static int own(selector *x, char *buf)
+{
+	aa_selection *sel = x->sel;
+
+	if (sel->n == sel->cap) {
+		size_t cap = sel->cap ? sel->cap * 2 : 8;
+		char **v = realloc(sel->bufs, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		sel->bufs = v;
+		sel->cap = cap;
+	}
+	sel->bufs[sel->n++] = buf;
+	return 0;
+}
+
+void aa_selection_free(aa_selection *sel)
+{
+	size_t i;
+
+	if (!sel)
+		return;
+	for (i = 0; i < sel->n; i++)
+		free(sel->bufs[i]);
+	free(sel->bufs);
+	free(sel);
 }
 
 /* Prints s[0..len) in a slot's color, the line end after the reset. */
@@ -623,7 +659,14 @@ static int ask_content(selector *x, file_q *fq)
 		return AA_OK;
 	}
 	r = ask_hunks(x, fq);
-	return r < 0 ? r : aa_sel_settle_content(x->sel, fq, x->set.d);
+	if (r < 0 || (r = aa_sel_settle_content(fq, x->set.d)) < 0)
+		return r;
+	if (fq->part && own(x, fq->part) < 0) {
+		free(fq->part);
+		fq->part = NULL;
+		return oom(x);
+	}
+	return AA_OK;
 }
 
 static void start_file(selector *x, const char *path, size_t questions)
@@ -889,7 +932,7 @@ int aa_select(aa_session *s, aa_plan *plan, const aa_select_opts *o,
 	x.set.d = d;
 	x.in = o->in;
 	x.out = o->out;
-	*sel = x.sel = aa_sel_selection_new();
+	*sel = x.sel = calloc(1, sizeof(**sel));
 	x.set.keep = malloc(plan->nchanges + 1);
 	if (!x.sel || !x.set.keep) {
 		free(x.set.keep);

@@ -20,49 +20,10 @@
 
 #include "workflow/select_model.h"
 
-struct aa_selection {
-	char **bufs;          /* the selected contents the plan points into */
-	size_t n, cap;
-};
-
 static int oom(aa_diags *d, const char *path)
 {
 	aa_oom(d, (aa_pos){ NULL, 0 }, path);
 	return AA_FATAL;
-}
-
-/* ---- the selection's buffers ---- */
-
-aa_selection *aa_sel_selection_new(void)
-{
-	return calloc(1, sizeof(aa_selection));
-}
-
-static int own(aa_selection *sel, char *buf)
-{
-	if (sel->n == sel->cap) {
-		size_t cap = sel->cap ? sel->cap * 2 : 8;
-		char **v = realloc(sel->bufs, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		sel->bufs = v;
-		sel->cap = cap;
-	}
-	sel->bufs[sel->n++] = buf;
-	return 0;
-}
-
-void aa_selection_free(aa_selection *sel)
-{
-	size_t i;
-
-	if (!sel)
-		return;
-	for (i = 0; i < sel->n; i++)
-		free(sel->bufs[i]);
-	free(sel->bufs);
-	free(sel);
 }
 
 /* ---- building a file's diff ---- */
@@ -540,7 +501,7 @@ static size_t answered(const fdiff *f, int answer)
 }
 
 /* The content decided by the hunks' answers; the landings they keep. */
-int aa_sel_settle_content(aa_selection *sel, file_q *fq, aa_diags *d)
+int aa_sel_settle_content(file_q *fq, aa_diags *d)
 {
 	fdiff *f = &fq->f;
 	aa_change *c = fq->c;
@@ -569,11 +530,6 @@ int aa_sel_settle_content(aa_selection *sel, file_q *fq, aa_diags *d)
 	}
 	fq->part_len = b.len;
 	fq->part = aa_buf_detach(&b);
-	if (own(sel, fq->part) < 0) {
-		free(fq->part);
-		fq->part = NULL;
-		return oom(d, fq->c->path);
-	}
 	fq->result = fq->part_len == fq->old_len &&
 		     !memcmp(fq->part, fq->old, fq->old_len) ? CONTENT_NONE :
 		     CONTENT_PART;

@@ -9,8 +9,7 @@
 
 #include <git2.h>
 
-#include "workflow/select.h"
-#include "edit/edit.h"
+#include "land/land.h"
 
 /* ---- one file's diff ---- */
 
@@ -83,7 +82,7 @@ typedef struct file_q {
 	int whole;            /* binary: one question for the content */
 	unsigned char *keep_landing;
 	content_result result;
-	char *part;
+	char *part;           /* CONTENT_PART (maybe NONE): owned by the selection */
 	size_t part_len;
 } file_q;
 
@@ -102,9 +101,6 @@ typedef struct placed {
 	const char *path;
 	aa_pos pos;
 } placed;
-
-/* An empty selection (NULL: out of memory); aa_selection_free() frees it. */
-aa_selection *aa_sel_selection_new(void);
 
 /* Appends hunk h's "@@ -a,b +c,d @@" line (with its function context). */
 void aa_sel_hunk_header(aa_buf *b, const fdiff *f, const hunk *h);
@@ -131,8 +127,11 @@ int aa_sel_keep_edit(hunk *h, char *text, eline *v, size_t n);
 int aa_sel_load_content(aa_session *s, file_q *fq, aa_change *c,
 			const char *old, size_t old_len, git_blob **blob,
 			aa_diags *d);
-/* The content the hunks' answers decide, and the landings they keep. */
-int aa_sel_settle_content(aa_selection *sel, file_q *fq, aa_diags *d);
+/*
+ * The content the hunks' answers decide, and the landings they keep.
+ * A selected content is left in fq->part for the caller to own.
+ */
+int aa_sel_settle_content(file_q *fq, aa_diags *d);
 void aa_sel_file_q_free(file_q *fq);
 /* Drops the landings of refused hunks from c (keep: per landing). */
 void aa_sel_filter_landings(aa_change *c, const unsigned char *keep);

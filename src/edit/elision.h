@@ -4,8 +4,8 @@
  * content that must not land literally; resolving an elision is the
  * edit engine's (aa_edit_elide in edit/edit.h).
  */
-#ifndef AA_EDIT_ELIDE_H
-#define AA_EDIT_ELIDE_H
+#ifndef AA_EDIT_ELISION_H
+#define AA_EDIT_ELISION_H
 
 #include <stddef.h>
 
