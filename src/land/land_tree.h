@@ -2,7 +2,7 @@
 #ifndef AA_LAND_TREE_H
 #define AA_LAND_TREE_H
 
-#include "land/land.h"
+#include "land/session.h"
 
 /* aa_fast_build_tree: the plan's changes are not for the fast way. */
 #define AA_FAST_NO 1

@@ -2,7 +2,7 @@
 #ifndef AA_LAND_OBJECTS_H
 #define AA_LAND_OBJECTS_H
 
-#include "land/land.h"
+#include "land/session.h"
 
 /*
  * Records a new object the lander made (in the mempack) and the object

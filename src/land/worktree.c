@@ -13,7 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "land/land.h"
 #include "land/worktree.h"
 #include "util/testhook.h"
 

@@ -5,7 +5,7 @@
 #ifndef AA_LAND_WORKTREE_H
 #define AA_LAND_WORKTREE_H
 
-#include "land/land.h"
+#include "land/session.h"
 
 typedef struct aa_wt_backup aa_wt_backup;
 
