@@ -262,6 +262,25 @@ static void to_git_oid(git_oid *out, const aa_oid *in)
 	memcpy(out->id, in->id, sizeof(in->id));
 }
 
+int aa_change_content(aa_session *s, const aa_change *c, git_blob **blob,
+		      const char **data, size_t *len)
+{
+	git_oid id;
+
+	*blob = NULL;
+	if (!c->has_oid) {
+		*data = c->data ? c->data : "";
+		*len = c->len;
+		return 0;
+	}
+	to_git_oid(&id, &c->oid);
+	if (git_blob_lookup(blob, s->repo, &id) < 0)
+		return -1;
+	*data = git_blob_rawcontent(*blob);
+	*len = (size_t)git_blob_rawsize(*blob);
+	return 0;
+}
+
 /*
  * Copies the objects we created since the last time from the mempack to
  * .git/objects, each written, fsynced and renamed into place by

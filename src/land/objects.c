@@ -65,24 +65,7 @@ int aa_change_blob(aa_session *s, const aa_change *c, git_oid *out,
 	if (git_blob_create_from_buffer(out, s->repo, c->data ? c->data : "",
 					c->len) < 0)
 		return git_fail(d, "cannot create a blob");
-	return aa_remember_version(s, out, NULL) < 0 ? git_fail(d, "out of memory") : 0;
-}
-
-int aa_change_content(aa_session *s, const aa_change *c, git_blob **blob,
-		      const char **data, size_t *len)
-{
-	git_oid id;
-
-	*blob = NULL;
-	if (!c->has_oid) {
-		*data = c->data ? c->data : "";
-		*len = c->len;
-		return 0;
-	}
-	to_git_oid(&id, &c->oid);
-	if (git_blob_lookup(blob, s->repo, &id) < 0)
-		return -1;
-	*data = git_blob_rawcontent(*blob);
-	*len = (size_t)git_blob_rawsize(*blob);
+	if (aa_remember_version(s, out, NULL) < 0)
+		return git_fail(d, "out of memory");
 	return 0;
 }

@@ -751,7 +751,8 @@ static int ask_whole(selector *x, aa_change *c, qkind kind, const char *old,
  */
 static int ask_rewritten_source(selector *x, const aa_change *c, int taken)
 {
-	aa_change *s = c->renamed_from ? aa_sel_find_change(&x->set, c->renamed_from) : NULL;
+	aa_change *s = c->renamed_from ?
+			aa_sel_find_change(&x->set, c->renamed_from) : NULL;
 	size_t k;
 	int r;
 
@@ -897,7 +898,8 @@ static int ask_change(selector *x, aa_change *c)
 	if (c->renamed_from && c->copied && !c->base_exists)
 		return ask_whole(x, c, Q_COPY, "", 0);
 	if (c->renamed_from && !c->base_exists &&
-	    (!aa_sel_rename_source(&x->set, c) || (c->mode != AA_MODE_FILE && c->mode != AA_MODE_EXEC) ||
+	    (!aa_sel_rename_source(&x->set, c) ||
+	     (c->mode != AA_MODE_FILE && c->mode != AA_MODE_EXEC) ||
 	     !same_kind(aa_sel_rename_source(&x->set, c)->base_mode, c->mode)))
 		/*
 		 * The source has changes of its own (the edits cannot stay

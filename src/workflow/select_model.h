@@ -136,7 +136,8 @@ void aa_sel_file_q_free(file_q *fq);
 /* Drops the landings of refused hunks from c (keep: per landing). */
 void aa_sel_filter_landings(aa_change *c, const unsigned char *keep);
 /* Sets c's content from fq's result, over old_oid (the base asked against). */
-void aa_sel_apply_content(aa_change *c, const file_q *fq, const aa_oid *old_oid);
+void aa_sel_apply_content(aa_change *c, const file_q *fq,
+			  const aa_oid *old_oid);
 
 /* Indexes the plan's changes by path, and flags renames' deletions. */
 int aa_sel_index_changes(sel_set *x);
