@@ -34,9 +34,9 @@
 #include "land/journal.h"
 #include "land/loose.h"
 #include "land/owner.h"
-#include "util/testhook.h"
 #include "land/worktree.h"
 #include "plan/plan.h"
+#include "util/testhook.h"
 
 #define JOURNAL_MAGIC "git-ai-apply journal 1"
 
