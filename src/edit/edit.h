@@ -7,8 +7,8 @@
 #define AIAPPLY_EDIT_H
 
 #include "change/changeset.h"
-#include "edit/text.h"
 #include "edit/elision.h"
+#include "edit/text.h"
 
 /* How an edit landed: the rung of SPEC's "Locating edits" ladder. */
 typedef enum aa_how {

@@ -37,9 +37,9 @@
  * only added lines come in (with the file's dominant line ending).
  *
  * The engine's files (internals in hunks_int.h): hunks_run.c, the run
- * and a hunk's sides; hunks_ladder.c, anchoring and rungs 1 and 2;
- * hunks_drift.c, rung 5; hunks_indent.c, re-indenting added lines and
- * applying at a place; hunks_land.c, recording a landing and "already
+ * and a hunk's sides; hunks_anchor.c, a hunk's edges; hunks_ladder.c,
+ * rungs 1 and 2; hunks_drift.c, rung 5; hunks_indent.c, re-indenting
+ * added lines and applying at a place; hunks_land.c, recording a landing and "already
  * applied"; hunks_explain.c, the messages; this file, the anchored
  * ladder, the ladder of one hunk, the entry points and deletions.
  */

@@ -18,7 +18,7 @@
 
 #include "format/format.h"
 #include "change/path.h"
-#include "format/registry.h"
+#include "format/lines.h"
 
 /* Positions of more values than this are not recorded (memory bound). */
 #define MAX_RECORDED_VALUES (1u << 20)

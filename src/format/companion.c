@@ -19,7 +19,8 @@
 
 #include "format/format.h"
 #include "change/path.h"
-#include "format/registry.h"
+#include "format/lines.h"
+#include "format/parsers.h"
 
 typedef enum verb {
 	V_START_FILE,

@@ -14,7 +14,7 @@
 #include "format/format.h"
 #include "change/path.h"
 #include "format/diff_int.h"
-#include "format/registry.h"
+#include "format/lines.h"
 
 
 /* A file name from the diff: any bytes (a quoted name may hold NUL). */

@@ -29,6 +29,9 @@
 #include <string.h>
 
 #include "edit/elision.h"
+#include "format/label.h"
+#include "format/lines.h"
+#include "format/markers.h"
 #include "format/registry.h"
 
 /* ---------- small text helpers ---------- */

@@ -19,7 +19,8 @@
 
 #include "format/format.h"
 #include "change/path.h"
-#include "format/registry.h"
+#include "format/lines.h"
+#include "format/parsers.h"
 
 /* An opening tag with its attributes may not be longer than this. */
 #define MAX_TAG_LENGTH (4 * AA_MAX_PATH_LENGTH + 1024)

@@ -23,7 +23,8 @@
 #include <string.h>
 
 #include "change/path.h"
-#include "format/registry.h"
+#include "aiapply/common.h"
+#include "format/label.h"
 
 static int is_blank(char c)
 {

@@ -23,7 +23,8 @@
  */
 #include <string.h>
 
-#include "format/registry.h"
+#include "format/lines.h"
+#include "format/markers.h"
 
 static int is_blank(char c)
 {

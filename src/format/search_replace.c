@@ -41,7 +41,10 @@
 
 #include "format/format.h"
 #include "edit/text.h"
-#include "format/registry.h"
+#include "format/label.h"
+#include "format/lines.h"
+#include "format/markers.h"
+#include "format/parsers.h"
 
 #define QUOTE_MAX 120
 

@@ -25,7 +25,8 @@
 
 #include "format/format.h"
 #include "change/path.h"
-#include "format/registry.h"
+#include "format/lines.h"
+#include "format/parsers.h"
 
 #define QUOTE_MAX 120
 

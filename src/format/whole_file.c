@@ -22,7 +22,8 @@
 
 #include "edit/elision.h"
 #include "format/format.h"
-#include "format/registry.h"
+#include "format/label.h"
+#include "format/parsers.h"
 
 static int is_blank(char c)
 {

@@ -71,13 +71,6 @@ void aa_guard_close(aa_guard *g);
 void aa_guard_emergency_cleanup(void);
 
 /*
- * The test-only hook (AA_TEST_HOOK=<step>[#n]:kill|pause:<file>): at the
- * n-th time (default 1st) the landing reaches `step`, raise SIGKILL, or
- * create <file>.waiting and wait until <file> exists.
- */
-void aa_test_hook(const char *step);
-
-/*
  * Blocks the signals a landing's end waits for (INT, TERM, HUP, PIPE,
  * QUIT: the index landing and the ref updates finish first, then the
  * signal ends the run); the old mask in *saved. 1 when blocked.

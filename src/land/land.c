@@ -18,13 +18,17 @@
 
 #include "land/land.h"
 #include "land/refname.h"
-#include "land/land_internal.h"
+#include "land/land_tree.h"
+#include "land/objects.h"
+#include "land/snapshot.h"
+#include "land/worktree.h"
 #include "land/journal.h"
 #include "land/loose.h"
 #include "land/pack.h"
 #include "land/odb_view.h"
 #include "land/owner.h"
 #include "land/refjournal.h"
+#include "util/testhook.h"
 
 
 static int git_fail(aa_diags *d, const char *what)
@@ -34,36 +38,6 @@ static int git_fail(aa_diags *d, const char *what)
 	aa_error(d, (aa_pos){ NULL, 0 }, NULL, "%s: %s", what,
 		 e && e->message ? e->message : "unknown error");
 	return AA_FATAL;
-}
-
-/*
- * Records a new object (in the mempack) and the object it replaces
- * (base: the same tree before the change, or NULL), which --each's pack
- * stores it as a delta against.
- */
-int aa_remember_version(aa_session *s, const git_oid *oid,
-			const git_oid *base)
-{
-	if (s->ncreated == s->capcreated) {
-		size_t cap = s->capcreated ? s->capcreated * 2 : 32;
-		git_oid *v = realloc(s->created, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		s->created = v;
-		v = realloc(s->bases, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		s->bases = v;
-		s->capcreated = cap;
-	}
-	git_oid_cpy(&s->created[s->ncreated], oid);
-	if (base)
-		git_oid_cpy(&s->bases[s->ncreated], base);
-	else
-		memset(&s->bases[s->ncreated], 0, sizeof(git_oid));
-	s->ncreated++;
-	return 0;
 }
 
 static int remember_object(aa_session *s, const git_oid *oid)
@@ -286,20 +260,6 @@ static void to_git_oid(git_oid *out, const aa_oid *in)
 {
 	memset(out, 0, sizeof(*out));
 	memcpy(out->id, in->id, sizeof(in->id));
-}
-
-/* The blob id of a change's new content, writing it to the mempack. */
-int aa_change_blob(aa_session *s, const aa_change *c, git_oid *out,
-		   aa_diags *d)
-{
-	if (c->has_oid) {
-		to_git_oid(out, &c->oid);
-		return 0;
-	}
-	if (git_blob_create_from_buffer(out, s->repo, c->data ? c->data : "",
-					c->len) < 0)
-		return git_fail(d, "cannot create a blob");
-	return remember_object(s, out) < 0 ? git_fail(d, "out of memory") : 0;
 }
 
 int aa_change_content(aa_session *s, const aa_change *c, git_blob **blob,

@@ -1,5 +1,5 @@
 /*
- * --branch: the new tree without a tree builder (land_internal.h).
+ * --branch: the new tree without a tree builder (land_tree.h).
  *
  * git_tree_create_updated copies every entry of each tree it changes
  * into a tree builder (a root of 1,000 entries: 1,000 allocations), a
@@ -13,7 +13,8 @@
 #include <string.h>
 #include <git2.h>
 
-#include "land/land_internal.h"
+#include "land/land_tree.h"
+#include "land/objects.h"
 
 static int tree_fail(aa_diags *d)
 {

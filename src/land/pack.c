@@ -17,6 +17,7 @@
 #include "land/pack.h"
 #include "land/journal.h"
 #include "land/loose.h"
+#include "util/testhook.h"
 
 /*
  * SHA-1 for the pack's and the index's trailers: mbedTLS's, the library

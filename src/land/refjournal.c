@@ -21,6 +21,7 @@
 #include "land/refjournal.h"
 #include "land/journal.h"
 #include "land/loose.h"
+#include "util/testhook.h"
 #include "land/owner.h"
 
 #define REFJ_MAGIC "git-ai-apply refs journal 1"

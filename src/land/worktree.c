@@ -13,9 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "land/land.h"
-#include "land/land_internal.h"
-#include "land/journal.h"
+#include "land/worktree.h"
+#include "util/testhook.h"
 
 typedef struct wt_entry {
 	const char *path;

@@ -22,7 +22,7 @@
 #define QUOTE_MAX 100
 
 typedef struct search {
-	aa_session *s;
+	const aa_history_repo *s;
 	const char *path;
 	aa_version_fn fn;
 	void *payload;
@@ -142,7 +142,7 @@ static int offer_hint(search *se, const char *hint)
 }
 
 /* The commit to start from: --base (the session's), else HEAD; NULL if none. */
-static git_commit *start_commit(aa_session *s)
+static git_commit *start_commit(const aa_history_repo *s)
 {
 	git_commit *c = NULL;
 	git_object *obj = NULL;
@@ -151,7 +151,7 @@ static git_commit *start_commit(aa_session *s)
 		git_commit_dup(&c, s->base_commit);
 		return c;
 	}
-	if (s->opts->mode == AA_LAND_BRANCH)
+	if (s->no_head)
 		return NULL; /* unborn HEAD */
 	if (git_revparse_single(&obj, s->repo, "HEAD") < 0)
 		return NULL;
@@ -326,7 +326,7 @@ int aa_history_merge3(void *ctx, const char *path, const char *base_label,
  * merge.conflictStyle as git apply --3way honours it: "diff3" and
  * "zdiff3" add the ancestor's lines under "||||||| base".
  */
-static unsigned conflict_style(aa_session *s)
+static unsigned conflict_style(const aa_history_repo *s)
 {
 	git_config *cfg = NULL;
 	git_buf v = GIT_BUF_INIT;

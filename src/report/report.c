@@ -1166,6 +1166,18 @@ int aa_report(FILE *out, aa_session *s, const aa_plan *plan,
 
 /* ---- --list ---- */
 
+/* The --list word for a suggestion's merge state (aiapply/list.h). */
+const char *aa_merge_state_name(aa_merge_state m)
+{
+	switch (m) {
+	case AA_MERGE_CLEAN: return "merges";
+	case AA_MERGE_CONFLICTS: return "conflicts";
+	case AA_MERGE_MERGED: return "merged";
+	case AA_MERGE_APPLIED: return "applied";
+	default: return "no-head";
+	}
+}
+
 static void print_suggestion(FILE *out, const aa_suggestion *sg, int width)
 {
 	char base[GIT_OID_HEXSZ + 1] = "(root)";

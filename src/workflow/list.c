@@ -42,17 +42,6 @@ static int git_fail(aa_diags *d, const char *what)
 	return AA_FATAL;
 }
 
-const char *aa_merge_state_name(aa_merge_state m)
-{
-	switch (m) {
-	case AA_MERGE_CLEAN: return "merges";
-	case AA_MERGE_CONFLICTS: return "conflicts";
-	case AA_MERGE_MERGED: return "merged";
-	case AA_MERGE_APPLIED: return "applied";
-	default: return "no-head";
-	}
-}
-
 /* AI-Answer values joined, and AI-Tolerant-Placements; 0 if not ours. */
 static int read_trailers(const char *message, aa_suggestion *sg)
 {

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "format/registry.h"
+#include "format/label.h"
 
 static inline int label_is(const char *line, const char *want)
 {

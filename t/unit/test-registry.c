@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "format/lines.h"
 #include "format/registry.h"
 
 static void names_round_trip(void **state)

@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "format/registry.h"
+#include "format/lines.h"
+#include "format/markers.h"
 #include "label-fixture.h"
 
 static void labels(void **state)

@@ -1,42 +1,12 @@
-/* Private interfaces between the landing files. */
-#ifndef AA_LAND_INTERNAL_H
-#define AA_LAND_INTERNAL_H
-
-#include "land/land.h"
-
 /*
- * Records a new object the lander made (in the mempack) and the object
- * it replaces (base: the same tree before the change, or NULL), which
- * --each's pack stores it as a delta against. -1 when out of memory.
+ * The work tree (worktree.c): updates with restore on failure, and one
+ * path by blob id for recovery. Never through a symbolic link.
  */
-int aa_remember_version(aa_session *s, const git_oid *oid, const git_oid *base);
-/* The blob id of a change's new content, writing it to the mempack. */
-int aa_change_blob(aa_session *s, const aa_change *c, git_oid *out,
-		   aa_diags *d);
+#ifndef AA_LAND_WORKTREE_H
+#define AA_LAND_WORKTREE_H
 
-/* aa_fast_build_tree: the plan's changes are not for the fast way. */
-#define AA_FAST_NO 1
-/*
- * --branch: the plan's tree, written without libgit2's tree builder when
- * every change puts a blob where a blob or nothing was, under
- * directories or nothing (land_tree.c). 0 and *out (every new tree
- * remembered), AA_FAST_NO (nothing remembered), or AA_FATAL.
- */
-int aa_fast_build_tree(aa_session *s, const aa_plan *plan, git_oid *out,
-		       aa_diags *d);
+#include "land/session.h"
 
-/*
- * base (NULL: empty) with the blob at path (parent directories made as
- * needed), the fast way: 0 and *out (new trees remembered, the root with
- * base as its delta base), AA_FAST_NO (nothing remembered), or -1.
- */
-int aa_fast_put_blob(aa_session *s, git_tree *base, const char *path,
-		     const git_oid *blob, git_oid *out);
-
-/* Fills s->snap for the session's base (index or tree). */
-void aa_snapshot_bind(aa_session *s);
-
-/* Work tree updates with restore on failure (worktree.c). */
 typedef struct aa_wt_backup aa_wt_backup;
 
 /*

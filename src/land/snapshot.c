@@ -8,8 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "land/land.h"
-#include "land/land_internal.h"
+#include "land/snapshot.h"
 #include "plan/history.h"
 
 static void to_aa_oid(aa_oid *out, const git_oid *in)
@@ -266,6 +265,47 @@ static const char *last_error(void *ctx)
 	return e ? e->message : NULL;
 }
 
+/* ---- history and 3-way merges (plan/history.c) over the session ---- */
+
+static aa_history_repo history_repo(const aa_session *s)
+{
+	aa_history_repo h = { s->repo, s->base_commit,
+			      s->opts->mode == AA_LAND_BRANCH };
+
+	return h;
+}
+
+static int history(void *ctx, const char *path, const char *hint,
+		   const aa_oid *current, aa_version_fn fn, void *payload,
+		   char **bound)
+{
+	aa_history_repo h = history_repo(ctx);
+
+	return aa_history_versions(&h, path, hint, current, fn, payload, bound);
+}
+
+static int merge3(void *ctx, const char *path, const char *base_label,
+		  const char *base, size_t base_len,
+		  const char *ours, size_t ours_len,
+		  const char *theirs, size_t theirs_len, aa_buf *out)
+{
+	aa_history_repo h = history_repo(ctx);
+
+	return aa_history_merge3(&h, path, base_label, base, base_len, ours,
+				 ours_len, theirs, theirs_len, out);
+}
+
+static int merge3_markers(void *ctx, const char *path,
+			  const char *base, size_t base_len,
+			  const char *ours, size_t ours_len,
+			  const char *theirs, size_t theirs_len, aa_buf *out)
+{
+	aa_history_repo h = history_repo(ctx);
+
+	return aa_history_merge3_markers(&h, path, base, base_len, ours,
+					 ours_len, theirs, theirs_len, out);
+}
+
 void aa_snapshot_bind(aa_session *s)
 {
 	aa_snapshot *sn = &s->snap;
@@ -284,9 +324,9 @@ void aa_snapshot_bind(aa_session *s)
 		sn->each_under = tree_each_under;
 	}
 	sn->attr_binary = attr_binary;
-	sn->history = aa_history_versions;
-	sn->merge3 = aa_history_merge3;
-	sn->merge3_markers = aa_history_merge3_markers;
+	sn->history = history;
+	sn->merge3 = merge3;
+	sn->merge3_markers = merge3_markers;
 	if (s->opts->check_worktree)
 		sn->worktree_beyond_link = worktree_beyond_link;
 }

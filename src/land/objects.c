@@ -1,0 +1,71 @@
+/*
+ * The objects a lander makes (objects.h): each one remembered with the
+ * version it replaces, and the blob of a change's new content. Both the
+ * landing (land.c) and the fast tree writer (land_tree.c) call these;
+ * they call neither.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "land/objects.h"
+
+static int git_fail(aa_diags *d, const char *what)
+{
+	const git_error *e = git_error_last();
+
+	aa_error(d, (aa_pos){ NULL, 0 }, NULL, "%s: %s", what,
+		 e && e->message ? e->message : "unknown error");
+	return AA_FATAL;
+}
+
+/*
+ * Records a new object (in the mempack) and the object it replaces
+ * (base: the same tree before the change, or NULL), which --each's pack
+ * stores it as a delta against.
+ */
+int aa_remember_version(aa_session *s, const git_oid *oid,
+			const git_oid *base)
+{
+	if (s->ncreated == s->capcreated) {
+		size_t cap = s->capcreated ? s->capcreated * 2 : 32;
+		git_oid *v = realloc(s->created, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		s->created = v;
+		v = realloc(s->bases, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		s->bases = v;
+		s->capcreated = cap;
+	}
+	git_oid_cpy(&s->created[s->ncreated], oid);
+	if (base)
+		git_oid_cpy(&s->bases[s->ncreated], base);
+	else
+		memset(&s->bases[s->ncreated], 0, sizeof(git_oid));
+	s->ncreated++;
+	return 0;
+}
+
+static void to_git_oid(git_oid *out, const aa_oid *in)
+{
+	memset(out, 0, sizeof(*out));
+	memcpy(out->id, in->id, sizeof(in->id));
+}
+
+/* The blob id of a change's new content, writing it to the mempack. */
+int aa_change_blob(aa_session *s, const aa_change *c, git_oid *out,
+		   aa_diags *d)
+{
+	if (c->has_oid) {
+		to_git_oid(out, &c->oid);
+		return 0;
+	}
+	if (git_blob_create_from_buffer(out, s->repo, c->data ? c->data : "",
+					c->len) < 0)
+		return git_fail(d, "cannot create a blob");
+	if (aa_remember_version(s, out, NULL) < 0)
+		return git_fail(d, "out of memory");
+	return 0;
+}
