@@ -339,9 +339,75 @@ test_expect_success 'the same, as a new commit (--branch)' '
 	)
 '
 
-test_expect_failure 'the same in the work tree (the directory is emptied first)' '
+test_expect_success 'the same in the work tree (the directory is emptied first)' '
 	same_as_git_apply foo-file.patch &&
 	echo "file foo" >expect && test_cmp expect by-us/foo
+'
+
+test_expect_success 'a file where a directory of several levels was' '
+	cat >deep.patch <<-\EOF &&
+	diff --git a/foo b/foo
+	new file mode 100644
+	--- /dev/null
+	+++ b/foo
+	@@ -0,0 +1 @@
+	+file foo
+	diff --git a/foo/baz b/foo/baz
+	deleted file mode 100644
+	--- a/foo/baz
+	+++ /dev/null
+	@@ -1 +0,0 @@
+	-baz
+	diff --git a/foo/sub/deep b/foo/sub/deep
+	deleted file mode 100644
+	--- a/foo/sub/deep
+	+++ /dev/null
+	@@ -1 +0,0 @@
+	-deep
+	EOF
+	rm -rf deep && cp -R repo deep &&
+	(
+		cd deep &&
+		mkdir foo/sub && echo deep >foo/sub/deep &&
+		git add foo/sub/deep && git commit -q -m deep &&
+		git ai-apply ../deep.patch &&
+		echo "file foo" >expect && test_cmp expect foo &&
+		git diff --exit-code &&
+		test "$(git ls-files foo)" = foo
+	)
+'
+
+test_expect_success 'a file where a directory keeps an untracked file: refused, nothing written' '
+	rm -rf rj && cp -R repo rj &&
+	(
+		cd rj &&
+		echo mine >foo/untracked &&
+		test_rejected ../foo-file.patch &&
+		test_grep "foo: already exists in the work tree" err &&
+		test_cmp ../repo/foo/baz foo/baz
+	)
+'
+
+test_expect_success 'a file where a directory was: a failed landing puts the directory back' '
+	awk "BEGIN { print \"diff --git a/big.txt b/big.txt\"; print \"new file mode 100644\";
+		print \"--- /dev/null\"; print \"+++ b/big.txt\"; print \"@@ -0,0 +1,3000 @@\";
+		for (i = 0; i < 3000; i++) print \"+\" sprintf(\"%060d\", i) }" >big.diff &&
+	cat foo-file.patch big.diff >foo-big.patch &&
+	rm -rf fsize && cp -R repo fsize &&
+	(
+		cd fsize &&
+		(
+			ulimit -f 100 &&
+			test_expect_code 128 git ai-apply ../foo-big.patch 2>../err
+		) &&
+		test_path_is_dir foo &&
+		test_cmp ../repo/foo/baz foo/baz &&
+		test_path_is_missing big.txt &&
+		git diff --exit-code &&
+		git diff --cached --exit-code &&
+		test -z "$(git ls-files --others)"
+	) &&
+	test_grep "big.txt: cannot write" err
 '
 
 test_expect_success 'a directory created where the diff deletes a file' '
@@ -361,6 +427,24 @@ test_expect_success 'a directory created where the diff deletes a file' '
 	EOF
 	same_as_git_apply bar-dir.patch &&
 	echo x >expect && test_cmp expect by-us/bar/x
+'
+
+test_expect_success 'a directory where a file was: a failed landing puts the file back' '
+	cat bar-dir.patch big.diff >bar-big.patch &&
+	rm -rf fsize && cp -R repo fsize &&
+	(
+		cd fsize &&
+		(
+			ulimit -f 100 &&
+			test_expect_code 128 git ai-apply ../bar-big.patch 2>../err
+		) &&
+		test_cmp ../repo/bar bar &&
+		test_path_is_missing big.txt &&
+		git diff --exit-code &&
+		git diff --cached --exit-code &&
+		test -z "$(git ls-files --others)"
+	) &&
+	test_grep "big.txt: cannot write" err
 '
 
 test_expect_success 'a file created where it is deleted (delete, then create)' '
