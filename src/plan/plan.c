@@ -450,17 +450,20 @@ int aa_plan_build(aa_plan *plan, const aa_changeset *cs,
 	 * An operation that fails leaves its node as it was, so later
 	 * operations still run and report their own errors.
 	 */
-	for (i = 0; i < cs->n; i++) {
-		size_t end = one_change_end(cs, i);
+	for (i = 0; i < cs->n;) {
+		int as_one;
+		size_t end = one_change_end(cs, i, &as_one);
 		aa_op moved;
 
-		if (end > i + 1) { /* a diff block that is one change */
+		if (as_one) { /* a diff block that is one change */
 			run_one_change(&p, i, end);
-			i = end - 1;
+			i = end;
 			continue;
 		}
-		p.cur = i;
-		run_op(&p, edit_of_moved(&p, cs, i, &moved));
+		for (; i < end; i++) {
+			p.cur = i;
+			run_op(&p, edit_of_moved(&p, cs, i, &moved));
+		}
 	}
 	for (i = 0; i < p.nfiles; i++)
 		free(p.files[i]);

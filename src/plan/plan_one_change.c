@@ -25,20 +25,23 @@ static int frees_or_takes(const aa_op *op)
 }
 
 /*
- * The end of the diff block that starts at ops[i], when it is one
- * change whose meaning differs from its order: more than one operation,
- * one of them a deletion, rename or copy. Else i + 1.
+ * The end of the run of operations that starts at ops[i]: its diff
+ * block, or i + 1 outside one. *as_one: the block is one change whose
+ * meaning differs from its order (more than one operation, one of them
+ * a deletion, rename or copy).
  */
-size_t one_change_end(const aa_changeset *cs, size_t i)
+size_t one_change_end(const aa_changeset *cs, size_t i, int *as_one)
 {
 	size_t block = cs->ops[i].diff_block, j;
 	int any = frees_or_takes(&cs->ops[i]);
 
+	*as_one = 0;
 	if (!block)
 		return i + 1;
 	for (j = i + 1; j < cs->n && cs->ops[j].diff_block == block; j++)
 		any |= frees_or_takes(&cs->ops[j]);
-	return any ? j : i + 1;
+	*as_one = any && j > i + 1;
+	return j;
 }
 
 /* Whether the operation has work in this phase. */

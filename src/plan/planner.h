@@ -238,7 +238,7 @@ int plan_move(planner *p, const aa_op *op, int move);
 int plan_move_phase(planner *p, const aa_op *op, int move);
 
 /* plan_one_change.c */
-size_t one_change_end(const aa_changeset *cs, size_t i);
+size_t one_change_end(const aa_changeset *cs, size_t i, int *as_one);
 void run_one_change(planner *p, size_t from, size_t end);
 
 /* plan_resolve.c */
