@@ -227,6 +227,13 @@ typedef struct aa_op {
 	 * "index <old>..<new>" line names it.
 	 */
 	char base_blob[41];
+	/*
+	 * Operations with the same non-zero value came from one diff block
+	 * (one aa_parse_diff call) and apply as one change, as git apply
+	 * applies a patch: old paths name the state before the block
+	 * (src/plan/plan_one_change.c). 0: in order, as every other format.
+	 */
+	size_t diff_block;
 } aa_op;
 
 typedef struct aa_changeset {

@@ -1406,7 +1406,7 @@ int aa_parse_diff(const aa_block *b, const aa_parse_opts *o,
 		  const char *only_path, aa_changeset *cs, aa_diags *d)
 {
 	static const aa_parse_opts defaults = { AA_FORMAT_DIFF, 0 };
-	size_t n0 = cs->n;
+	size_t n0 = cs->n, i;
 	run R;
 	int r;
 
@@ -1426,5 +1426,11 @@ int aa_parse_diff(const aa_block *b, const aa_parse_opts *o,
 		rollback(cs, n0);
 		return -1;
 	}
+	/*
+	 * A diff block is one change, named by its first operation; not a
+	 * diff inside another format's block for one path (only_path).
+	 */
+	for (i = n0; i < cs->n && !only_path; i++)
+		cs->ops[i].diff_block = n0 + 1;
 	return R.nfiles;
 }

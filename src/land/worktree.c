@@ -458,10 +458,10 @@ static int backup_one(aa_wt_backup *b, wt_entry *e, aa_diags *d)
 			e->len = buf.len;
 			e->data = aa_buf_detach(&buf);
 		}
-	} else {
+	} else if (!S_ISDIR(st.st_mode)) {
 		r = aa_error(d, (aa_pos){ NULL, 0 }, e->path,
 			     "is a directory or special file in the work tree");
-	}
+	} /* else a directory the plan empties (replaces_emptied_dir): nothing */
 	aa_buf_free(&buf);
 	return r;
 }
@@ -589,6 +589,73 @@ static int gitlink_check_clean(aa_session *s, const aa_change *c,
 			"already exists in the work tree (untracked); not overwriting it");
 }
 
+/* Whether the plan deletes the file at `path`. */
+static int plan_deletes(const aa_plan *plan, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nchanges; i++)
+		if (!plan->changes[i].exists && !strcmp(plan->changes[i].path, path))
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether the work tree directory `rel` (full path in full->ptr) holds
+ * only files the plan deletes, in it or below, and no directory without
+ * one: removing them leaves it empty and it goes (prune_empty_dirs), so
+ * a file can take its place, as git apply writes a file where a patch
+ * deleted a directory.
+ */
+static int emptied_by_plan(const aa_plan *plan, aa_buf *full, aa_buf *rel)
+{
+	size_t flen = full->len, rlen = rel->len, entries = 0;
+	struct dirent *de;
+	DIR *dh = opendir(full->ptr);
+	int ok = dh != NULL;
+
+	while (ok && (de = readdir(dh)) != NULL) {
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		entries++;
+		full->len = flen;
+		rel->len = rlen;
+		if (aa_buf_printf(full, "/%s", de->d_name) < 0 ||
+		    aa_buf_printf(rel, "/%s", de->d_name) < 0 ||
+		    lstat(full->ptr, &st) < 0)
+			ok = 0;
+		else if (S_ISDIR(st.st_mode))
+			ok = emptied_by_plan(plan, full, rel);
+		else
+			ok = plan_deletes(plan, rel->ptr);
+	}
+	if (dh)
+		closedir(dh);
+	full->len = flen;
+	rel->len = rlen;
+	if (full->ptr)
+		full->ptr[flen] = '\0';
+	if (rel->ptr)
+		rel->ptr[rlen] = '\0';
+	return ok && entries;
+}
+
+/* A new file where the work tree has a directory the plan empties. */
+static int replaces_emptied_dir(const aa_plan *plan, const aa_change *c,
+				const char *full)
+{
+	aa_buf f = AA_BUF_INIT, rel = AA_BUF_INIT;
+	int ok = aa_buf_printf(&f, "%s", full) == 0 &&
+		 aa_buf_printf(&rel, "%s", c->path) == 0 &&
+		 emptied_by_plan(plan, &f, &rel);
+
+	aa_buf_free(&f);
+	aa_buf_free(&rel);
+	return ok;
+}
+
 int aa_worktree_check_clean(aa_session *s, const aa_plan *plan, aa_diags *d)
 {
 	aa_buf full = AA_BUF_INIT;
@@ -615,7 +682,8 @@ int aa_worktree_check_clean(aa_session *s, const aa_plan *plan, aa_diags *d)
 				r = aa_error(d, (aa_pos){ NULL, 0 }, c->path,
 					     "has unstaged changes (commit, stash or 'git add' them first, or use --cached / --branch)");
 		} else if (c->exists && full_path(s, c->path, &full) == 0 &&
-			   lstat(full.ptr, &st) == 0) {
+			   lstat(full.ptr, &st) == 0 &&
+			   !(S_ISDIR(st.st_mode) && replaces_emptied_dir(plan, c, full.ptr))) {
 			r = aa_error(d, (aa_pos){ NULL, 0 }, c->path,
 				     "already exists in the work tree (untracked); not overwriting it");
 		}
@@ -844,16 +912,26 @@ int aa_worktree_restore(aa_session *s, aa_wt_backup *b, aa_diags *d)
 {
 	aa_buf list = AA_BUF_INIT;
 	size_t i, failed = 0;
+	int pass;
 
 	(void)s;
-	for (i = b->n; i > 0; i--) {
-		wt_entry *e = &b->v[i - 1];
+	/*
+	 * The new paths go first, with the directories made for them, so
+	 * that an old file comes back where a new directory was, and an old
+	 * directory where a new file was.
+	 */
+	for (pass = 0; pass < 2; pass++) {
+		for (i = b->n; i > 0; i--) {
+			wt_entry *e = &b->v[i - 1];
 
-		e->restore_errno = restore_one(b, e) < 0 ? (errno ? errno : EIO) : 0;
-		failed += e->restore_errno != 0;
+			if ((e->had != 0) != pass)
+				continue;
+			e->restore_errno = restore_one(b, e) < 0 ? (errno ? errno : EIO) : 0;
+			failed += e->restore_errno != 0;
+		}
+		for (i = b->nmade; i > 0 && !pass; i--)
+			remove_dir(b, b->made_dirs[i - 1]);
 	}
-	for (i = b->nmade; i > 0; i--)
-		remove_dir(b, b->made_dirs[i - 1]);
 	if (!failed)
 		return 0;
 	for (i = 0; i < b->n; i++) {

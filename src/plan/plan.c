@@ -163,7 +163,8 @@ static int plan_op(planner *p, const aa_op *op)
 			return aa_error(p->d, op->pos, op->path,
 					"%s without a destination",
 					aa_op_kind_name(op->kind));
-		return plan_move(p, op, op->kind == AA_OP_RENAME);
+		return p->phase ? plan_move_phase(p, op, op->kind == AA_OP_RENAME)
+				: plan_move(p, op, op->kind == AA_OP_RENAME);
 	}
 	return aa_error(p->d, op->pos, op->path, "unknown operation");
 }
@@ -353,7 +354,7 @@ static size_t mark_failed(planner *p, const char *path, aa_pos at, size_t root)
  * failed too, so that a chain of operations on a path that was never
  * created gives one error and one note, not one error each.
  */
-static void run_op(planner *p, const aa_op *given)
+void run_op(planner *p, const aa_op *given)
 {
 	size_t before = p->d->n, errors = p->d->nerrors;
 	aa_op resolved;
@@ -364,8 +365,13 @@ static void run_op(planner *p, const aa_op *given)
 	aa_pos at = given->pos;
 	size_t root_index = NO_NODE;
 
-	if (resolve_op(p, given, &resolved, &path, &to, &by_content) < 0)
+	if (p->paths_resolved) {
+		resolved = *given;
+		path = to = NULL;
+		by_content = 0;
+	} else if (resolve_op(p, given, &resolved, &path, &to, &by_content) < 0) {
 		op = given;
+	}
 	cause = failed_dependency(p, op->path);
 	if (!cause)
 		cause = failed_dependency(p, op->to);
@@ -432,8 +438,8 @@ int aa_plan_build(aa_plan *plan, const aa_changeset *cs,
 		  const aa_snapshot *base, const aa_plan_opts *o, aa_diags *d)
 {
 	static const aa_plan_opts no_opts = { 0 };
-	planner p = { plan, base, o ? o : &no_opts, d, NULL, 0, 0, 0, 0, cs, 0,
-		      NULL, NULL, 0, 0 };
+	planner p = { .plan = plan, .base = base, .opts = o ? o : &no_opts,
+		      .d = d, .cs = cs };
 	size_t i, errors = d->nerrors;
 	int r;
 
@@ -444,11 +450,20 @@ int aa_plan_build(aa_plan *plan, const aa_changeset *cs,
 	 * An operation that fails leaves its node as it was, so later
 	 * operations still run and report their own errors.
 	 */
-	for (i = 0; i < cs->n; i++) {
+	for (i = 0; i < cs->n;) {
+		int as_one;
+		size_t end = one_change_end(cs, i, &as_one);
 		aa_op moved;
 
-		p.cur = i;
-		run_op(&p, edit_of_moved(&p, cs, i, &moved));
+		if (as_one) { /* a diff block that is one change */
+			run_one_change(&p, i, end);
+			i = end;
+			continue;
+		}
+		for (; i < end; i++) {
+			p.cur = i;
+			run_op(&p, edit_of_moved(&p, cs, i, &moved));
+		}
 	}
 	for (i = 0; i < p.nfiles; i++)
 		free(p.files[i]);

@@ -300,33 +300,17 @@ static int move_onto_identical(planner *p, const aa_op *op, size_t fi,
 	return node_sync(p, from);
 }
 
-/* Moves or copies one file node's content and mode to a new path. */
-static int transfer_file(planner *p, const aa_op *op, aa_plan_node *from,
-			 const char *to, int move, int check_only)
+/*
+ * Gives dst (which does not exist) the file `from` holds: its content
+ * and mode, and where it came from for the report.
+ */
+static int fill_moved(planner *p, const aa_op *op, aa_plan_node *dst,
+		      const held_file *from, int move)
 {
-	aa_plan_node *dst;
-	size_t fi = (size_t)(from - p->plan->nodes);
-
-	if (check_leading_dirs(p, op->pos, to) < 0 ||
-	    check_no_directory(p, op->pos, to) < 0 ||
-	    !(dst = node_get(p, to)))
-		return -1;
-	from = &p->plan->nodes[fi]; /* node_get may have moved the array */
-	if (check_no_conflict(p, op->pos, from) < 0)
-		return -1;
-	if (dst->exists && move && op->onto_identical)
-		return move_onto_identical(p, op, fi, dst, check_only);
-	if (dst->exists)
-		return aa_error(p->d, op->pos, to,
-				"already exists; refusing to %s onto it",
-				move ? "rename" : "copy");
-	if (check_only)
-		return 0;
 	dst->exists = 1;
 	dst->touched = 1;
 	if (node_sync(p, dst) < 0)
 		return -1;
-	from = &p->plan->nodes[fi];
 	dst->mode = from->mode;
 	node_drop_data(dst);
 	dst->len = 0;
@@ -345,6 +329,53 @@ static int transfer_file(planner *p, const aa_op *op, aa_plan_node *from,
 	dst->copied = !move;
 	dst->from_exists = from->base_exists;
 	dst->from_oid = from->base_oid;
+	return 0;
+}
+
+/* The file a node holds now, as fill_moved() takes it (borrowed). */
+static held_file held_of(const aa_plan_node *n)
+{
+	held_file h = { 0 };
+
+	h.taken = 1;
+	h.path = n->path;
+	h.mode = n->mode;
+	h.has_oid = n->has_oid;
+	h.oid = n->oid;
+	h.data = n->data;
+	h.len = n->len;
+	h.base_exists = n->base_exists;
+	h.base_oid = n->base_oid;
+	return h;
+}
+
+/* Moves or copies one file node's content and mode to a new path. */
+static int transfer_file(planner *p, const aa_op *op, aa_plan_node *from,
+			 const char *to, int move, int check_only)
+{
+	aa_plan_node *dst;
+	held_file h;
+	size_t fi = (size_t)(from - p->plan->nodes);
+
+	if (check_leading_dirs(p, op->pos, to) < 0 ||
+	    check_no_directory(p, op->pos, to) < 0 ||
+	    !(dst = node_get(p, to)))
+		return -1;
+	from = &p->plan->nodes[fi]; /* node_get may have moved the array */
+	if (check_no_conflict(p, op->pos, from) < 0)
+		return -1;
+	if (dst->exists && move && op->onto_identical)
+		return move_onto_identical(p, op, fi, dst, check_only);
+	if (dst->exists)
+		return aa_error(p->d, op->pos, to,
+				"already exists; refusing to %s onto it",
+				move ? "rename" : "copy");
+	if (check_only)
+		return 0;
+	h = held_of(from);
+	if (fill_moved(p, op, dst, &h, move) < 0)
+		return -1;
+	from = &p->plan->nodes[fi];
 	if (move) {
 		node_delete(from);
 		return node_sync(p, from);
@@ -397,40 +428,146 @@ int moved_already(planner *p, const aa_op *op, const aa_plan_node *n)
 	return gone_already(p, op, n, "moved");
 }
 
-int plan_move(planner *p, const aa_op *op, int move)
+/* The checks of a move's paths; *n receives the source's node. */
+static int move_source(planner *p, const aa_op *op, aa_plan_node **n)
 {
-	aa_plan_node *n;
-	int dir = 0;
-
 	if (check_path_syntax(p, op->pos, op->to) < 0 ||
 	    check_leading_dirs(p, op->pos, op->path) < 0 ||
-	    !(n = node_get(p, op->path)) ||
-	    check_not_submodule(p, op->pos, n) < 0)
+	    !(*n = node_get(p, op->path)) ||
+	    check_not_submodule(p, op->pos, *n) < 0)
 		return -1;
 	if (!strcmp(op->path, op->to))
 		return aa_error(p->d, op->pos, op->path,
 				"source and destination are the same path");
-	if (n->exists) {
-		if (transfer_file(p, op, n, op->to, move, 0) < 0)
+	return 0;
+}
+
+/*
+ * A move whose source is no file: a directory (moved when the op may
+ * name one), or a move already applied (1: skipped with a note), or
+ * an error.
+ */
+static int move_missing(planner *p, const aa_op *op, aa_plan_node *n, int move)
+{
+	int dir = 0;
+
+	if (is_directory(p, op->path, &dir) < 0)
+		return -1;
+	if (!dir && move && moved_already(p, op, n))
+		return 1;
+	if (!dir)
+		return aa_error(p->d, op->pos, op->path,
+				"does not exist; cannot %s it",
+				move ? "rename" : "copy");
+	if (!op->dir_ok)
+		return aa_error(p->d, op->pos, op->path,
+				"is a directory; only a file can be %s here",
+				move ? "renamed" : "copied");
+	if (check_no_directory(p, op->pos, op->to) < 0)
+		return -1;
+	return plan_move_directory(p, op, move);
+}
+
+int plan_move(planner *p, const aa_op *op, int move)
+{
+	aa_plan_node *n;
+	int r;
+
+	if (move_source(p, op, &n) < 0)
+		return -1;
+	if (n->exists)
+		r = transfer_file(p, op, n, op->to, move, 0);
+	else
+		r = move_missing(p, op, n, move);
+	if (r < 0)
+		return -1;
+	if (r == 0)
+		p->plan->ops_applied++;
+	return 0;
+}
+
+/*
+ * A diff block as one change (plan_one_change.c), first phase: the
+ * move takes its source file as it is before the block (a directory
+ * moves at once; a move already applied is skipped).
+ */
+static int take_source(planner *p, const aa_op *op, int move, held_file *h)
+{
+	aa_plan_node *n;
+	int r;
+
+	if (move_source(p, op, &n) < 0)
+		return -1;
+	if (!n->exists) {
+		if ((r = move_missing(p, op, n, move)) < 0)
 			return -1;
-	} else {
-		if (is_directory(p, op->path, &dir) < 0)
-			return -1;
-		if (!dir && move && moved_already(p, op, n))
-			return 0;
-		if (!dir)
-			return aa_error(p->d, op->pos, op->path,
-					"does not exist; cannot %s it",
-					move ? "rename" : "copy");
-		if (!op->dir_ok)
-			return aa_error(p->d, op->pos, op->path,
-					"is a directory; only a file can be %s here",
-					move ? "renamed" : "copied");
-		if (check_no_directory(p, op->pos, op->to) < 0)
-			return -1;
-		if (plan_move_directory(p, op, move) < 0)
-			return -1;
+		if (r == 0)
+			p->plan->ops_applied++;
+		return 0;
 	}
+	if (check_no_conflict(p, op->pos, n) < 0)
+		return -1;
+	*h = held_of(n);
+	h->taken = 0;
+	h->path = aa_strdup(op->path);
+	h->to = aa_strdup(op->to);
+	h->data = NULL;
+	if (!n->has_oid && !(h->data = aa_strndup(n->data ? n->data : "", n->len)))
+		return oom(p, op->pos);
+	if (!h->path || !h->to)
+		return oom(p, op->pos);
+	h->taken = 1;
+	return 0;
+}
+
+/* Second phase: a rename frees its old path (another may take it). */
+static int free_source(planner *p, const held_file *h, int move)
+{
+	aa_plan_node *n = node_find(p->plan, h->path);
+
+	if (!move || !n || !n->exists) /* a deletion of it freed it too */
+		return 0;
+	node_delete(n);
+	return node_sync(p, n);
+}
+
+/*
+ * Last phase: the held file lands at its new path, which must be free
+ * now that the block's deletions and renames freed theirs. (A diff
+ * never asks for onto_identical.)
+ */
+static int put_moved(planner *p, const aa_op *op, int move, const held_file *h)
+{
+	aa_plan_node *dst;
+
+	if (check_leading_dirs(p, op->pos, h->to) < 0 ||
+	    check_no_directory(p, op->pos, h->to) < 0 ||
+	    !(dst = node_get(p, h->to)))
+		return -1;
+	if (dst->exists)
+		return aa_error(p->d, op->pos, h->to,
+				"already exists; refusing to %s onto it",
+				move ? "rename" : "copy");
+	if (fill_moved(p, op, dst, h, move) < 0)
+		return -1;
 	p->plan->ops_applied++;
 	return 0;
+}
+
+/* A move of a diff block that is one change, in the block's phase. */
+int plan_move_phase(planner *p, const aa_op *op, int move)
+{
+	held_file *h = &p->held[p->cur - p->held_first];
+
+	switch (p->phase) {
+	case PHASE_TAKE:
+		return take_source(p, op, move, h);
+	case PHASE_FREE:
+		return free_source(p, h, move);
+	case PHASE_FILL:
+		return put_moved(p, op, move, h);
+	case PHASE_IN_ORDER:
+		break;
+	}
+	return plan_move(p, op, move);
 }

@@ -45,6 +45,7 @@
 #define load_text aa_pl_load_text
 #define mark_resolved aa_pl_mark_resolved
 #define mode_for_new aa_pl_mode_for_new
+#define one_change_end aa_pl_one_change_end
 #define moved_already aa_pl_moved_already
 #define node_bytes aa_pl_node_bytes
 #define node_delete aa_pl_node_delete
@@ -60,10 +61,13 @@
 #define plan_gitlink_delete aa_pl_plan_gitlink_delete
 #define plan_gitlink_update aa_pl_plan_gitlink_update
 #define plan_move aa_pl_plan_move
+#define plan_move_phase aa_pl_plan_move_phase
 #define plan_write aa_pl_plan_write
 #define read_base aa_pl_read_base
 #define remember_resolved aa_pl_remember_resolved
 #define resolve_op aa_pl_resolve_op
+#define run_one_change aa_pl_run_one_change
+#define run_op aa_pl_run_op
 #define same_bytes aa_pl_same_bytes
 #define under_dir aa_pl_under_dir
 #define without_label_line aa_pl_without_label_line
@@ -112,6 +116,33 @@ struct aa_plan_node {
 	size_t nregions;
 };
 
+/*
+ * A diff block applies as one change (plan_one_change.c) in phases:
+ * renames and copies take their sources as they were before the block,
+ * deletions and renames free their old paths, then the rest runs in
+ * order. Outside such a block: PHASE_IN_ORDER.
+ */
+typedef enum one_change_phase {
+	PHASE_IN_ORDER,
+	PHASE_TAKE,
+	PHASE_FREE,
+	PHASE_FILL
+} one_change_phase;
+
+/* What a rename or copy of such a block took from its source. */
+typedef struct held_file {
+	int taken;          /* the fields below hold the source file */
+	int failed;         /* the operation failed in an earlier phase */
+	char *path, *to;    /* its paths as resolved (owned) */
+	uint32_t mode;
+	int has_oid;
+	aa_oid oid;
+	char *data;         /* owned copy, when !has_oid */
+	size_t len;
+	int base_exists;    /* the source's base entry (for reports) */
+	aa_oid base_oid;
+} held_file;
+
 typedef struct planner {
 	aa_plan *plan;
 	const aa_snapshot *base;
@@ -126,6 +157,11 @@ typedef struct planner {
 	/* paths resolved by content so far: from[i] was taken as to[i] */
 	char **res_from, **res_to;
 	size_t nres, capres;
+	/* a diff block as one change (plan_one_change.c) */
+	one_change_phase phase;
+	held_file *held;        /* held[i]: the block's operation held_first + i */
+	size_t held_first;
+	int paths_resolved;     /* run_op: the operation's paths are final */
 } planner;
 
 /* No node (the table's empty slot, a failure without a root). */
@@ -199,6 +235,11 @@ int existed_before(planner *p, const aa_plan_node *n);
 int plan_delete(planner *p, const aa_op *op);
 int moved_already(planner *p, const aa_op *op, const aa_plan_node *n);
 int plan_move(planner *p, const aa_op *op, int move);
+int plan_move_phase(planner *p, const aa_op *op, int move);
+
+/* plan_one_change.c */
+size_t one_change_end(const aa_changeset *cs, size_t i, int *as_one);
+void run_one_change(planner *p, size_t from, size_t end);
 
 /* plan_resolve.c */
 const char *inside_worktree(planner *p, const char *path);
@@ -216,5 +257,6 @@ int commit_result(planner *p, aa_plan_node *n, aa_buf *out,
 int edit_on_ladder(planner *p, const aa_op *op, aa_plan_node *n);
 int edit_fits(const aa_op *op, aa_plan_node *n, const char *data,
 	      size_t len);
+void run_op(planner *p, const aa_op *given);
 
 #endif

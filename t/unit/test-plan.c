@@ -309,6 +309,105 @@ static void test_rename_onto_existing(void **state)
 	done(&t);
 }
 
+/* Marks ops[from..] as one diff block, as aa_parse_diff does. */
+static void one_block(aa_changeset *cs, size_t from)
+{
+	size_t i;
+
+	for (i = from; i < cs->n; i++)
+		cs->ops[i].diff_block = from + 1;
+}
+
+/* In one diff block two renames swap two files; in order, refused. */
+static void test_diff_block_swaps(void **state)
+{
+	run t = { 0 }, seq = { 0 };
+	aa_oid run_sh, a_txt;
+
+	(void)state;
+	add(&t.cs, AA_OP_RENAME, "run.sh", "a.txt", NULL);
+	add(&t.cs, AA_OP_RENAME, "a.txt", "run.sh", NULL);
+	one_block(&t.cs, 0);
+	plan(&t);
+	assert_int_equal(t.r, 0);
+	oid_of(1, &run_sh);
+	oid_of(0, &a_txt);
+	assert_memory_equal(&change(&t, "a.txt")->oid, &run_sh, sizeof(run_sh));
+	assert_memory_equal(&change(&t, "run.sh")->oid, &a_txt, sizeof(a_txt));
+	assert_int_equal(change(&t, "a.txt")->mode, AA_MODE_EXEC);
+	assert_int_equal(change(&t, "run.sh")->mode, AA_MODE_FILE);
+	done(&t);
+	add(&seq.cs, AA_OP_RENAME, "run.sh", "a.txt", NULL);
+	add(&seq.cs, AA_OP_RENAME, "a.txt", "run.sh", NULL);
+	plan(&seq);
+	assert_int_equal(seq.r, -1);
+	assert_true(has_error(&seq, "already exists"));
+	done(&seq);
+}
+
+/* A copy in one diff block takes its source as before the block. */
+static void test_diff_block_copy_reads_the_base(void **state)
+{
+	run t = { 0 };
+	const aa_change *c;
+	aa_oid a_txt;
+
+	(void)state;
+	add(&t.cs, AA_OP_WRITE, "a.txt", NULL, "new\n");
+	add(&t.cs, AA_OP_COPY, "a.txt", "copy.txt", NULL);
+	one_block(&t.cs, 0);
+	plan(&t);
+	assert_int_equal(t.r, 0);
+	c = change(&t, "copy.txt");
+	assert_non_null(c);
+	assert_true(c->has_oid);
+	oid_of(0, &a_txt);
+	assert_memory_equal(&c->oid, &a_txt, sizeof(a_txt));
+	assert_true(c->copied);
+	c = change(&t, "a.txt");
+	assert_memory_equal(c->data, "new\n", 4);
+	done(&t);
+}
+
+/* Deletions free their paths first: a file where a directory was. */
+static void test_diff_block_frees_first(void **state)
+{
+	run t = { 0 };
+
+	(void)state;
+	add(&t.cs, AA_OP_WRITE, "dir", NULL, "file\n")->exist = AA_EXIST_NEW;
+	add(&t.cs, AA_OP_DELETE, "dir/b.txt", NULL, NULL);
+	add(&t.cs, AA_OP_DELETE, "dir/sub/c.txt", NULL, NULL);
+	one_block(&t.cs, 0);
+	plan(&t);
+	assert_int_equal(t.r, 0);
+	assert_true(change(&t, "dir")->exists);
+	assert_false(change(&t, "dir/b.txt")->exists);
+	/* the changes keep the block's order */
+	assert_string_equal(t.plan.changes[0].path, "dir");
+	assert_string_equal(t.plan.changes[1].path, "dir/b.txt");
+	done(&t);
+}
+
+/* An edit of a path the block renamed away names the rename. */
+static void test_diff_block_edit_of_freed_path(void **state)
+{
+	run t = { 0 };
+	aa_op *op;
+
+	(void)state;
+	add(&t.cs, AA_OP_RENAME, "a.txt", "moved.txt", NULL);
+	op = add(&t.cs, AA_OP_EDIT, "a.txt", NULL, NULL);
+	op->edit_kind = AA_EDIT_NONE;
+	op->mode = AA_MODE_EXEC;
+	one_block(&t.cs, 0);
+	plan(&t);
+	assert_int_equal(t.r, -1);
+	assert_true(has_error(&t, "the same diff renames it"));
+	assert_int_equal(t.plan.nchanges, 0);
+	done(&t);
+}
+
 static void test_rename_directory(void **state)
 {
 	run t = { 0 }, into = { 0 };
@@ -716,6 +815,10 @@ int main(void)
 		cmocka_unit_test(test_rename_keeps_blob),
 		cmocka_unit_test(test_rename_onto_existing),
 		cmocka_unit_test(test_rename_directory),
+		cmocka_unit_test(test_diff_block_swaps),
+		cmocka_unit_test(test_diff_block_copy_reads_the_base),
+		cmocka_unit_test(test_diff_block_frees_first),
+		cmocka_unit_test(test_diff_block_edit_of_freed_path),
 		cmocka_unit_test(test_file_directory_conflicts),
 		cmocka_unit_test(test_symlink_and_submodule),
 		cmocka_unit_test(test_paths_checked_first),
