@@ -12,12 +12,7 @@ stages='util change edit format plan land report workflow cli'
 
 # Include edges the other helpers of issue 18 remove in parallel, one
 # "from to" a line; each goes when its branch has landed.
-#   history_merge.h takes aa_snapshot from plan.h, the header of plan.c,
-#   which calls history_merge.c: a circle (helper "plan" splits plan.c
-#   and plan.h; the planner's types want a header of their own, as the
-#   lander's have in land/session.h).
 include_exceptions='
-src/plan/history_merge.h src/plan/plan.h
 '
 
 src_root="$AA_TEST_DIR/.."

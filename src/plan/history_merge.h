@@ -5,7 +5,7 @@
 #ifndef AA_HISTORY_MERGE_H
 #define AA_HISTORY_MERGE_H
 
-#include "plan/plan.h"
+#include "plan/snapshot.h"
 
 /* Below this many lines in the old version, the whole file is merged. */
 #define AA_MERGE_WINDOW_MIN_LINES 2000

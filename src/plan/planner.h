@@ -6,7 +6,7 @@
 #ifndef AIAPPLY_PLANNER_H
 #define AIAPPLY_PLANNER_H
 
-#include "plan/plan.h"
+#include "plan/plan_types.h"
 #include "change/path.h"
 #include "edit/text.h"
 #include "edit/text_priv.h"
@@ -32,6 +32,7 @@
 #define deletes_as_gitlink aa_pl_deletes_as_gitlink
 #define dir_walk aa_pl_dir_walk
 #define dir_walk_free aa_pl_dir_walk_free
+#define drop_diags aa_pl_drop_diags
 #define edit_fits aa_pl_edit_fits
 #define edit_on_ladder aa_pl_edit_on_ladder
 #define exact_here aa_pl_exact_here
@@ -249,7 +250,7 @@ int resolve_op(planner *p, const aa_op *op, aa_op *r, char **path,
 	       char **to, int *by_content);
 int mark_resolved(planner *p, const aa_op *op);
 
-/* plan.c */
+/* plan_edit.c */
 int append_landings(planner *p, aa_plan_node *n, const aa_edit_ctx *cx);
 int load_text(planner *p, const aa_op *op, aa_plan_node *n, aa_text *t);
 int commit_result(planner *p, aa_plan_node *n, aa_buf *out,
@@ -257,6 +258,9 @@ int commit_result(planner *p, aa_plan_node *n, aa_buf *out,
 int edit_on_ladder(planner *p, const aa_op *op, aa_plan_node *n);
 int edit_fits(const aa_op *op, aa_plan_node *n, const char *data,
 	      size_t len);
+
+/* plan_run.c */
 void run_op(planner *p, const aa_op *given);
+void drop_diags(aa_diags *d, size_t from);
 
 #endif

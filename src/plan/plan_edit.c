@@ -1,0 +1,140 @@
+/*
+ * The planner's edit step: an edit engine's ladder on a node's text
+ * (the engine table chooses the engine), the landings it records, and
+ * the trial of an op's edits that path resolution asks for. The driver
+ * (plan.c), the operations (plan_ops.c), history (plan_history.c) and
+ * path resolution (plan_resolve.c) call it; it calls none of them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/planner.h"
+
+int append_landings(planner *p, aa_plan_node *n, const aa_edit_ctx *cx)
+{
+	aa_landing *v;
+
+	if (!cx->nlandings)
+		return 0;
+	v = realloc(n->landings, (n->nlandings + cx->nlandings) * sizeof(*v));
+	if (!v)
+		return oom(p, (aa_pos){ NULL, 0 });
+	memcpy(v + n->nlandings, cx->landings, cx->nlandings * sizeof(*v));
+	n->landings = v;
+	n->nlandings += cx->nlandings;
+	return 0;
+}
+
+/* Decodes the node's text for an edit, refusing links and binaries. */
+int load_text(planner *p, const aa_op *op, aa_plan_node *n, aa_text *t)
+{
+	const char *data, *why = NULL;
+	size_t len;
+
+	if (n->mode == AA_MODE_LINK)
+		return aa_error(p->d, op->pos, n->path,
+				"is a symbolic link; text edits are refused");
+	if (node_bytes(p, n, &data, &len) < 0)
+		return -1;
+	if (is_binary(p, n->path, data, len))
+		return aa_error(p->d, op->pos, n->path,
+				op->strict ? "Binary file targeted: binary files cannot be modified via diff"
+					   : "binary file; text edits are refused");
+	if (len > AA_MAX_TEXT_SIZE)
+		return aa_error(p->d, op->pos, n->path,
+				"file too large for a text edit (%zu bytes)", len);
+	/* the node's bytes outlive the text: it is freed before they change */
+	if (aa_text_decode_borrowed(t, data, len, &why) < 0)
+		return aa_error(p->d, op->pos, n->path, "cannot decode: %s", why);
+	return 0;
+}
+
+static int run_edit_engine(aa_text *t, const aa_op *op, aa_edit_ctx *cx)
+{
+	switch (op->edit_kind) {
+	case AA_EDIT_HUNKS:
+		return aa_edit_hunks(t, op, cx);
+	case AA_EDIT_REPLACEMENTS:
+		return aa_edit_replacements(t, op, cx);
+	case AA_EDIT_AP:
+		return aa_edit_ap(t, op, cx);
+	case AA_EDIT_V4A:
+		return aa_edit_v4a(t, op, cx);
+	case AA_EDIT_ELIDE:
+		return aa_edit_elide(t, op, cx);
+	case AA_EDIT_NONE:
+		break;
+	}
+	return 0;
+}
+
+/* Keeps an edit's result as the node's content (or counts it skipped). */
+int commit_result(planner *p, aa_plan_node *n, aa_buf *out,
+		  const aa_edit_ctx *cx)
+{
+	const char *cur;
+	size_t curlen;
+
+	if (append_landings(p, n, cx) < 0 || node_bytes(p, n, &cur, &curlen) < 0)
+		return -1;
+	if (!same_bytes(cur, curlen, out->ptr, out->len)) {
+		size_t len = out->len;
+
+		node_set_data(n, aa_buf_detach(out), len);
+		p->plan->ops_applied++;
+	} else {
+		p->plan->ops_skipped++;
+	}
+	return 0;
+}
+
+/* The whole ladder of the op's engine on the current content. */
+int edit_on_ladder(planner *p, const aa_op *op, aa_plan_node *n)
+{
+	aa_text t = AA_TEXT_INIT;
+	aa_edit_ctx cx = { 0 };
+	aa_buf out = AA_BUF_INIT;
+	const char *why = NULL;
+	int r;
+
+	if (load_text(p, op, n, &t) < 0) {
+		aa_text_free(&t);
+		return -1;
+	}
+	cx.path = n->path;
+	cx.diags = p->d;
+	cx.strict = op->strict;
+	r = run_edit_engine(&t, op, &cx);
+	if (!r && aa_text_encode_why(&t, &out, &why) < 0)
+		r = aa_error(p->d, op->pos, n->path, "cannot encode the result: %s", why);
+	aa_text_free(&t);
+	if (!r)
+		r = commit_result(p, n, &out, &cx);
+	aa_buf_free(&out);
+	aa_edit_ctx_release(&cx);
+	return r;
+}
+
+/* ---- hunks and the revision the answer was written against ---- */
+/* The op's edits land on the text without an error (a trial: nothing kept). */
+int edit_fits(const aa_op *op, aa_plan_node *n, const char *data,
+	      size_t len)
+{
+	aa_diags scratch = AA_DIAGS_INIT;
+	aa_text t = AA_TEXT_INIT;
+	aa_edit_ctx cx = { 0 };
+	const char *why = NULL;
+	int r = -1;
+
+	if (aa_text_decode_borrowed(&t, data, len, &why) == 0) {
+		cx.path = n->path;
+		cx.diags = &scratch;
+		cx.strict = op->strict;
+		r = run_edit_engine(&t, op, &cx);
+	}
+	aa_text_free(&t);
+	aa_edit_ctx_release(&cx);
+	aa_diags_free(&scratch);
+	return r == 0;
+}
