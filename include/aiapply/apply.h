@@ -58,6 +58,8 @@ typedef struct aa_apply_inputs {
 typedef struct aa_apply_result {
 	aa_outcome outcome;
 	aa_diags diags;
+	/* The run stopped before it began: an input could not be read. */
+	int stopped;
 	aa_session session;
 	int opened;            /* session is open */
 	aa_plan plan;

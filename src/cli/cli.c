@@ -527,7 +527,7 @@ static int run(cli *c, git_repository *repo)
 		o.select = &sel;
 	}
 	aa_apply(repo, &o, &res);
-	if (!aa_apply_result_session(&res)) {
+	if (res.stopped) {
 		code = print_stopped(c, &res.diags);
 	} else {
 		aa_report_diags_color(stderr, &res.diags, &c->err_color);

@@ -458,6 +458,45 @@ static int lock_after_asking(git_repository *repo, aa_apply_result *res)
 }
 
 /*
+ * The inputs read and parsed into res->cs: nothing here needs the
+ * repository's lock. -1 when the run ends here, its outcome set: fatal
+ * when an input cannot be read (res->stopped: the run never began),
+ * rejected when it does not parse.
+ */
+static int read_and_parse(git_repository *repo, const aa_apply_opts *o,
+			  aa_apply_result *res)
+{
+	res->outcome = AA_OUT_FATAL;
+	if (read_inputs(o, repo, &res->inputs, &res->diags) < 0) {
+		res->stopped = 1;
+		return -1;
+	}
+	res->outcome = AA_OUT_REJECTED;
+	if (parse_inputs(o, &res->inputs, &res->cs, &res->diags) < 0 ||
+	    (o->alternative && take_alternative(o, res) < 0))
+		return -1;
+	if (!o->alternative && !o->alternatives)
+		say_alternatives(res);
+	return 0;
+}
+
+/*
+ * The lander: on `base` (--each), on a base of its own (its index lock
+ * taken and recovery run), or -p's unlocked view of the index.
+ */
+static int open_landing(git_repository *repo, aa_base *base,
+			const aa_apply_opts *o, aa_apply_result *res)
+{
+	if (asks_before_locking(o, base))
+		return open_peek(repo, res);
+	res->opened = 1;
+	return base ? aa_lander_begin(&res->session, base, &res->land,
+				      &res->diags)
+		    : aa_session_open(&res->session, repo, &res->land,
+				      &res->diags);
+}
+
+/*
  * Everything before the landing: the inputs, a lander (on `base`, or on
  * a base of its own when NULL), the change set, the plan and, for
  * --branch, the provenance. 0 to go on and land; -1 when the run ends
@@ -477,28 +516,19 @@ int aa_apply_plan_one(git_repository *repo, aa_base *base,
 	res->land = o->land;
 	res->land.check_worktree = o->land.mode != AA_LAND_BRANCH &&
 				   git_repository_workdir(repo) != NULL;
-	res->outcome = AA_OUT_FATAL;
-	if (read_inputs(o, repo, &res->inputs, &res->diags) < 0)
+	/*
+	 * Read and parse everything before the lock is taken or recovery
+	 * runs, as git does: a malformed answer fails without ever locking,
+	 * and no lock is held while a long input is read or a question about
+	 * deletions waits for its answer.
+	 */
+	if (read_and_parse(repo, o, res) < 0)
 		return -1;
-	if (asks_before_locking(o, base))
-		r = open_peek(repo, res);
-	else {
-		r = base ? aa_lander_begin(&res->session, base, &res->land,
-					   &res->diags)
-			 : aa_session_open(&res->session, repo, &res->land,
-					   &res->diags);
-		res->opened = 1;
-	}
-	if (r < 0)
-		return res->outcome = outcome_of(r), -1;
-	res->outcome = AA_OUT_REJECTED;
-	if (parse_inputs(o, &res->inputs, &res->cs, &res->diags) < 0 ||
-	    (o->alternative && take_alternative(o, res) < 0))
-		return -1;
-	if (!o->alternative && !o->alternatives)
-		say_alternatives(res);
 	if (o->confirm_deletions && !popts.allow_delete && o->parse.strict)
 		o->confirm_deletions(&popts, &res->cs, o->payload);
+	if ((r = open_landing(repo, base, o, res)) < 0)
+		return res->outcome = outcome_of(r), -1;
+	res->outcome = AA_OUT_REJECTED;
 	if (aa_plan_build(&res->plan, &res->cs, res->peek_opened ?
 			  &res->peek.snap : &res->session.snap, &popts,
 			  &res->diags) < 0) {
