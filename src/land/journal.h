@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <git2.h>
 #include "aiapply/common.h"
+#include "aiapply/recover.h" /* aa_guard_emergency_cleanup */
 
 typedef struct aa_guard aa_guard;
 
@@ -62,13 +63,6 @@ int aa_guard_commit(aa_guard *g, aa_diags *d);
 void aa_guard_keep_journal(aa_guard *g);
 /* Releases the lock if still held, removes what is ours; NULL is fine. */
 void aa_guard_close(aa_guard *g);
-
-/*
- * Async-signal-safe: removes the lock (and a journal that records no
- * work-tree change yet) of the running landing. For signal handlers and
- * atexit.
- */
-void aa_guard_emergency_cleanup(void);
 
 /*
  * The test-only hook (AA_TEST_HOOK=<step>[#n]:kill|pause:<file>): at the

@@ -10,35 +10,9 @@
 #define AIAPPLY_LAND_H
 
 #include <git2.h>
+#include "aiapply/apply.h"   /* aa_land_mode, aa_land_opts */
+#include "aiapply/recover.h" /* aa_recover */
 #include "plan/plan.h"
-
-typedef enum aa_land_mode {
-	AA_LAND_INDEX,   /* default: index + work tree */
-	AA_LAND_CACHED,  /* --cached: index only */
-	AA_LAND_BRANCH,  /* --branch=<name>: a commit on a new branch */
-	AA_LAND_CHECK    /* --check: nothing written */
-} aa_land_mode;
-
-typedef struct aa_land_opts {
-	aa_land_mode mode;
-	const char *branch;   /* --branch */
-	const char *base;     /* --base (default HEAD) */
-	const char *message;  /* -m: the commit's subject (and body) */
-	/*
-	 * --branch: trailer lines ("AI-Answer: a.md\n...") that end the
-	 * commit message after a blank line, or NULL (src/workflow/apply.c).
-	 */
-	const char *trailers;
-	/*
-	 * --branch: the answer text, stored as the new commit's note under
-	 * refs/notes/ai-apply, the two refs updated in one transaction;
-	 * NULL: no note.
-	 */
-	const char *note;
-	size_t note_len;
-	int force;            /* --force */
-	int check_worktree;   /* refuse paths beyond work-tree links */
-} aa_land_opts;
 
 /*
  * The read-only side of a landing, opened once (libgit2's reader.h is the
@@ -143,13 +117,6 @@ int aa_land_finish(aa_session *s, aa_diags *d);
  * settled; the next run finishes it). 0 or AA_FATAL.
  */
 int aa_land_done(aa_base *b, aa_diags *d);
-
-/*
- * --recover: takes the index lock and finishes or undoes a landing that a
- * killed run left (notes in d say what was done). Returns 0 when there was
- * one, 1 when there was nothing to recover, AA_FATAL on failure.
- */
-int aa_recover(git_repository *repo, aa_diags *d);
 
 /* New-file content of a change, borrowed (reads the blob if needed). */
 int aa_change_content(aa_session *s, const aa_change *c, git_blob **blob,

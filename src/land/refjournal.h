@@ -18,6 +18,7 @@
 
 #include <git2.h>
 #include "aiapply/common.h"
+#include "aiapply/recover.h" /* aa_refs_recover */
 
 /* One suggestion's refs: its branch and, when has_note, the notes ref. */
 typedef struct aa_refmove {
@@ -75,14 +76,5 @@ int aa_refjournal_finish(aa_refjournal *j, aa_diags *d);
  * there), and calls the test hook "ref" after each ref written. 0 or -1.
  */
 int aa_refjournal_attach(git_repository *repo);
-
-/*
- * Recovers the journals of runs that are gone (this host, pid not
- * alive): their recorded locks removed, each suggestion settled (both
- * or neither), their `.keep` files and journals removed. Notes in d say
- * what was done. Returns how many journals were recovered, or AA_FATAL
- * (one could not be; the others were).
- */
-int aa_refs_recover(git_repository *repo, aa_diags *d);
 
 #endif

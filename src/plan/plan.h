@@ -7,6 +7,7 @@
 #ifndef AIAPPLY_PLAN_H
 #define AIAPPLY_PLAN_H
 
+#include "aiapply/apply.h" /* aa_plan_opts */
 #include "change/changeset.h"
 #include "edit/edit.h"
 
@@ -102,18 +103,6 @@ typedef struct aa_snapshot {
 			      const char *ours, size_t ours_len,
 			      const char *theirs, size_t theirs_len, aa_buf *out);
 } aa_snapshot;
-
-typedef struct aa_plan_opts {
-	int allow_delete;     /* --allow-delete (needed by --strict deletions) */
-	int threeway;         /* --3way: write a conflicting merge, do not refuse */
-	/*
-	 * The work tree's root (absolute), as the repository gives it and
-	 * with its links resolved; NULL when there is none. An absolute path
-	 * in an answer is taken relative to it, or refused outside it.
-	 */
-	const char *worktree;
-	const char *worktree_real;
-} aa_plan_opts;
 
 /* One conflicting region of --3way's content: lines [start, end], 1-based. */
 typedef struct aa_conflict_region {

@@ -27,7 +27,7 @@
 
 #include "workflow/select.h"
 #include "edit/edit.h"
-#include "aiapply/report.h"
+#include "report/report.h"
 #include "workflow/editor.h"
 
 struct aa_selection {
