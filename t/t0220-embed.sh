@@ -47,7 +47,10 @@ test_expect_success 'setup' '
 	 three
 	EOF
 	cat >embed.c <<-\EOF
-	/* Checks an answer, as git ai-apply --check would, through the library. */
+	/*
+	 * embed ANSWER [BRANCH]: checks an answer, as git ai-apply --check
+	 * would, or lands it on BRANCH, through the library.
+	 */
 	#include <stdio.h>
 	#include <string.h>
 	#include <aiapply.h>
@@ -80,16 +83,17 @@ test_expect_success 'setup' '
 		size_t i;
 		int code;
 
-		if (argc != 2)
+		if (argc != 2 && argc != 3)
 			return 2;
 		git_libgit2_init();
-		if (aa_apply_open_repository(&repo, AA_LAND_CHECK, &d) != AA_OK) {
+		memset(&o, 0, sizeof(o));
+		o.land.mode = argc == 3 ? AA_LAND_BRANCH : AA_LAND_CHECK;
+		o.land.branch = argc == 3 ? argv[2] : NULL;
+		if (aa_apply_open_repository(&repo, o.land.mode, &d) != AA_OK) {
 			print_diags(&d);
 			aa_diags_free(&d);
 			return 128;
 		}
-		memset(&o, 0, sizeof(o));
-		o.land.mode = AA_LAND_CHECK;
 		o.files = (const char *const *)&argv[1];
 		o.nfiles = 1;
 		outcome = aa_apply(repo, &o, &res);
@@ -97,6 +101,12 @@ test_expect_success 'setup' '
 		for (i = 0; i < aa_apply_result_nfiles(res); i++)
 			printf("file %s\n", aa_apply_result_file(res, i));
 		print_diags(aa_apply_result_diags(res));
+		if (aa_apply_result_commit(res)) {
+			char hex[GIT_OID_HEXSZ + 1];
+
+			git_oid_tostr(hex, sizeof(hex), aa_apply_result_commit(res));
+			printf("commit %s\n", hex);
+		}
 		memset(&report, 0, sizeof(report));
 		report.mode = "check";
 		aa_report_result(stdout, res, &report);
@@ -165,6 +175,27 @@ test_expect_success MAKE 'it checks an answer through aa_apply: nothing written'
 	M a.txt (+1 -1)
 	EOF
 	test_cmp expect out
+'
+
+test_expect_success MAKE 'it lands an answer on a branch: the commit it made, HEAD and index untouched' '
+	rm -rf branch && cp -R repo branch &&
+	(
+		cd branch &&
+		git rev-parse HEAD >../head.before &&
+		git write-tree >../tree.before &&
+		../embed ../change.diff ai/embed >../out &&
+		git rev-parse HEAD >../head.after &&
+		git write-tree >../tree.after &&
+		echo "commit $(git rev-parse ai/embed)" >../expect.commit &&
+		git show ai/embed:a.txt >../a.txt.landed
+	) &&
+	test_cmp head.before head.after &&
+	test_cmp tree.before tree.after &&
+	test_grep "^outcome applied" out &&
+	grep "^commit " out >commit &&
+	test_cmp expect.commit commit &&
+	printf "one\nTWO\nthree\n" >expect &&
+	test_cmp expect a.txt.landed
 '
 
 test_expect_success MAKE 'a malformed answer: rejected, exit 1, the message names the line' '
