@@ -8,7 +8,9 @@
 #   make doc        the manual, man page and HTML, into $(B)/Documentation/
 #                   (needs asciidoctor: make deps installs it)
 #   make install    the command, its man page, completions (bash, zsh) and
-#                   contrib hooks under $(prefix) (default /usr/local);
+#                   contrib hooks under $(prefix) (default /usr/local), and
+#                   the library: libaiapply.a, its headers (aiapply.h and
+#                   aiapply/) and aiapply.pc for pkg-config;
 #                   DESTDIR= for a staging root, NO_MAN=1 without the manual,
 #                   NO_BUILD=1 to install what $(B) holds without rebuilding
 #   make uninstall  removes what make install installed
@@ -25,6 +27,9 @@ INSTALL ?= install
 prefix ?= /usr/local
 exec_prefix ?= $(prefix)
 bindir ?= $(exec_prefix)/bin
+libdir ?= $(exec_prefix)/lib
+includedir ?= $(prefix)/include
+pkgconfigdir ?= $(libdir)/pkgconfig
 datarootdir ?= $(prefix)/share
 mandir ?= $(datarootdir)/man
 man1dir ?= $(mandir)/man1
@@ -61,15 +66,18 @@ CMD_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard src/cli/*.c))
 UNIT_SRCS := $(wildcard t/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:t/unit/%.c=$(B)/t/unit/%)
 HOOKS := $(wildcard contrib/hooks/*)
+# What a program embedding the library includes: include/ holds nothing else.
+PUBLIC_HEADERS := $(wildcard include/aiapply/*.h)
 MAN_SRC := Documentation/git-ai-apply.adoc
 MAN_PAGE := $(B)/Documentation/git-ai-apply.1
 MAN_HTML := $(B)/Documentation/git-ai-apply.html
 AA_VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 .PHONY: all deps test test-build test-run demo bench fuzz fuzz-long clean \
-	doc man html install install-bin install-man install-html uninstall FORCE
+	doc man html install install-bin install-lib install-man install-html \
+	uninstall FORCE
 
-all: $(B)/git-ai-apply $(if $(SANITIZE),,git-ai-apply)
+all: $(B)/git-ai-apply $(B)/libaiapply.ldflags $(if $(SANITIZE),,git-ai-apply)
 
 # -MMD -MP: each object's header dependencies, written beside it.
 # (The unit binaries' go to t/unit/deps/, out of the way of t/unit/test-*.)
@@ -88,6 +96,11 @@ $(B)/%.o: %.c $(B)/build-flags
 $(B)/libaiapply.a: $(LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
+
+# The link flags the archive's objects need beside their libraries (the
+# sanitizers'): make install writes them into aiapply.pc.
+$(B)/libaiapply.ldflags: $(B)/build-flags
+	@echo '$(SAN_FLAGS)' >$@
 
 $(B)/git-ai-apply: $(CMD_OBJS) $(B)/libaiapply.a
 	$(CC) $(AA_LDFLAGS) -o $@ $^ $(AA_LIBS)
@@ -157,7 +170,7 @@ $(MAN_HTML): $(MAN_SRC)
 	$(ASCIIDOCTOR) -b html5 -d manpage -a manversion=$(AA_VERSION) -o $@ $<
 
 # Installs what is built; needs no network (make deps beforehand).
-install: install-bin $(if $(NO_MAN),,install-man)
+install: install-bin install-lib $(if $(NO_MAN),,install-man)
 
 install-bin: $(if $(NO_BUILD),,all)
 	$(INSTALL) -d -m 755 '$(DESTDIR)$(bindir)' '$(DESTDIR)$(bashcompdir)' \
@@ -171,6 +184,20 @@ ifneq ($(HOOKS),)
 	$(INSTALL) -d -m 755 '$(DESTDIR)$(hooksdir)'
 	$(INSTALL) -m 755 $(HOOKS) '$(DESTDIR)$(hooksdir)'
 endif
+
+# The library, its public headers and its pkg-config file.
+install-lib: $(if $(NO_BUILD),,$(B)/libaiapply.a $(B)/libaiapply.ldflags)
+	$(INSTALL) -d -m 755 '$(DESTDIR)$(libdir)' '$(DESTDIR)$(pkgconfigdir)' \
+		'$(DESTDIR)$(includedir)/aiapply'
+	$(INSTALL) -m 644 $(B)/libaiapply.a '$(DESTDIR)$(libdir)/libaiapply.a'
+	$(INSTALL) -m 644 include/aiapply.h '$(DESTDIR)$(includedir)/aiapply.h'
+	$(INSTALL) -m 644 $(PUBLIC_HEADERS) '$(DESTDIR)$(includedir)/aiapply'
+	sed -e 's|@prefix@|$(prefix)|' -e 's|@exec_prefix@|$(exec_prefix)|' \
+		-e 's|@libdir@|$(libdir)|' -e 's|@includedir@|$(includedir)|' \
+		-e 's|@version@|$(AA_VERSION)|' \
+		-e "s|@ldflags@|$$(cat $(B)/libaiapply.ldflags 2>/dev/null)|" \
+		-e 's| *$$||' aiapply.pc.in >'$(DESTDIR)$(pkgconfigdir)/aiapply.pc'
+	chmod 644 '$(DESTDIR)$(pkgconfigdir)/aiapply.pc'
 
 install-man: $(MAN_PAGE)
 	$(INSTALL) -d -m 755 '$(DESTDIR)$(man1dir)'
@@ -186,10 +213,15 @@ uninstall:
 		'$(DESTDIR)$(htmldir)/git-ai-apply.html' \
 		'$(DESTDIR)$(bashcompdir)/git-ai-apply' \
 		'$(DESTDIR)$(zshcompdir)/_git-ai-apply' \
-		$(foreach h,$(HOOKS),'$(DESTDIR)$(hooksdir)/$(notdir $(h))')
+		$(foreach h,$(HOOKS),'$(DESTDIR)$(hooksdir)/$(notdir $(h))') \
+		'$(DESTDIR)$(libdir)/libaiapply.a' \
+		'$(DESTDIR)$(pkgconfigdir)/aiapply.pc' \
+		'$(DESTDIR)$(includedir)/aiapply.h' \
+		$(foreach h,$(PUBLIC_HEADERS),'$(DESTDIR)$(includedir)/aiapply/$(notdir $(h))')
 	@# the directories of our own, when empty
 	@rmdir '$(DESTDIR)$(htmldir)' '$(DESTDIR)$(hooksdir)' \
-		'$(DESTDIR)$(datarootdir)/git-ai-apply' 2>/dev/null || :
+		'$(DESTDIR)$(datarootdir)/git-ai-apply' \
+		'$(DESTDIR)$(includedir)/aiapply' 2>/dev/null || :
 
 clean:
 	rm -rf build build-asan build-fuzz git-ai-apply libaiapply.a t/trash

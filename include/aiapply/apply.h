@@ -2,18 +2,102 @@
  * The library's entry point: read the inputs, parse them into one change
  * set, open the base, plan and land -- one call taking the options and
  * returning the outcome with every diagnostic, as git's apply.c under
- * builtin/apply.c. The command line (src/cli/cli.c) only parses options and
- * prints the result.
+ * builtin/apply.c. The command line only parses options and prints the
+ * result.
+ *
+ * Ownership (the conventions are in aiapply.h): the options and every
+ * string and stream they point to are the caller's, borrowed for the
+ * call. The results (aa_apply_result, aa_each_result) are opaque objects
+ * the library allocates; the caller frees each with its _free function.
+ * What their accessors return is borrowed from them.
  */
 #ifndef AIAPPLY_APPLY_H
 #define AIAPPLY_APPLY_H
 
+#include <stdio.h>
 #include <git2.h>
-#include "format/format.h"
-#include "plan/plan.h"
-#include "land/land.h"
-#include "aiapply/report.h"
-#include "workflow/select.h"
+#include "aiapply/common.h"
+#include "aiapply/color.h"
+
+/* ---- the options ---- */
+
+/* Where a change lands. */
+typedef enum aa_land_mode {
+	AA_LAND_INDEX,   /* default: index + work tree */
+	AA_LAND_CACHED,  /* --cached: index only */
+	AA_LAND_BRANCH,  /* --branch=<name>: a commit on a new branch */
+	AA_LAND_CHECK    /* --check: nothing written */
+} aa_land_mode;
+
+typedef struct aa_land_opts {
+	aa_land_mode mode;
+	const char *branch;   /* --branch */
+	const char *base;     /* --base (default HEAD) */
+	const char *message;  /* -m: the commit's subject (and body) */
+	int force;            /* --force */
+	/*
+	 * Set by the pipeline, not by a caller (aa_apply overwrites them):
+	 * --branch's trailer lines ("AI-Answer: a.md\n...") that end the
+	 * commit message after a blank line, and the answer text stored as
+	 * the new commit's note under refs/notes/ai-apply (the two refs in
+	 * one transaction); whether to refuse paths beyond work-tree links.
+	 */
+	const char *trailers;
+	const char *note;
+	size_t note_len;
+	int check_worktree;
+} aa_land_opts;
+
+/* The input formats (--format); AA_FORMAT_AUTO detects each block. */
+typedef enum aa_format {
+	AA_FORMAT_AUTO,
+	AA_FORMAT_COMPANION,
+	AA_FORMAT_FILE_CHANGES,
+	AA_FORMAT_APTIX,
+	AA_FORMAT_AP,
+	AA_FORMAT_DIFF,
+	AA_FORMAT_V4A,
+	AA_FORMAT_SEARCH_REPLACE,
+	AA_FORMAT_WHOLE_FILE,
+	AA_FORMAT_COUNT     /* not a format: the number of names */
+} aa_format;
+
+typedef struct aa_parse_opts {
+	aa_format format;   /* AA_FORMAT_AUTO = detect */
+	int strict;         /* --strict: the unified diff contract */
+} aa_parse_opts;
+
+/*
+ * Name <-> enum; aa_format_from_name returns -1 for an unknown name.
+ * aa_format_list appends every name ("auto" first) joined by `sep` to b
+ * (the caller's buffer), for --help, usage errors and the tests that
+ * check the manual and the completion against the registry; -1 on
+ * out-of-memory.
+ */
+const char *aa_format_name(aa_format f);
+int aa_format_from_name(const char *name);
+int aa_format_list(aa_buf *b, const char *sep);
+
+typedef struct aa_plan_opts {
+	int allow_delete;     /* --allow-delete (needed by --strict deletions) */
+	int threeway;         /* --3way: write a conflicting merge, do not refuse */
+	/*
+	 * Set by the pipeline, not by a caller: the work tree's root
+	 * (absolute), as the repository gives it and with its links
+	 * resolved; NULL when there is none. An absolute path in an answer
+	 * is taken relative to it, or refused outside it.
+	 */
+	const char *worktree;
+	const char *worktree_real;
+} aa_plan_opts;
+
+/* -p: the questions, asked between plan and land (git add -p's). */
+typedef struct aa_select_opts {
+	FILE *in;              /* the answers, one a line (standard input) */
+	FILE *out;             /* the hunks and the questions (standard output) */
+	const aa_color *color; /* NULL or off: no color */
+	aa_land_mode mode;     /* the wording: "Stage" or "Apply ... to the branch" */
+} aa_select_opts;
 
 typedef struct aa_apply_opts {
 	aa_land_opts land;
@@ -22,69 +106,47 @@ typedef struct aa_apply_opts {
 	const char *const *files; /* input files, "-" = stdin; none = stdin */
 	size_t nfiles;
 	/*
-	 * Called once the change set is parsed, before planning, when
-	 * --strict deletes files and allow_delete is not set: may set
-	 * plan->allow_delete (a terminal prompt). May be NULL.
+	 * Called once the change set is parsed, before the lock is taken,
+	 * when --strict deletes files and plan.allow_delete is not set, with
+	 * the paths deleted (borrowed for the call): non-zero allows the
+	 * deletions (a terminal prompt). May be NULL.
 	 */
-	void (*confirm_deletions)(aa_plan_opts *plan, const aa_changeset *cs,
-				  void *payload);
+	int (*confirm_deletions)(const char *const *paths, size_t n,
+				 void *payload);
 	void *payload;
-	/*
-	 * -p: ask which changes to land between plan and land (src/workflow/select.c);
-	 * NULL lands the whole plan.
-	 */
+	/* -p: ask which changes to land between plan and land; NULL lands all. */
 	const aa_select_opts *select;
 	/*
 	 * --each: land only the alternative-th (1-based) of the change sets
-	 * the one input splits into (src/format/alternatives.c); alternatives of
-	 * them. 0: the whole change set.
+	 * the one input splits into; alternatives of them. 0: the whole
+	 * change set.
 	 */
 	size_t alternative, alternatives;
 } aa_apply_opts;
 
-/* One input as read: the name is borrowed from the options. */
-typedef struct aa_apply_inputs {
-	aa_input *v;
-	char **bufs;
-	char **dirs;
-	size_t n;
-} aa_apply_inputs;
+/* ---- one run ---- */
 
-/*
- * What a run did. The session and plan stay open for the report (the
- * per-file output reads blobs through them); aa_apply_result_free()
- * releases everything.
- */
-typedef struct aa_apply_result {
-	aa_outcome outcome;
-	aa_diags diags;
-	aa_session session;
-	int opened;            /* session is open */
-	aa_plan plan;
-	aa_changeset cs;
-	aa_apply_inputs inputs;
-	aa_land_opts land;     /* the session points here */
-	aa_buf trailers;       /* --branch: the commit's provenance */
-	aa_buf note;           /* --branch: the answer text, as a note */
-	aa_selection *selection; /* -p: the selected contents the plan holds */
-	/*
-	 * -p on the index: the questions are asked over this unlocked view
-	 * of it (the plan reads its base through it); `session` takes the
-	 * lock after the last answer, and lands only if the index is still
-	 * the one the questions were about.
-	 */
-	aa_session peek;
-	int peek_opened;
-	aa_land_opts peek_land;  /* peek points here */
-} aa_apply_result;
+/* How a run ended. */
+typedef enum aa_outcome {
+	AA_OUT_APPLIED,
+	AA_OUT_CHECKED,
+	AA_OUT_ALREADY_APPLIED,
+	AA_OUT_REJECTED,
+	AA_OUT_FATAL,
+	AA_OUT_CONFLICTED     /* --3way: landed, with conflicts (exit 1) */
+} aa_outcome;
 
 #define AA_APPLY_EXIT_REJECTED 1
 #define AA_APPLY_EXIT_FATAL 128
 
+/* The exit status of an outcome: 0, 1 (rejected or conflicted), 128. */
+int aa_apply_exit_code(aa_outcome outcome);
+
 /*
  * Opens the repository as git finds it (GIT_DIR, GIT_WORK_TREE, the
  * current directory); the default mode needs a work tree. On failure
- * *repo is NULL and the error is in d. Returns AA_OK or AA_FATAL.
+ * *repo is NULL and the error is in d. Returns AA_OK or AA_FATAL. The
+ * caller frees *repo with git_repository_free().
  */
 int aa_apply_open_repository(git_repository **repo, aa_land_mode mode,
 			     aa_diags *d);
@@ -102,79 +164,75 @@ int aa_apply_opts_check(const aa_apply_opts *o, aa_diags *d);
 int aa_apply_each_opts_check(const aa_apply_opts *o, aa_diags *d);
 
 /*
- * Runs the whole pipeline; res must be zeroed (or freed) before. Returns
- * the outcome, also in res->outcome; the messages are in res->diags.
+ * What a run did: opaque. It keeps the repository's base open for the
+ * report (aa_report_result reads blobs through it) until it is freed.
+ */
+typedef struct aa_apply_result aa_apply_result;
+
+/*
+ * Runs the whole pipeline: reads and parses the inputs, then (only when
+ * they parse) takes the index lock, plans and lands. *res receives the
+ * result, NULL only when it could not be allocated (the outcome is then
+ * AA_OUT_FATAL; the accessors take NULL and say "out of memory"). Returns
+ * the outcome. Free *res with aa_apply_result_free().
  */
 aa_outcome aa_apply(git_repository *repo, const aa_apply_opts *o,
-		    aa_apply_result *res);
+		    aa_apply_result **res);
+/* Releases the result and everything it holds; NULL is fine. */
 void aa_apply_result_free(aa_apply_result *res);
+
+aa_outcome aa_apply_result_outcome(const aa_apply_result *res);
+/* Every message of the run, in order (borrowed from res). */
+const aa_diags *aa_apply_result_diags(const aa_apply_result *res);
 /*
- * The session a report reads the base through: the landing's, or -p's
- * unlocked view when the run ended before taking the lock; NULL when
- * the run stopped before opening either.
+ * 1 when the run stopped before it began (an input could not be read):
+ * the command line says its errors as git's die() does.
  */
-aa_session *aa_apply_result_session(aa_apply_result *res);
+int aa_apply_result_stopped(const aa_apply_result *res);
+/*
+ * The paths the run changed (would change, with --check), in the order
+ * the answer first touched them; a rename is its two paths. Borrowed.
+ */
+size_t aa_apply_result_nfiles(const aa_apply_result *res);
+const char *aa_apply_result_file(const aa_apply_result *res, size_t i);
+/* --branch that landed: the new commit (borrowed); else NULL. */
+const git_oid *aa_apply_result_commit(const aa_apply_result *res);
+
+/* ---- --each ---- */
 
 /*
  * --each: input i is its own suggestion, landed on <branch>-<i+1> (or,
  * when it holds alternatives, each on <branch>-<i+1>.<k>), all
  * from one base read once. Each stays all or nothing: planned and built
  * in memory, the objects of all that built written in one pack, then
- * each one's branch and note refs in a transaction of its own.
+ * each one's branch and note refs in a transaction of its own. Opaque.
  */
-typedef struct aa_each_result {
-	aa_apply_result *v;   /* one per input, in order (sessions open) */
-	aa_buf *branches;     /* their branch names */
-	size_t n;
-	size_t failed;        /* suggestions that did not land */
-	aa_land_opts land;    /* the base's options */
-	aa_base base;
-	int base_opened;
-	aa_outcome base_outcome; /* when the base did not open ... */
-	aa_diags base_diags;  /* ... why (said again in each suggestion) */
-	aa_diags diags;       /* the run's own errors: nothing was tried, or
-				 the pack's keep and journal not removed */
-	int done_failed;      /* ... the latter (exit 128) */
-} aa_each_result;
+typedef struct aa_each_result aa_each_result;
 
 /*
  * Runs --each (o->land.branch is the prefix). Returns the exit status:
  * 0 when every suggestion landed (or was already applied), else the
- * worst (128 over 1). With res->n == 0 nothing was tried: the reason is
- * in res->diags. res must be freed with aa_each_result_free().
+ * worst (128 over 1). With no suggestion (aa_each_result_count() 0)
+ * nothing was tried: the reason is in aa_each_result_diags(). *res
+ * receives the result (NULL only when out of memory, as aa_apply); free
+ * it with aa_each_result_free().
  */
 int aa_apply_each(git_repository *repo, const aa_apply_opts *o,
-		  aa_each_result *res);
+		  aa_each_result **res);
+/* Releases the result, its suggestions' results too; NULL is fine. */
 void aa_each_result_free(aa_each_result *res);
 
+size_t aa_each_result_count(const aa_each_result *res);
+/* Suggestion i's own result, borrowed from res (not to be freed). */
+aa_apply_result *aa_each_result_get(aa_each_result *res, size_t i);
+/* Suggestion i's branch name, borrowed. */
+const char *aa_each_result_branch(const aa_each_result *res, size_t i);
+/* How many suggestions did not land. */
+size_t aa_each_result_failed(const aa_each_result *res);
 /*
- * How many suggestions input `file` holds: the number of alternatives it
- * splits into (src/format/alternatives.c), 1 when it is one change set or does
- * not parse (its own run reports why). The note saying so goes to d.
+ * The run's own messages (borrowed): why nothing was tried, or that the
+ * pack's keep and journal could not be removed (exit 128).
  */
-size_t aa_apply_count_alternatives(git_repository *repo,
-				   const aa_apply_opts *o, const char *file,
-				   aa_diags *d);
-
-/*
- * Recovery (src/workflow/recover.c). aa_apply_recover_refs settles the
- * suggestion refs of --branch/--each runs that were killed (their locks,
- * both refs or neither, their pack's keep), as every run does first:
- * returns how many runs it settled, or AA_FATAL. aa_apply_recover is
- * --recover's landing part: finishes or undoes a landing a killed run
- * left; 0, 1 when there was nothing to recover, or AA_FATAL. Notes in d
- * say what was done.
- */
-int aa_apply_recover_refs(git_repository *repo, aa_diags *d);
-int aa_apply_recover(git_repository *repo, aa_diags *d);
-/*
- * Async-signal-safe: removes the index lock (and a journal recording no
- * change yet) of the landing under way. For a program's signal handlers
- * and atexit, so that a signal that ends it leaves no lock behind.
- */
-void aa_apply_emergency_cleanup(void);
-
-/* The exit status of an outcome: 0, 1 (rejected or conflicted), 128. */
-int aa_apply_exit_code(aa_outcome outcome);
+const aa_diags *aa_each_result_diags(const aa_each_result *res);
 
 #endif

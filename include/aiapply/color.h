@@ -4,6 +4,10 @@
  * slot, from git's defaults and the user's color.* configuration
  * (color.diff.<slot>, color.interactive.<slot>, color.ai-apply.<slot>).
  * Every output that colors goes through one aa_color.
+ *
+ * Ownership: an aa_color is the caller's and holds no allocation (its
+ * sequences are in the struct): nothing to free. aa_color_get() returns
+ * a string inside it.
  */
 #ifndef AIAPPLY_COLOR_H
 #define AIAPPLY_COLOR_H

@@ -1,6 +1,13 @@
 /*
  * Shared building blocks of libaiapply: growable buffers, input
  * positions, diagnostics and the size limits every stage enforces.
+ *
+ * Ownership: aa_buf and aa_diags are the caller's structs (declared with
+ * AA_BUF_INIT / AA_DIAGS_INIT); the library fills them, and
+ * aa_buf_free(&b) / aa_diags_free(&d) release what they hold and leave
+ * them empty. aa_buf_detach() and aa_strdup() hand over memory the
+ * caller frees with free(). The aa_q*() quoting helpers return strings
+ * the library keeps (a small ring of buffers): never freed.
  */
 #ifndef AIAPPLY_COMMON_H
 #define AIAPPLY_COMMON_H

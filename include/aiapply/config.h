@@ -4,6 +4,10 @@
  * `GIT_CONFIG_COUNT` / `GIT_CONFIG_KEY_<n>` / `GIT_CONFIG_VALUE_<n>`),
  * which libgit2 does not read. They are put in front of the
  * repository's configuration, above every file, as git does.
+ *
+ * Ownership: aa_config_params is the caller's struct (AA_CONFIG_PARAMS_INIT);
+ * aa_config_params_free(&p) releases the settings it holds. The settings
+ * added to a repository live as long as the repository (the caller's).
  */
 #ifndef AIAPPLY_CONFIG_H
 #define AIAPPLY_CONFIG_H

@@ -3,6 +3,10 @@
  * trailer) and, for each, whether it merges into HEAD now -- decided in
  * memory: the merge's objects go to an in-memory store, nothing is
  * written to the repository.
+ *
+ * Ownership: aa_list_suggestions() returns an array the library
+ * allocated; aa_suggestions_free(v, n) frees it with every string in it.
+ * aa_merge_state_name() returns a static string.
  */
 #ifndef AIAPPLY_LIST_H
 #define AIAPPLY_LIST_H

@@ -14,13 +14,6 @@
 #include <git2.h>
 
 #include "aiapply.h"
-#include "plan/plan.h"
-#include "land/land.h"
-#include "aiapply/report.h"
-#include "aiapply/apply.h"
-#include "aiapply/review.h"
-#include "aiapply/color.h"
-#include "aiapply/config.h"
 #include "cli/parse-options.h"
 
 #define EXIT_FATAL AA_APPLY_EXIT_FATAL
@@ -381,30 +374,26 @@ static int parse_args(cli *c, int argc, char **argv)
 
 /* ---- --strict deletions: ask on a terminal ---- */
 
-static void confirm_deletions(aa_plan_opts *plan, const aa_changeset *cs,
-			      void *payload)
+static int confirm_deletions(const char *const *paths, size_t n,
+			     void *payload)
 {
 	FILE *tty;
 	size_t i;
 	int yes = 1;
 
 	(void)payload;
-	for (i = 0; i < cs->n && cs->ops[i].kind != AA_OP_DELETE; i++)
-		;
-	if (i == cs->n || !isatty(STDERR_FILENO) || !(tty = fopen("/dev/tty", "r+")))
-		return;
-	for (i = 0; i < cs->n && yes; i++) {
+	if (!isatty(STDERR_FILENO) || !(tty = fopen("/dev/tty", "r+")))
+		return 0;
+	for (i = 0; i < n && yes; i++) {
 		char answer[16] = "";
 
-		if (cs->ops[i].kind != AA_OP_DELETE)
-			continue;
-		fprintf(tty, "Delete %s? [y/N] ", aa_qpath(cs->ops[i].path));
+		fprintf(tty, "Delete %s? [y/N] ", aa_qpath(paths[i]));
 		fflush(tty);
 		yes = fgets(answer, sizeof(answer), tty) &&
 		      (answer[0] == 'y' || answer[0] == 'Y');
 	}
 	fclose(tty);
-	plan->allow_delete = yes;
+	return yes;
 }
 
 /* ---- main ---- */
@@ -434,26 +423,26 @@ static int print_stopped(const cli *c, const aa_diags *d)
 		aa_buf_free(&line);
 	}
 	if (c->report.kind == AA_REPORT_JSON)
-		aa_report(stdout, NULL, NULL, d, AA_OUT_FATAL, &c->report);
+		aa_report_stopped(stdout, d, &c->report);
 	return EXIT_FATAL;
 }
 
 static int run(cli *c, git_repository *repo)
 {
-	aa_apply_result res;
+	aa_apply_result *res;
 	int code;
 
 	c->o.confirm_deletions = confirm_deletions;
 	aa_apply(repo, &c->o, &res);
-	if (!aa_apply_result_session(&res)) {
-		code = print_stopped(c, &res.diags);
+	if (aa_apply_result_stopped(res)) {
+		code = print_stopped(c, aa_apply_result_diags(res));
 	} else {
-		aa_report_diags_color(stderr, &res.diags, &c->err_color);
-		aa_report(stdout, aa_apply_result_session(&res), &res.plan,
-			  &res.diags, res.outcome, &c->report);
-		code = aa_apply_exit_code(res.outcome);
+		aa_report_diags_color(stderr, aa_apply_result_diags(res),
+				      &c->err_color);
+		aa_report_result(stdout, res, &c->report);
+		code = aa_apply_exit_code(aa_apply_result_outcome(res));
 	}
-	aa_apply_result_free(&res);
+	aa_apply_result_free(res);
 	return code;
 }
 
@@ -466,12 +455,10 @@ static void print_suggestion(const cli *c, aa_apply_result *one,
 	aa_report_opts report = c->report;
 
 	report.branch = branch;
-	aa_report_diags_color(stderr, &one->diags, &c->err_color);
+	aa_report_diags_color(stderr, aa_apply_result_diags(one), &c->err_color);
 	if (report.kind == AA_REPORT_JSON && nth)
 		fputs(",\n", stdout);
-	aa_report(stdout, one->opened ? &one->session : NULL,
-		  one->opened ? &one->plan : NULL, &one->diags, one->outcome,
-		  &report);
+	aa_report_result(stdout, one, &report);
 }
 
 /*
@@ -481,31 +468,34 @@ static void print_suggestion(const cli *c, aa_apply_result *one,
  */
 static int run_each(cli *c, git_repository *repo)
 {
-	aa_each_result res;
-	size_t i;
+	aa_each_result *res;
+	size_t i, n, failed;
 	int code;
 
 	code = aa_apply_each(repo, &c->o, &res);
-	if (!res.n) {
-		code = print_stopped(c, &res.diags);
-		aa_each_result_free(&res);
+	n = aa_each_result_count(res);
+	failed = aa_each_result_failed(res);
+	if (!n) {
+		code = print_stopped(c, aa_each_result_diags(res));
+		aa_each_result_free(res);
 		return code;
 	}
 	if (c->report.kind == AA_REPORT_JSON)
 		fputs("{\n\"suggestions\": [\n", stdout);
-	for (i = 0; i < res.n; i++)
-		print_suggestion(c, &res.v[i], res.branches[i].ptr, i);
-	aa_report_diags_color(stderr, &res.diags, &c->err_color);
+	for (i = 0; i < n; i++)
+		print_suggestion(c, aa_each_result_get(res, i),
+				 aa_each_result_branch(res, i), i);
+	aa_report_diags_color(stderr, aa_each_result_diags(res), &c->err_color);
 	if (c->report.kind == AA_REPORT_JSON)
 		printf("],\n\"landed\": %zu,\n\"failed\": %zu\n}\n",
-		       res.n - res.failed, res.failed);
-	else if (res.failed && !c->report.quiet && res.failed == res.n)
-		fprintf(stderr, res.n == 1 ? "the suggestion failed\n" :
-			"all %zu suggestions failed\n", res.n);
-	else if (res.failed && !c->report.quiet)
+		       n - failed, failed);
+	else if (failed && !c->report.quiet && failed == n)
+		fprintf(stderr, n == 1 ? "the suggestion failed\n" :
+			"all %zu suggestions failed\n", n);
+	else if (failed && !c->report.quiet)
 		fprintf(stderr, "%zu of %zu suggestions failed; the others landed\n",
-			res.failed, res.n);
-	aa_each_result_free(&res);
+			failed, n);
+	aa_each_result_free(res);
 	return code;
 }
 

@@ -6,20 +6,8 @@
 #ifndef AIAPPLY_FORMAT_H
 #define AIAPPLY_FORMAT_H
 
+#include "aiapply/apply.h" /* aa_format, aa_parse_opts, the names */
 #include "change/changeset.h"
-
-typedef enum aa_format {
-	AA_FORMAT_AUTO,
-	AA_FORMAT_COMPANION,
-	AA_FORMAT_FILE_CHANGES,
-	AA_FORMAT_APTIX,
-	AA_FORMAT_AP,
-	AA_FORMAT_DIFF,
-	AA_FORMAT_V4A,
-	AA_FORMAT_SEARCH_REPLACE,
-	AA_FORMAT_WHOLE_FILE,
-	AA_FORMAT_COUNT     /* not a format: the number of names */
-} aa_format;
 
 /* One input: a file named on the command line, or standard input. */
 typedef struct aa_input {
@@ -48,21 +36,6 @@ typedef struct aa_block {
 	 */
 	const char *carried_path;
 } aa_block;
-
-typedef struct aa_parse_opts {
-	aa_format format;   /* AA_FORMAT_AUTO = detect */
-	int strict;         /* seed 004 --strict */
-} aa_parse_opts;
-
-/*
- * Name <-> enum; aa_format_from_name returns -1 for an unknown name.
- * aa_format_list appends every name ("auto" first) joined by `sep`, for
- * --help, usage errors and the tests that check the manual and the
- * completion against the registry; -1 on out-of-memory.
- */
-const char *aa_format_name(aa_format f);
-int aa_format_from_name(const char *name);
-int aa_format_list(aa_buf *b, const char *sep);
 
 /*
  * Parses a whole input into ops appended to cs. Returns the number of

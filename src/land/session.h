@@ -9,35 +9,8 @@
 #define AA_LAND_SESSION_H
 
 #include <git2.h>
+#include "aiapply/apply.h"   /* aa_land_mode, aa_land_opts */
 #include "plan/plan.h"
-
-typedef enum aa_land_mode {
-	AA_LAND_INDEX,   /* default: index + work tree */
-	AA_LAND_CACHED,  /* --cached: index only */
-	AA_LAND_BRANCH,  /* --branch=<name>: a commit on a new branch */
-	AA_LAND_CHECK    /* --check: nothing written */
-} aa_land_mode;
-
-typedef struct aa_land_opts {
-	aa_land_mode mode;
-	const char *branch;   /* --branch */
-	const char *base;     /* --base (default HEAD) */
-	const char *message;  /* -m: the commit's subject (and body) */
-	/*
-	 * --branch: trailer lines ("AI-Answer: a.md\n...") that end the
-	 * commit message after a blank line, or NULL (src/workflow/apply.c).
-	 */
-	const char *trailers;
-	/*
-	 * --branch: the answer text, stored as the new commit's note under
-	 * refs/notes/ai-apply, the two refs updated in one transaction;
-	 * NULL: no note.
-	 */
-	const char *note;
-	size_t note_len;
-	int force;            /* --force */
-	int check_worktree;   /* refuse paths beyond work-tree links */
-} aa_land_opts;
 
 /*
  * The read-only side of a landing, opened once (libgit2's reader.h is the

@@ -10,19 +10,8 @@
 #include "change/changeset.h"
 #include "edit/edit.h"
 
+#include "aiapply/apply.h" /* aa_plan_opts */
 #include "plan/snapshot.h"
-
-typedef struct aa_plan_opts {
-	int allow_delete;     /* --allow-delete (needed by --strict deletions) */
-	int threeway;         /* --3way: write a conflicting merge, do not refuse */
-	/*
-	 * The work tree's root (absolute), as the repository gives it and
-	 * with its links resolved; NULL when there is none. An absolute path
-	 * in an answer is taken relative to it, or refused outside it.
-	 */
-	const char *worktree;
-	const char *worktree_real;
-} aa_plan_opts;
 
 /* One conflicting region of --3way's content: lines [start, end], 1-based. */
 typedef struct aa_conflict_region {

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "aiapply/report.h"
+#include "report/report.h"
 
 /* ---- git's diff colors (git's diff.c emit_line_0, ws.c ws_check_emit) ---- */
 

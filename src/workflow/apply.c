@@ -12,10 +12,9 @@
 #include <sys/stat.h>
 #include <git2.h>
 
-#include "aiapply.h"
 #include "aiapply/apply.h"
 #include "format/alternatives.h"
-#include "aiapply/review.h"
+#include "report/report.h"
 #include "workflow/apply_internal.h"
 
 /* ---- inputs ---- */
@@ -458,6 +457,67 @@ static int lock_after_asking(git_repository *repo, aa_apply_result *res)
 }
 
 /*
+ * The inputs read and parsed into res->cs: nothing here needs the
+ * repository's lock. -1 when the run ends here, its outcome set: fatal
+ * when an input cannot be read (res->stopped: the run never began),
+ * rejected when it does not parse.
+ */
+static int read_and_parse(git_repository *repo, const aa_apply_opts *o,
+			  aa_apply_result *res)
+{
+	res->outcome = AA_OUT_FATAL;
+	if (read_inputs(o, repo, &res->inputs, &res->diags) < 0) {
+		res->stopped = 1;
+		return -1;
+	}
+	res->outcome = AA_OUT_REJECTED;
+	if (parse_inputs(o, &res->inputs, &res->cs, &res->diags) < 0 ||
+	    (o->alternative && take_alternative(o, res) < 0))
+		return -1;
+	if (!o->alternative && !o->alternatives)
+		say_alternatives(res);
+	return 0;
+}
+
+/*
+ * The lander: on `base` (--each), on a base of its own (its index lock
+ * taken and recovery run), or -p's unlocked view of the index.
+ */
+static int open_landing(git_repository *repo, aa_base *base,
+			const aa_apply_opts *o, aa_apply_result *res)
+{
+	if (asks_before_locking(o, base))
+		return open_peek(repo, res);
+	res->opened = 1;
+	return base ? aa_lander_begin(&res->session, base, &res->land,
+				      &res->diags)
+		    : aa_session_open(&res->session, repo, &res->land,
+				      &res->diags);
+}
+
+/*
+ * --strict deleting files without --allow-delete: the caller's question
+ * (a terminal prompt) over the paths deleted may allow it. -1 when out
+ * of memory.
+ */
+static int confirm_deletions(const aa_apply_opts *o, aa_apply_result *res,
+			     aa_plan_opts *popts)
+{
+	const char **paths = calloc(res->cs.n ? res->cs.n : 1, sizeof(*paths));
+	size_t i, n = 0;
+
+	if (!paths)
+		return aa_oom(&res->diags, (aa_pos){ NULL, 0 }, NULL);
+	for (i = 0; i < res->cs.n; i++)
+		if (res->cs.ops[i].kind == AA_OP_DELETE)
+			paths[n++] = res->cs.ops[i].path;
+	if (n)
+		popts->allow_delete = o->confirm_deletions(paths, n, o->payload) != 0;
+	free(paths);
+	return 0;
+}
+
+/*
  * Everything before the landing: the inputs, a lander (on `base`, or on
  * a base of its own when NULL), the change set, the plan and, for
  * --branch, the provenance. 0 to go on and land; -1 when the run ends
@@ -477,28 +537,20 @@ int aa_apply_plan_one(git_repository *repo, aa_base *base,
 	res->land = o->land;
 	res->land.check_worktree = o->land.mode != AA_LAND_BRANCH &&
 				   git_repository_workdir(repo) != NULL;
-	res->outcome = AA_OUT_FATAL;
-	if (read_inputs(o, repo, &res->inputs, &res->diags) < 0)
+	/*
+	 * Read and parse everything before the lock is taken or recovery
+	 * runs, as git does: a malformed answer fails without ever locking,
+	 * and no lock is held while a long input is read or a question about
+	 * deletions waits for its answer.
+	 */
+	if (read_and_parse(repo, o, res) < 0)
 		return -1;
-	if (asks_before_locking(o, base))
-		r = open_peek(repo, res);
-	else {
-		r = base ? aa_lander_begin(&res->session, base, &res->land,
-					   &res->diags)
-			 : aa_session_open(&res->session, repo, &res->land,
-					   &res->diags);
-		res->opened = 1;
-	}
-	if (r < 0)
+	if (o->confirm_deletions && !popts.allow_delete && o->parse.strict &&
+	    confirm_deletions(o, res, &popts) < 0)
+		return res->outcome = AA_OUT_FATAL, -1;
+	if ((r = open_landing(repo, base, o, res)) < 0)
 		return res->outcome = outcome_of(r), -1;
 	res->outcome = AA_OUT_REJECTED;
-	if (parse_inputs(o, &res->inputs, &res->cs, &res->diags) < 0 ||
-	    (o->alternative && take_alternative(o, res) < 0))
-		return -1;
-	if (!o->alternative && !o->alternatives)
-		say_alternatives(res);
-	if (o->confirm_deletions && !popts.allow_delete && o->parse.strict)
-		o->confirm_deletions(&popts, &res->cs, o->payload);
 	if (aa_plan_build(&res->plan, &res->cs, res->peek_opened ?
 			  &res->peek.snap : &res->session.snap, &popts,
 			  &res->diags) < 0) {
@@ -552,8 +604,13 @@ aa_outcome aa_apply_landed(aa_apply_result *res, int r)
 }
 
 aa_outcome aa_apply(git_repository *repo, const aa_apply_opts *o,
-		    aa_apply_result *res)
+		    aa_apply_result **out)
 {
+	aa_apply_result *res = malloc(sizeof(*res));
+
+	*out = res;
+	if (!res)
+		return AA_OUT_FATAL;
 	aa_apply_result_init(res);
 	if (aa_apply_plan_one(repo, NULL, o, res) < 0)
 		return res->outcome;
@@ -561,7 +618,7 @@ aa_outcome aa_apply(git_repository *repo, const aa_apply_opts *o,
 					    &res->diags));
 }
 
-void aa_apply_result_free(aa_apply_result *res)
+void aa_apply_result_clear(aa_apply_result *res)
 {
 	aa_plan_free(&res->plan);
 	aa_selection_free(res->selection);
@@ -579,10 +636,70 @@ void aa_apply_result_free(aa_apply_result *res)
 	res->opened = 0;
 }
 
+void aa_apply_result_free(aa_apply_result *res)
+{
+	if (!res)
+		return;
+	aa_apply_result_clear(res);
+	free(res);
+}
+
 aa_session *aa_apply_result_session(aa_apply_result *res)
 {
 	return res->opened ? &res->session :
 	       res->peek_opened ? &res->peek : NULL;
+}
+
+/* ---- the result's accessors: a NULL result ran out of memory ---- */
+
+static aa_diag oom_diag = { AA_DIAG_ERROR, NULL, NULL, 0,
+			    (char *)"out of memory" };
+static const aa_diags oom_diags = { &oom_diag, 1, 1, 1 };
+
+aa_outcome aa_apply_result_outcome(const aa_apply_result *res)
+{
+	return res ? res->outcome : AA_OUT_FATAL;
+}
+
+const aa_diags *aa_apply_result_diags(const aa_apply_result *res)
+{
+	return res ? &res->diags : &oom_diags;
+}
+
+int aa_apply_result_stopped(const aa_apply_result *res)
+{
+	return res ? res->stopped : 1;
+}
+
+size_t aa_apply_result_nfiles(const aa_apply_result *res)
+{
+	return res ? res->plan.nchanges : 0;
+}
+
+const char *aa_apply_result_file(const aa_apply_result *res, size_t i)
+{
+	return res && i < res->plan.nchanges ? res->plan.changes[i].path : NULL;
+}
+
+const git_oid *aa_apply_result_commit(const aa_apply_result *res)
+{
+	return res && res->opened && res->outcome == AA_OUT_APPLIED &&
+	       res->land.mode == AA_LAND_BRANCH ? &res->session.commit : NULL;
+}
+
+/* ---- reports (the report stage reads a run through its session) ---- */
+
+int aa_report_result(FILE *out, aa_apply_result *res, const aa_report_opts *o)
+{
+	if (!res)
+		return aa_report_stopped(out, &oom_diags, o);
+	return aa_report(out, aa_apply_result_session(res), &res->plan,
+			 &res->diags, res->outcome, o);
+}
+
+int aa_report_stopped(FILE *out, const aa_diags *d, const aa_report_opts *o)
+{
+	return aa_report(out, NULL, NULL, d, AA_OUT_FATAL, o);
 }
 
 int aa_apply_exit_code(aa_outcome outcome)

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aiapply/apply.h"
 #include "workflow/apply_internal.h"
 
 /*
@@ -201,13 +200,12 @@ static suggestion *list_suggestions(git_repository *repo,
 	return v;
 }
 
-int aa_apply_each(git_repository *repo, const aa_apply_opts *o,
-		  aa_each_result *res)
+static int apply_each(git_repository *repo, const aa_apply_opts *o,
+		      aa_each_result *res)
 {
 	size_t i, n = 0, nready = 0, *ready;
 	suggestion *sg;
 
-	memset(res, 0, sizeof(*res));
 	if (aa_apply_each_opts_check(o, &res->diags) < 0)
 		return AA_APPLY_EXIT_FATAL;
 	if (!o->nfiles)
@@ -239,12 +237,23 @@ int aa_apply_each(git_repository *repo, const aa_apply_opts *o,
 	return tally(res);
 }
 
+int aa_apply_each(git_repository *repo, const aa_apply_opts *o,
+		  aa_each_result **out)
+{
+	aa_each_result *res = calloc(1, sizeof(*res));
+
+	*out = res;
+	return res ? apply_each(repo, o, res) : AA_APPLY_EXIT_FATAL;
+}
+
 void aa_each_result_free(aa_each_result *res)
 {
 	size_t i;
 
+	if (!res)
+		return;
 	for (i = 0; i < res->n; i++) {
-		aa_apply_result_free(&res->v[i]);
+		aa_apply_result_clear(&res->v[i]);
 		aa_buf_free(&res->branches[i]);
 	}
 	if (res->base_opened)
@@ -253,5 +262,34 @@ void aa_each_result_free(aa_each_result *res)
 	free(res->branches);
 	aa_diags_free(&res->base_diags);
 	aa_diags_free(&res->diags);
-	memset(res, 0, sizeof(*res));
+	free(res);
+}
+
+size_t aa_each_result_count(const aa_each_result *res)
+{
+	return res ? res->n : 0;
+}
+
+aa_apply_result *aa_each_result_get(aa_each_result *res, size_t i)
+{
+	return res && i < res->n ? &res->v[i] : NULL;
+}
+
+const char *aa_each_result_branch(const aa_each_result *res, size_t i)
+{
+	return res && i < res->n ? res->branches[i].ptr : NULL;
+}
+
+size_t aa_each_result_failed(const aa_each_result *res)
+{
+	return res ? res->failed : 0;
+}
+
+const aa_diags *aa_each_result_diags(const aa_each_result *res)
+{
+	static aa_diag oom_diag = { AA_DIAG_ERROR, NULL, NULL, 0,
+				    (char *)"out of memory" };
+	static const aa_diags oom = { &oom_diag, 1, 1, 1 };
+
+	return res ? &res->diags : &oom;
 }

@@ -4,8 +4,9 @@
  * of a killed run, finished or undone; and the cleanup a signal handler
  * runs. The command line reaches the land/ stage only through these.
  */
-#include "aiapply/apply.h"
+#include "aiapply/recover.h"
 #include "land/journal.h"
+#include "land/land.h"
 #include "land/refjournal.h"
 
 int aa_apply_recover_refs(git_repository *repo, aa_diags *d)

@@ -21,9 +21,9 @@
 #include <cjson/cJSON.h>
 #include <git2.h>
 
-#include "aiapply.h"
 #include "aiapply/review.h"
-#include "aiapply/report.h"
+#include "report/report.h"
+#include "workflow/apply_internal.h"
 
 #define RECORD_NAME "ai-apply/review"
 #define ZERO_HEX "0000000000000000000000000000000000000000"

@@ -23,7 +23,7 @@
 
 #include "workflow/select.h"
 #include "workflow/select_model.h"
-#include "aiapply/report.h"
+#include "report/report.h"
 #include "workflow/editor.h"
 
 /* ---- the session of questions ---- */

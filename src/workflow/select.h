@@ -14,15 +14,8 @@
 #define AIAPPLY_SELECT_H
 
 #include <stdio.h>
+#include "aiapply/apply.h" /* aa_select_opts */
 #include "land/land.h"
-#include "aiapply/color.h"
-
-typedef struct aa_select_opts {
-	FILE *in;              /* the answers, one a line (standard input) */
-	FILE *out;             /* the hunks and the questions (standard output) */
-	const aa_color *color; /* NULL or off: no color */
-	aa_land_mode mode;     /* the wording: "Stage" or "Apply ... to the branch" */
-} aa_select_opts;
 
 /* What a selection allocated (the selected contents): freed after the land. */
 typedef struct aa_selection aa_selection;

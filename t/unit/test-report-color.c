@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "unit.h"
-#include "aiapply/report.h"
+#include "report/report.h"
 
 /* Colors on, with git's defaults (no repository). */
 static aa_color colors_on(void)
