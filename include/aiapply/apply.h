@@ -185,7 +185,8 @@ aa_outcome aa_apply_result_outcome(const aa_apply_result *res);
 /* Every message of the run, in order (borrowed from res). */
 const aa_diags *aa_apply_result_diags(const aa_apply_result *res);
 /*
- * 1 when the run stopped before it began (an input could not be read):
+ * 1 when the run stopped before it began (options that cannot go
+ * together, or an input that could not be read):
  * the command line says its errors as git's die() does.
  */
 int aa_apply_result_stopped(const aa_apply_result *res);

@@ -612,6 +612,11 @@ aa_outcome aa_apply(git_repository *repo, const aa_apply_opts *o,
 	if (!res)
 		return AA_OUT_FATAL;
 	aa_apply_result_init(res);
+	/* options that cannot go together: nothing is tried, as git's die() */
+	if (aa_apply_opts_check(o, &res->diags) < 0) {
+		res->stopped = 1;
+		return res->outcome = AA_OUT_FATAL;
+	}
 	if (aa_apply_plan_one(repo, NULL, o, res) < 0)
 		return res->outcome;
 	return aa_apply_landed(res, aa_land(&res->session, &res->plan,

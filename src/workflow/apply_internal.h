@@ -28,7 +28,7 @@ typedef struct aa_apply_inputs {
 struct aa_apply_result {
 	aa_outcome outcome;
 	aa_diags diags;
-	int stopped;           /* an input could not be read: nothing tried */
+	int stopped;           /* options or an input refused: nothing tried */
 	aa_session session;
 	int opened;            /* session is open */
 	aa_plan plan;

@@ -182,6 +182,28 @@ static void test_every_broken_rule_is_said(void **state)
 		"|--strict is the unified diff contract; it takes --format=diff only");
 }
 
+/* aa_apply itself refuses, before it reads anything (no repository needed). */
+static void test_apply_refuses_before_anything(void **state)
+{
+	aa_apply_opts o = { 0 };
+	aa_apply_result *res = NULL;
+	const aa_diags *d;
+
+	(void)state;
+	o.land.mode = AA_LAND_BRANCH;
+	o.land.branch = "ai/x";
+	o.plan.threeway = 1;
+	o.files = one_file;
+	o.nfiles = 1;
+	assert_int_equal(aa_apply(NULL, &o, &res), AA_OUT_FATAL);
+	assert_non_null(res);
+	assert_int_equal(aa_apply_result_stopped(res), 1);
+	d = aa_apply_result_diags(res);
+	assert_int_equal(d->nerrors, 1);
+	assert_string_equal(d->v[0].msg, "--3way cannot be used with --branch: a branch never commits a conflict");
+	aa_apply_result_free(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_select_not_with_each),
 		cmocka_unit_test(test_strict_takes_diff_only),
 		cmocka_unit_test(test_every_broken_rule_is_said),
+		cmocka_unit_test(test_apply_refuses_before_anything),
 	};
 
 	return AA_RUN_TESTS(tests);
