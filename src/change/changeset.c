@@ -301,12 +301,15 @@ int aa_op_clone(aa_changeset *cs, const aa_op *src)
 	return payload_of(src->edit_kind)->clone(op, src);
 }
 
+void aa_changeset_truncate(aa_changeset *cs, size_t n)
+{
+	while (cs->n > n)
+		aa_op_free(&cs->ops[--cs->n]);
+}
+
 void aa_changeset_free(aa_changeset *cs)
 {
-	size_t i;
-
-	for (i = 0; i < cs->n; i++)
-		aa_op_free(&cs->ops[i]);
+	aa_changeset_truncate(cs, 0);
 	free(cs->ops);
 	cs->ops = NULL;
 	cs->n = cs->cap = 0;

@@ -866,7 +866,7 @@ int aa_parse_ap(const aa_block *b, const aa_parse_opts *o,
 		aa_changeset *cs, aa_diags *d)
 {
 	yreader y;
-	size_t first = cs->n, i, skip;
+	size_t first = cs->n, skip;
 	int r;
 
 	(void)o;
@@ -895,9 +895,7 @@ int aa_parse_ap(const aa_block *b, const aa_parse_opts *o,
 	yaml_parser_delete(&y.parser);
 	if (r < 0) {
 		/* Nothing half-parsed stays in the change set. */
-		for (i = first; i < cs->n; i++)
-			aa_op_free(&cs->ops[i]);
-		cs->n = first;
+		aa_changeset_truncate(cs, first);
 		return -1;
 	}
 	return (int)(cs->n - first);

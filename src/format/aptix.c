@@ -731,12 +731,6 @@ static int check_trailing(jdoc *j, const char *end)
 	return 0;
 }
 
-static void rollback(aa_changeset *cs, size_t n)
-{
-	while (cs->n > n)
-		aa_op_free(&cs->ops[--cs->n]);
-}
-
 static void jdoc_free(jdoc *j)
 {
 	free(j->text);
@@ -789,7 +783,7 @@ int aa_parse_aptix(const aa_block *b, const aa_parse_opts *o,
 		r = (int)(cs->n - first);
 out:
 	if (r < 0)
-		rollback(cs, first);
+		aa_changeset_truncate(cs, first);
 	cJSON_Delete(doc);
 	jdoc_free(&j);
 	return r;

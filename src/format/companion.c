@@ -490,12 +490,6 @@ static size_t parse_start(cparse *p, const command *c, const aa_lspan *l)
 	return el.next;
 }
 
-static void rollback(aa_changeset *cs, size_t n)
-{
-	while (cs->n > n)
-		aa_op_free(&cs->ops[--cs->n]);
-}
-
 /* The commands of one block, in order; see aa_parse_companion. */
 static int parse_commands(cparse *p)
 {
@@ -528,7 +522,7 @@ static int parse_commands(cparse *p)
 		off = l.next;
 	}
 	if (p->failed) {
-		rollback(p->cs, first);
+		aa_changeset_truncate(p->cs, first);
 		return -1;
 	}
 	return ncommands;

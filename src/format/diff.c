@@ -1379,12 +1379,6 @@ static int strict_finish(run *R)
 	return emit(P, &R->pending);
 }
 
-static void rollback(aa_changeset *cs, size_t n0)
-{
-	while (cs->n > n0)
-		aa_op_free(&cs->ops[--cs->n]);
-}
-
 static int parse_block(run *R)
 {
 	aa_dparser *P = &R->P;
@@ -1423,7 +1417,7 @@ int aa_parse_diff(const aa_block *b, const aa_parse_opts *o,
 	aa_linemap_free(&R.lines);
 	fdiff_free(&R.pending);
 	if (r < 0) {
-		rollback(cs, n0);
+		aa_changeset_truncate(cs, n0);
 		return -1;
 	}
 	return R.nfiles;

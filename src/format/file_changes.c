@@ -618,12 +618,6 @@ static size_t parse_directive(fparse *p, size_t off)
 	return parse_without_body(p, &t);
 }
 
-static void rollback(aa_changeset *cs, size_t n)
-{
-	while (cs->n > n)
-		aa_op_free(&cs->ops[--cs->n]);
-}
-
 /* Root state: 0 outside, else 1 + offset of the open <FILE_CHANGES>. */
 static size_t handle_tag(fparse *p, tag_kind k, size_t at, size_t line_next,
 			 size_t *root)
@@ -695,7 +689,7 @@ static int parse_tags(fparse *p)
 	if (root)
 		fail(p, root - 1, NULL, "<FILE_CHANGES> has no closing </FILE_CHANGES>");
 	if (p->failed) {
-		rollback(p->cs, first);
+		aa_changeset_truncate(p->cs, first);
 		return -1;
 	}
 	return p->ndirectives;

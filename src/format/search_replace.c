@@ -685,8 +685,7 @@ static int finish(sparse *p, size_t first)
 	aa_linemap_free(&p->lines);
 	aa_buf_free(&p->replace);
 	if (p->failed) {
-		while (p->cs->n > first)
-			aa_op_free(&p->cs->ops[--p->cs->n]);
+		aa_changeset_truncate(p->cs, first);
 		return -1;
 	}
 	return p->nblocks;

@@ -529,12 +529,6 @@ static void parse_patch(vparse *p)
 	fail(p, begin, NULL, "\"*** Begin Patch\" has no \"*** End Patch\"");
 }
 
-static void rollback(aa_changeset *cs, size_t n)
-{
-	while (cs->n > n)
-		aa_op_free(&cs->ops[--cs->n]);
-}
-
 int aa_parse_v4a(const aa_block *b, const aa_parse_opts *o,
 		 aa_changeset *cs, aa_diags *d)
 {
@@ -564,7 +558,7 @@ int aa_parse_v4a(const aa_block *b, const aa_parse_opts *o,
 	}
 	aa_linemap_free(&p.lines);
 	if (p.failed) {
-		rollback(cs, first);
+		aa_changeset_truncate(cs, first);
 		return -1;
 	}
 	return npatches ? (int)(cs->n - first) : 0;

@@ -16,6 +16,7 @@
 #include "land/land.h"
 #include "land/land_internal.h"
 #include "land/journal.h"
+#include "util/util.h"
 
 typedef struct wt_entry {
 	const char *path;
@@ -65,7 +66,7 @@ struct aa_wt_backup {
 
 static int wt_fail(aa_diags *d, const char *path, const char *what)
 {
-	return aa_error(d, (aa_pos){ NULL, 0 }, path, "%s: %s", what,
+	return aa_error(d, AA_NOPOS, path, "%s: %s", what,
 			strerror(errno));
 }
 
@@ -460,7 +461,7 @@ static int backup_one(aa_wt_backup *b, wt_entry *e, aa_diags *d)
 			e->data = aa_buf_detach(&buf);
 		}
 	} else {
-		r = aa_error(d, (aa_pos){ NULL, 0 }, e->path,
+		r = aa_error(d, AA_NOPOS, e->path,
 			     "is a directory or special file in the work tree");
 	}
 	aa_buf_free(&buf);
@@ -486,16 +487,10 @@ static int write_file_at(int dir, const char *base, const char *data,
 	}
 	if (fd < 0)
 		return -1;
-	while (len) {
-		ssize_t n = write(fd, data, len);
-
-		if (n < 0) {
-			close(fd);
-			unlinkat(dir, tmp, 0);
-			return -1;
-		}
-		data += n;
-		len -= (size_t)n;
+	if (aa_write_all(fd, data, len) < 0) {
+		close(fd);
+		unlinkat(dir, tmp, 0);
+		return -1;
 	}
 	if (close(fd) < 0 || renameat(dir, tmp, dir, base) < 0) {
 		int e = errno;
@@ -586,7 +581,7 @@ static int gitlink_check_clean(aa_session *s, const aa_change *c,
 	if (c->base_exists || !c->exists || full_path(s, c->path, full) < 0 ||
 	    lstat(full->ptr, &st) < 0 || S_ISDIR(st.st_mode))
 		return 0;
-	return aa_error(d, (aa_pos){ NULL, 0 }, c->path,
+	return aa_error(d, AA_NOPOS, c->path,
 			"already exists in the work tree (untracked); not overwriting it");
 }
 
@@ -610,14 +605,14 @@ int aa_worktree_check_clean(aa_session *s, const aa_plan *plan, aa_diags *d)
 		}
 		if (e) {
 			if (matches_index(s, c->path, e, &same) < 0)
-				r = aa_error(d, (aa_pos){ NULL, 0 }, c->path,
+				r = aa_error(d, AA_NOPOS, c->path,
 					     "cannot read the work tree file");
 			else if (!same)
-				r = aa_error(d, (aa_pos){ NULL, 0 }, c->path,
+				r = aa_error(d, AA_NOPOS, c->path,
 					     "has unstaged changes (commit, stash or 'git add' them first, or use --cached / --branch)");
 		} else if (c->exists && full_path(s, c->path, &full) == 0 &&
 			   lstat(full.ptr, &st) == 0) {
-			r = aa_error(d, (aa_pos){ NULL, 0 }, c->path,
+			r = aa_error(d, AA_NOPOS, c->path,
 				     "already exists in the work tree (untracked); not overwriting it");
 		}
 	}
@@ -653,12 +648,12 @@ static int gitlink_write(aa_wt_backup *b, wt_entry *e, const aa_change *c,
 			r = wt_fail(d, e->path, "cannot create the submodule directory");
 		else if (fstatat(dir, base, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 			 !S_ISDIR(st.st_mode))
-			r = aa_error(d, (aa_pos){ NULL, 0 }, e->path,
+			r = aa_error(d, AA_NOPOS, e->path,
 				     "already exists in the work tree and is not a directory; not overwriting it");
 	} else if (unlinkat(dir, base, AT_REMOVEDIR) == 0) {
 		e->changed = 1;
 	} else if (errno != ENOENT) {
-		aa_warn(d, (aa_pos){ NULL, 0 }, e->path,
+		aa_warn(d, AA_NOPOS, e->path,
 			"submodule directory left in the work tree: %s",
 			strerror(errno));
 	}
@@ -783,7 +778,7 @@ static int write_path(aa_session *s, aa_wt_backup *b, wt_entry *e,
 		git_blob *blob;
 
 		if (git_blob_lookup(&blob, s->repo, id) < 0)
-			r = aa_error(d, (aa_pos){ NULL, 0 }, e->path, "cannot read the link target");
+			r = aa_error(d, AA_NOPOS, e->path, "cannot read the link target");
 		else {
 			char *target = aa_strndup(git_blob_rawcontent(blob),
 						  (size_t)git_blob_rawsize(blob));
@@ -794,7 +789,7 @@ static int write_path(aa_session *s, aa_wt_backup *b, wt_entry *e,
 			git_blob_free(blob);
 		}
 	} else if (checkout_content(s->repo, b, e->path, id, &content) < 0) {
-		r = aa_error(d, (aa_pos){ NULL, 0 }, e->path, "cannot convert for the work tree");
+		r = aa_error(d, AA_NOPOS, e->path, "cannot convert for the work tree");
 	} else if (write_file_at(dir, base, content.ptr, content.size,
 				 c->mode == AA_MODE_EXEC) < 0) {
 		r = wt_fail(d, e->path, "cannot write");
@@ -865,7 +860,7 @@ int aa_worktree_restore(aa_session *s, aa_wt_backup *b, aa_diags *d)
 		if (e->restore_errno)
 			aa_buf_printf(&list, " (%s)", strerror(e->restore_errno));
 	}
-	aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+	aa_error(d, AA_NOPOS, NULL,
 		 "the work tree could not be put back; it is left so:%s\n"
 		 "the index is unchanged. Once the cause is fixed, run 'git ai-apply --recover'",
 		 aa_buf_oom(&list) || !list.ptr ?
@@ -901,7 +896,7 @@ int aa_worktree_write(aa_session *s, const aa_plan *plan, const git_oid *ids,
 
 	*out = NULL;
 	if (!b)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		return aa_error(d, AA_NOPOS, NULL,
 				"cannot open the work tree: %s", strerror(errno));
 	for (i = 0; i < plan->nchanges && !r; i++) {
 		b->v[i].path = plan->changes[i].path;

@@ -11,6 +11,7 @@
 #include "land/land.h"
 #include "land/land_internal.h"
 #include "plan/history.h"
+#include "util/util.h"
 
 static void to_aa_oid(aa_oid *out, const git_oid *in)
 {
@@ -260,10 +261,8 @@ static int worktree_beyond_link(void *ctx, const char *path, char **link)
 /* libgit2's reason for the last failure (the planner's messages give it). */
 static const char *last_error(void *ctx)
 {
-	const git_error *e = git_error_last();
-
 	(void)ctx;
-	return e ? e->message : NULL;
+	return aa_git_error(NULL);
 }
 
 void aa_snapshot_bind(aa_session *s)
