@@ -7,6 +7,7 @@
 #include <xxhash.h>
 
 #include "edit/locate.h"
+#include "util/util.h"
 
 /*
  * How far aa_locate_nearest() scans outward, line by line, before it
@@ -15,17 +16,12 @@
  */
 #define NEAR_WINDOW 1024
 
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r';
-}
-
 int aa_line_is_blank(const char *s, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i < len; i++)
-		if (!is_blank(s[i]))
+		if (!aa_is_hspace(s[i]))
 			return 0;
 	return 1;
 }
@@ -35,10 +31,10 @@ void aa_ws_span(const char *s, size_t len, aa_ws lv, size_t *off, size_t *n)
 	size_t b = 0, e = len;
 
 	if (lv != AA_WS_EXACT)
-		while (e > 0 && is_blank(s[e - 1]))
+		while (e > 0 && aa_is_hspace(s[e - 1]))
 			e--;
 	if (lv == AA_WS_BOTH)
-		while (b < e && is_blank(s[b]))
+		while (b < e && aa_is_hspace(s[b]))
 			b++;
 	*off = b;
 	*n = e - b;

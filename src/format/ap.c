@@ -21,6 +21,7 @@
 
 #include "format/format.h"
 #include "change/path.h"
+#include "util/util.h"
 
 /* Largest include_*_blank_lines value accepted. */
 #define MAX_BLANK_LINES 1000000000L
@@ -501,18 +502,8 @@ static void change_free(change_fields *c)
 
 static mod_fields *change_add_mod(change_fields *c)
 {
-	if (c->nmods == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 8;
-		mod_fields *v;
-
-		if (cap > SIZE_MAX / sizeof(*v))
-			return NULL;
-		v = realloc(c->mods, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		c->mods = v;
-		c->cap = cap;
-	}
+	if (AA_GROW(c->mods, c->nmods, c->cap) < 0)
+		return NULL;
 	memset(&c->mods[c->nmods], 0, sizeof(*c->mods));
 	return &c->mods[c->nmods++];
 }

@@ -19,6 +19,7 @@
 #include "format/format.h"
 #include "change/path.h"
 #include "format/registry.h"
+#include "util/util.h"
 
 /* Positions of more values than this are not recorded (memory bound). */
 #define MAX_RECORDED_VALUES (1u << 20)
@@ -64,21 +65,13 @@ static int record_value(jdoc *j, long key_line, long val_line)
 {
 	if (!j->vals_ok)
 		return 0;
-	if (j->nvals == j->cap) {
-		size_t cap = j->cap ? j->cap * 2 : 64;
-		value_line *v;
-
-		if (cap > MAX_RECORDED_VALUES) {
-			/* Too many to track: fall back to the block's line. */
-			j->vals_ok = 0;
-			return 0;
-		}
-		v = realloc(j->vals, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		j->vals = v;
-		j->cap = cap;
+	if (j->nvals == MAX_RECORDED_VALUES) {
+		/* Too many to track: fall back to the block's line. */
+		j->vals_ok = 0;
+		return 0;
 	}
+	if (AA_GROW(j->vals, j->nvals, j->cap) < 0)
+		return -1;
 	j->vals[j->nvals].key = key_line;
 	j->vals[j->nvals].val = val_line;
 	j->nvals++;

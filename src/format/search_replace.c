@@ -42,23 +42,11 @@
 #include "format/format.h"
 #include "edit/text.h"
 #include "format/registry.h"
+#include "util/util.h"
 
 #define QUOTE_MAX 120
 
 /* ---------- markers ---------- */
-
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
-/* Length of s[0..len) without trailing blanks. */
-static size_t rtrim(const char *s, size_t len)
-{
-	while (len && is_blank(s[len - 1]))
-		len--;
-	return len;
-}
 
 static int is_search(const char *s, size_t len)
 {
@@ -104,7 +92,7 @@ static int next_nonblank(const char *s, size_t n, size_t off, aa_lspan *l)
 {
 	for (; off < n; off = l->next) {
 		aa_lspan_at(s, n, off, l);
-		if (rtrim(s + l->start, l->len))
+		if (aa_rtrim(s + l->start, l->len, aa_is_blank_cr))
 			return 1;
 	}
 	return 0;
@@ -328,14 +316,14 @@ static int roo_hint(sparse *p, const char *s, size_t len)
 	long v = 0;
 	size_t i, n;
 
-	len = rtrim(s, len);
+	len = aa_rtrim(s, len, aa_is_blank_cr);
 	if (is_roo_line_marker(s, len) == 12)
 		n = 12;
 	else if (is_roo_line_marker(s, len) == 10)
 		n = 10;
 	else
 		return 0;
-	for (i = n; i < len && is_blank(s[i]); i++)
+	for (i = n; i < len && aa_is_blank_cr(s[i]); i++)
 		;
 	/* models write the number in brackets too (`:start_line:[12]`) */
 	if (i < len && s[i] == '[' && s[len - 1] == ']') {
@@ -604,7 +592,7 @@ static const char *marker_in_replace(const sparse *p, const char *s,
 	if (is_divider(p, m))
 		return "a second \"=======\" inside REPLACE (a malformed block; "
 		       "escape it as \"\\=======\" if it is content)";
-	while (i < len && is_blank(s[i]))
+	while (i < len && aa_is_blank_cr(s[i]))
 		i++;
 	if (is_roo_line_marker(s + i, len - i))
 		return "a line hint inside REPLACE (\":start_line:\" and "
@@ -628,7 +616,7 @@ static void content_line(sparse *p, const aa_lspan *l)
 	len -= esc;
 	if (p->st == S_SEARCH) {
 		p->nsearch++;
-		if (rtrim(s, len))
+		if (aa_rtrim(s, len, aa_is_blank_cr))
 			p->search_blank = 0;
 		add_line(p, '-', s, len);
 	} else {

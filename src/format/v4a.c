@@ -26,6 +26,7 @@
 #include "format/format.h"
 #include "change/path.h"
 #include "format/registry.h"
+#include "util/util.h"
 
 #define QUOTE_MAX 120
 
@@ -41,20 +42,12 @@ typedef struct vparse {
 
 /* ---------- lines and markers ---------- */
 
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
 /* The line without surrounding blanks: s[*from .. *to). */
 static void trim(const char *s, size_t len, size_t *from, size_t *to)
 {
 	size_t a = 0, z = len;
 
-	while (a < z && is_blank(s[a]))
-		a++;
-	while (z > a && is_blank(s[z - 1]))
-		z--;
+	aa_trim(s, &a, &z, aa_is_blank_cr);
 	*from = a;
 	*to = z;
 }
@@ -75,7 +68,7 @@ static int marker(const char *s, size_t len, const char *m, int takes_arg,
 	trim(s + a + n, z - a - n, &i, &j);
 	if (!takes_arg && j > i)
 		return 0;
-	if (takes_arg && !(z - a > n && (is_blank(s[a + n]) || s[a + n - 1] == ':')))
+	if (takes_arg && !(z - a > n && (aa_is_blank_cr(s[a + n]) || s[a + n - 1] == ':')))
 		return 0;
 	if (arg) {
 		*arg = s + a + n + i;

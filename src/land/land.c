@@ -35,19 +35,12 @@
 int aa_remember_version(aa_session *s, const git_oid *oid,
 			const git_oid *base)
 {
-	if (s->ncreated == s->capcreated) {
-		size_t cap = s->capcreated ? s->capcreated * 2 : 32;
-		git_oid *v = realloc(s->created, cap * sizeof(*v));
+	size_t cap = s->capcreated;
 
-		if (!v)
-			return -1;
-		s->created = v;
-		v = realloc(s->bases, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		s->bases = v;
-		s->capcreated = cap;
-	}
+	/* two arrays, one capacity: the second grows as the first did */
+	if (AA_GROW(s->created, s->ncreated, cap) < 0 ||
+	    AA_GROW(s->bases, s->ncreated, s->capcreated) < 0)
+		return -1;
 	git_oid_cpy(&s->created[s->ncreated], oid);
 	if (base)
 		git_oid_cpy(&s->bases[s->ncreated], base);

@@ -89,15 +89,8 @@ aa_refjournal *aa_refjournal_new(git_repository *repo)
 
 long aa_refjournal_add(aa_refjournal *j, const aa_refmove *m)
 {
-	if (j->nmoves == j->cap) {
-		size_t cap = j->cap ? j->cap * 2 : 8;
-		aa_refmove *v = realloc(j->moves, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		j->moves = v;
-		j->cap = cap;
-	}
+	if (AA_GROW(j->moves, j->nmoves, j->cap) < 0)
+		return -1;
 	j->moves[j->nmoves] = *m;
 	if (!(j->moves[j->nmoves].refname = aa_strdup(m->refname)))
 		return -1;

@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 
 #include "aiapply/report.h"
+#include "util/util.h"
 
 /* ---- git's diff colors (git's diff.c emit_line_0, ws.c ws_check_emit) ---- */
 
@@ -19,12 +20,6 @@ static void put_colored(aa_buf *out, const char *set, const char *s, size_t n,
 	aa_buf_puts(out, reset);
 }
 
-/* git's isspace: the blanks a whitespace check sees. */
-static int git_blank(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
-}
-
 /*
  * An added line's text (no sign, no newline) with git's default
  * whitespace rules: a space before a tab in the indent and blanks at the
@@ -36,7 +31,7 @@ static void put_new_text(aa_buf *out, const char *s, size_t len,
 {
 	size_t trail = len, i, written = 0;
 
-	while (trail && git_blank(s[trail - 1]))
+	while (trail && aa_is_ws(s[trail - 1]))
 		trail--;
 	for (i = 0; i < trail; i++) {
 		if (s[i] == ' ')
@@ -132,7 +127,7 @@ static void put_hunk_header(aa_buf *out, const char *s, size_t len,
 /* git's ws_blank_line: nothing but blanks. */
 static int blank_line(const char *s, size_t len)
 {
-	while (len && git_blank(*s)) {
+	while (len && aa_is_ws(*s)) {
 		s++;
 		len--;
 	}

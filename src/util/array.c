@@ -7,7 +7,8 @@
 
 int aa_array_grow(void *arrayp, size_t *cap, size_t need, size_t size)
 {
-	size_t ncap = *cap ? *cap : 8;
+	/* the first allocation is what was asked for (a known count), or 8 */
+	size_t ncap = *cap ? *cap : need > 8 ? need : 8;
 	void *v, *p;
 
 	if (need <= *cap)

@@ -10,6 +10,7 @@
 #define AIAPPLY_UTIL_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "aiapply/common.h"
 
@@ -40,9 +41,10 @@ int aa_git_fail(aa_diags *d, const char *what);
 
 /*
  * Makes the array *arrayp (the address of a pointer to items of `size`
- * bytes) hold at least `need` items, doubling *cap (8 at the first
- * allocation). 0, or -1 when out of memory or on overflow, with the
- * array and *cap unchanged.
+ * bytes) hold at least `need` items, doubling *cap; the first
+ * allocation is `need` items (a count known in advance), at least 8.
+ * 0, or -1 when out of memory or on overflow, with the array and *cap
+ * unchanged.
  */
 int aa_array_grow(void *arrayp, size_t *cap, size_t need, size_t size);
 /* Room for one more item: v has n items and cap slots. */
@@ -81,6 +83,16 @@ static inline char aa_lower(char c)
 	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
 }
 
+/* The length of the blanks (aa_is_blank) that start s[0..len). */
+static inline size_t aa_indent_of(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && aa_is_blank(s[i]))
+		i++;
+	return i;
+}
+
 /* One of the classes above. */
 typedef int aa_char_class(char c);
 
@@ -107,6 +119,14 @@ static inline void aa_trim(const char *s, size_t *a, size_t *z,
 {
 	*a = aa_skip(s, *z, *a, in);
 	*z = *a + aa_rtrim(s + *a, *z - *a, in);
+}
+
+/* s[0..len) starts with the string prefix. */
+static inline int aa_starts_with(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && !memcmp(s, prefix, n);
 }
 
 /* ---- files ---- */

@@ -55,15 +55,8 @@ static int params_add(aa_config_params *p, const char *name, size_t nlen,
 {
 	aa_config_param *e;
 
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 8;
-		aa_config_param *v = realloc(p->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		p->v = v;
-		p->cap = cap;
-	}
+	if (AA_GROW(p->v, p->n, p->cap) < 0)
+		return -1;
 	e = &p->v[p->n];
 	e->name = normalized_name(name, nlen);
 	e->value = has_value ? aa_strndup(value, vlen) : NULL;

@@ -157,15 +157,8 @@ static int tally(aa_each_result *res)
 static int add_suggestion(suggestion **v, size_t *n, size_t *cap,
 			  size_t file, size_t alternative, size_t of)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 16;
-		suggestion *w = realloc(*v, c * sizeof(**v));
-
-		if (!w)
-			return -1;
-		*v = w;
-		*cap = c;
-	}
+	if (AA_GROW(*v, *n, *cap) < 0)
+		return -1;
 	(*v)[*n].file = file;
 	(*v)[*n].alternative = alternative;
 	(*v)[(*n)++].of = of;

@@ -226,15 +226,8 @@ static int path_set_add(path_set *ps, const char *dir, const char *name)
 {
 	aa_buf p = AA_BUF_INIT;
 
-	if (ps->n == ps->cap) {
-		size_t cap = ps->cap ? ps->cap * 2 : 64;
-		char **v = realloc(ps->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		ps->v = v;
-		ps->cap = cap;
-	}
+	if (AA_GROW(ps->v, ps->n, ps->cap) < 0)
+		return -1;
 	if (aa_buf_printf(&p, "%s%s%s", dir, *dir ? "/" : "", name) < 0) {
 		aa_buf_free(&p);
 		return -1;
@@ -465,16 +458,9 @@ static int add_suggestion(lister *l, const char *name, git_commit *tip)
 	memset(&sg, 0, sizeof(sg));
 	if (!read_trailers(git_commit_message(tip), &sg))
 		return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		aa_suggestion *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v) {
-			free(sg.answers);
-			return aa_fatal_oom(l->d, AA_NOPOS, NULL);
-		}
-		l->v = v;
-		l->cap = cap;
+	if (AA_GROW(l->v, l->n, l->cap) < 0) {
+		free(sg.answers);
+		return aa_fatal_oom(l->d, AA_NOPOS, NULL);
 	}
 	sg.branch = aa_strdup(name);
 	git_oid_cpy(&sg.tip, git_commit_id(tip));

@@ -44,6 +44,13 @@ static void test_grow_to_a_count(void **state)
 	assert_int_equal(aa_array_grow(&v, &cap, 0, 1), 0);
 	assert_int_equal(cap, 128);
 	free(v);
+	/* the first allocation is a known count as it is */
+	v = NULL, cap = 0;
+	assert_int_equal(aa_array_grow(&v, &cap, 1000, 1), 0);
+	assert_int_equal(cap, 1000);
+	assert_int_equal(aa_array_grow(&v, &cap, 1001, 1), 0);
+	assert_int_equal(cap, 2000);
+	free(v);
 }
 
 /* Overflow: refused, the array and its capacity as they were. */
