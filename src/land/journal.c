@@ -173,20 +173,6 @@ void aa_test_hook(const char *step)
 
 /* ---- small file helpers ---- */
 
-/* fsync()s the directory holding `path`. */
-static int fsync_dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	aa_buf dir = AA_BUF_INIT;
-	int r = -1;
-
-	if (aa_buf_put(&dir, path, slash ? (size_t)(slash - path) + 1 : 0) >= 0 &&
-	    aa_buf_puts(&dir, ".") >= 0)
-		r = aa_fsync_dir(dir.ptr);
-	aa_buf_free(&dir);
-	return r;
-}
-
 static int read_file(const char *path, aa_buf *out)
 {
 	char chunk[65536];
@@ -457,34 +443,14 @@ static int read_journal(const aa_guard *g, journal *j)
 static int write_journal(aa_guard *g, const aa_jentry *v, size_t n, int durable)
 {
 	aa_buf b = AA_BUF_INIT, tmp = AA_BUF_INIT;
-	int fd = -1, r = -1;
+	int r = -1;
 
-	if (format_journal(g, v, n, &b) < 0 ||
-	    aa_buf_printf(&tmp, "%s.tmp", g->journal_path.ptr) < 0)
-		goto out;
-	fd = open(tmp.ptr, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0 || aa_write_all(fd, b.ptr, b.len) < 0 ||
-	    (durable && fsync(fd) < 0))
-		goto out;
-	if (close(fd) < 0) {
-		fd = -1;
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp.ptr, g->journal_path.ptr) < 0 ||
-	    (durable && fsync_dir_of(g->journal_path.ptr) < 0))
-		goto out;
-	r = 0;
-out:
-	if (r < 0) {
-		int e = errno;
-
-		if (fd >= 0)
-			close(fd);
-		if (tmp.ptr)
-			unlink(tmp.ptr);
-		errno = e;
-	}
+	if (format_journal(g, v, n, &b) == 0 &&
+	    aa_buf_printf(&tmp, "%s.tmp", g->journal_path.ptr) == 0)
+		r = aa_replace_file(open(tmp.ptr, O_WRONLY | O_CREAT | O_TRUNC |
+					 O_CLOEXEC, 0666),
+				    tmp.ptr, b.ptr, b.len, g->journal_path.ptr,
+				    durable);
 	aa_buf_free(&b);
 	aa_buf_free(&tmp);
 	return r;
@@ -929,7 +895,7 @@ static int recover(aa_guard *g, const journal *j, aa_diags *d)
 	if (unlink(g->journal_path.ptr) < 0 && errno != ENOENT)
 		return aa_fatal(d, AA_NOPOS, NULL, "cannot remove '%s': %s",
 				g->journal_path.ptr, strerror(errno));
-	fsync_dir_of(g->journal_path.ptr);
+	aa_fsync_dir_of(g->journal_path.ptr);
 	return 0;
 }
 
@@ -1079,12 +1045,12 @@ int aa_guard_commit(aa_guard *g, aa_diags *d)
 	g->held = 0;
 	g->owner = 0; /* from here on the lock and git dir files are not ours */
 	drop_owner(g);
-	fsync_dir_of(g->index_path.ptr);
+	aa_fsync_dir_of(g->index_path.ptr);
 	aa_test_hook("rename");
 	/* the index names the pack's objects now */
 	remove_keeps(g->keeps, g->nkeeps);
 	unlink(g->journal_path.ptr);
-	fsync_dir_of(g->journal_path.ptr);
+	aa_fsync_dir_of(g->journal_path.ptr);
 	aa_test_hook("done");
 	return 0;
 }

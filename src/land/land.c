@@ -428,9 +428,33 @@ static int journal_moves(aa_session *const *v, size_t n, aa_refjournal *j,
  * pack, not loose objects: one file and one fsync, instead of a file,
  * a rename and two fsyncs an object.
  */
-int aa_land_persist(aa_session *const *v, size_t n, aa_diags *d)
+/*
+ * One kept pack of objs[0..n) in the repository's objects/, its keep
+ * naming this process; the keep's tmp_dir, record and ctx are the
+ * caller's.
+ */
+static int write_kept_pack(aa_session *s, const aa_pack_object *objs,
+			   size_t n, aa_pack_keep *keep, aa_diags *d)
 {
 	aa_buf dir = AA_BUF_INIT, reason = AA_BUF_INIT;
+	int r;
+
+	if (aa_buf_printf(&dir, "%sobjects", git_repository_commondir(s->repo)) < 0 ||
+	    aa_buf_printf(&reason, "ai-apply %ld on %s", (long)getpid(),
+			  aa_owner_host()) < 0) {
+		r = aa_fatal_oom(d, AA_NOPOS, NULL);
+	} else {
+		keep->reason = reason.ptr;
+		r = aa_pack_write(dir.ptr, s->base->odb, objs, n,
+				  pack_compression(s->repo), keep, d);
+	}
+	aa_buf_free(&dir);
+	aa_buf_free(&reason);
+	return r;
+}
+
+int aa_land_persist(aa_session *const *v, size_t n, aa_diags *d)
+{
 	aa_refjournal *j = n ? base_journal(v[0]->base, d) : NULL;
 	aa_pack_object *objs;
 	aa_pack_keep keep;
@@ -448,33 +472,22 @@ int aa_land_persist(aa_session *const *v, size_t n, aa_diags *d)
 	if (!count)
 		return aa_refjournal_write(j, d);
 	objs = calloc(count, sizeof(*objs));
-	if (!objs || aa_buf_printf(&dir, "%sobjects",
-				   git_repository_commondir(v[0]->repo)) < 0 ||
-	    aa_buf_printf(&reason, "ai-apply %ld on %s", (long)getpid(),
-			  aa_owner_host()) < 0) {
-		free(objs);
-		aa_buf_free(&dir);
-		aa_buf_free(&reason);
+	if (!objs)
 		return aa_fatal_oom(d, AA_NOPOS, NULL);
-	}
 	for (k = 0, count = 0; k < n; k++)
 		for (i = v[k]->npersisted; i < v[k]->ncreated; i++, count++) {
 			git_oid_cpy(&objs[count].id, &v[k]->created[i]);
 			git_oid_cpy(&objs[count].base, &v[k]->bases[i]);
 		}
-	keep.reason = reason.ptr;
 	/* the journal's directory: out of gc's reach (src/land/pack.h) */
 	keep.tmp_dir = aa_refjournal_dir(j);
 	(void)mkdir(keep.tmp_dir, 0777);
 	keep.record = record_keep;
 	keep.ctx = j;
-	r = aa_pack_write(dir.ptr, v[0]->base->odb, objs, count,
-			  pack_compression(v[0]->repo), &keep, d);
+	r = write_kept_pack(v[0], objs, count, &keep, d);
 	for (k = 0; !r && k < n; k++)
 		v[k]->npersisted = v[k]->ncreated;
 	free(objs);
-	aa_buf_free(&dir);
-	aa_buf_free(&reason);
 	return r;
 }
 
@@ -1476,7 +1489,6 @@ static int record_index_keep(void *ctx, const char *path, aa_diags *d)
 static int persist_landing(index_keep *k, int *journaled, aa_diags *d)
 {
 	aa_session *s = k->s;
-	aa_buf dir = AA_BUF_INIT, reason = AA_BUF_INIT;
 	aa_pack_object *objs;
 	aa_pack_keep keep;
 	size_t i, n = s->ncreated - s->npersisted;
@@ -1486,30 +1498,19 @@ static int persist_landing(index_keep *k, int *journaled, aa_diags *d)
 	if (n < AA_PACK_FROM)
 		return persist_objects(s, d);
 	objs = calloc(n, sizeof(*objs));
-	if (!objs || aa_buf_printf(&dir, "%sobjects",
-				   git_repository_commondir(s->repo)) < 0 ||
-	    aa_buf_printf(&reason, "ai-apply %ld on %s", (long)getpid(),
-			  aa_owner_host()) < 0) {
-		free(objs);
-		aa_buf_free(&dir);
-		aa_buf_free(&reason);
+	if (!objs)
 		return aa_fatal_oom(d, AA_NOPOS, NULL);
-	}
 	for (i = 0; i < n; i++)
 		git_oid_cpy(&objs[i].id, &s->created[s->npersisted + i]);
-	keep.reason = reason.ptr;
 	keep.tmp_dir = aa_guard_dir(s->base->guard);
 	keep.record = record_index_keep;
 	keep.ctx = k;
-	r = aa_pack_write(dir.ptr, s->base->odb, objs, n,
-			  pack_compression(s->repo), &keep, d);
+	r = write_kept_pack(s, objs, n, &keep, d);
 	if (!r) {
 		s->npersisted = s->ncreated;
 		*journaled = 1;
 	}
 	free(objs);
-	aa_buf_free(&dir);
-	aa_buf_free(&reason);
 	return r;
 }
 

@@ -91,19 +91,6 @@ static int loose_compress(git_object_t type, const void *data, size_t len,
 	return r;
 }
 
-int aa_fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int r;
-
-	if (fd < 0)
-		return -1;
-	r = fsync(fd);
-	if (close(fd) < 0)
-		r = -1;
-	return r;
-}
-
 /* The fan-out directory <objects>/<xx>; *created when we made it. */
 static int make_fanout(const char *dir, int *created, loose_failure *f)
 {

@@ -149,28 +149,13 @@ static int write_whole(aa_refjournal *j, const aa_buf *b)
 	/* the index guard removes an empty ai-apply/ at its end: make it again */
 	for (tries = 0; fd < 0 && tries < 3; tries++) {
 		if (mkdir(j->dir.ptr, 0777) < 0 && errno != EEXIST)
-			goto out;
+			break;
 		fd = open(tmp.ptr, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 		if (fd < 0 && errno != ENOENT)
-			goto out;
+			break;
 	}
-	if (fd < 0 || aa_write_all(fd, b->ptr, b->len) < 0 || fsync(fd) < 0)
-		goto out;
-	r = close(fd);
-	fd = -1;
-	if (r < 0 || (r = rename(tmp.ptr, j->path.ptr)) < 0 ||
-	    (r = aa_fsync_dir(j->dir.ptr)) < 0)
-		goto out;
-	r = 0;
-out:
-	if (r < 0) {
-		int e = errno;
-
-		if (fd >= 0)
-			close(fd);
-		unlink(tmp.ptr);
-		errno = e;
-	}
+	/* the directory synced is j->dir, the one holding j->path */
+	r = aa_replace_file(fd, tmp.ptr, b->ptr, b->len, j->path.ptr, 1);
 	aa_buf_free(&tmp);
 	return r;
 }

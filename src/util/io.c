@@ -1,5 +1,8 @@
-/* Writing a whole buffer (util.h). */
+/* Writing files whole, and making them durable (util.h). */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "util/util.h"
@@ -20,4 +23,52 @@ int aa_write_all(int fd, const void *p, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+int aa_fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int r;
+
+	if (fd < 0)
+		return -1;
+	r = fsync(fd);
+	if (close(fd) < 0)
+		r = -1;
+	return r;
+}
+
+int aa_fsync_dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	aa_buf dir = AA_BUF_INIT;
+	int r = -1;
+
+	if (aa_buf_put(&dir, path, slash ? (size_t)(slash - path) + 1 : 0) >= 0 &&
+	    aa_buf_puts(&dir, ".") >= 0)
+		r = aa_fsync_dir(dir.ptr);
+	aa_buf_free(&dir);
+	return r;
+}
+
+int aa_replace_file(int fd, const char *tmp, const void *data, size_t len,
+		    const char *path, int durable)
+{
+	int e;
+
+	if (fd >= 0 && aa_write_all(fd, data, len) == 0 &&
+	    (!durable || fsync(fd) == 0)) {
+		int closed = close(fd);
+
+		fd = -1;
+		if (closed == 0 && rename(tmp, path) == 0 &&
+		    (!durable || aa_fsync_dir_of(path) == 0))
+			return 0;
+	}
+	e = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	errno = e;
+	return -1;
 }

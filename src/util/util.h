@@ -133,6 +133,22 @@ static inline int aa_starts_with(const char *s, size_t len, const char *prefix)
 
 /* Writes all of p[0..len) to fd, again after EINTR. 0, or -1 (errno). */
 int aa_write_all(int fd, const void *p, size_t len);
+/*
+ * fsync()s the directory `dir` so that the entries renamed or created in
+ * it are on disk (the one way every writer here makes a rename durable).
+ * Returns 0 or -1 (errno set).
+ */
+int aa_fsync_dir(const char *dir);
+/* The same for the directory holding `path`. */
+int aa_fsync_dir_of(const char *path);
+/*
+ * Ends writing a file whole under a temporary name: data[0..len) to fd
+ * (open on tmp), fsynced when durable, closed, tmp renamed to path, and
+ * path's directory fsynced when durable. On failure (and when fd < 0,
+ * an open that failed) fd is closed and tmp removed, errno kept: -1.
+ */
+int aa_replace_file(int fd, const char *tmp, const void *data, size_t len,
+		    const char *path, int durable);
 
 /* ---- JSON tokens (for recognising a document, not parsing it) ---- */
 
