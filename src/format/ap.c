@@ -508,31 +508,45 @@ static mod_fields *change_add_mod(change_fields *c)
 	return &c->mods[c->nmods++];
 }
 
-static int read_mods(yreader *y, change_fields *c)
+/*
+ * The list of mappings under `key` ('changes', 'modifications'): `item`
+ * reads each one from its MAPPING_START event.
+ */
+static int read_mappings(yreader *y, const char *key, const char *item_name,
+			 int (*item)(yreader *y, void *arg), void *arg)
 {
 	if (next_event(y) < 0)
 		return -1;
 	if (y->ev.type != YAML_SEQUENCE_START_EVENT)
-		return err_at(y, y->ev.start_mark,
-			      "'modifications' must be a list, not %s", event_kind(y));
-	c->have_mods = 1;
+		return err_at(y, y->ev.start_mark, "'%s' must be a list, not %s",
+			      key, event_kind(y));
 	for (;;) {
-		mod_fields *m;
-
 		if (next_event(y) < 0)
 			return -1;
 		if (y->ev.type == YAML_SEQUENCE_END_EVENT)
 			return 0;
 		if (y->ev.type != YAML_MAPPING_START_EVENT)
 			return err_at(y, y->ev.start_mark,
-				      "each modification must be a mapping, not %s",
-				      event_kind(y));
-		m = change_add_mod(c);
-		if (!m)
-			return oom(y, input_line(y, y->ev.start_mark));
-		if (read_mod(y, m) < 0)
+				      "each %s must be a mapping, not %s",
+				      item_name, event_kind(y));
+		if (item(y, arg) < 0)
 			return -1;
 	}
+}
+
+static int read_mod_item(yreader *y, void *arg)
+{
+	mod_fields *m = change_add_mod(arg);
+
+	if (!m)
+		return oom(y, input_line(y, y->ev.start_mark));
+	return read_mod(y, m);
+}
+
+static int read_mods(yreader *y, change_fields *c)
+{
+	c->have_mods = 1;
+	return read_mappings(y, "modifications", "modification", read_mod_item, c);
 }
 
 static int read_newline(yreader *y, change_fields *c)
@@ -726,12 +740,13 @@ static const char *const change_keys[] = {
 };
 
 /* At the MAPPING_START of a file change: reads it and emits its ops. */
-static int read_change(yreader *y)
+static int read_change(yreader *y, void *unused)
 {
 	change_fields c;
 	unsigned seen = 0;
 	int r = -1;
 
+	(void)unused;
 	memset(&c, 0, sizeof(c));
 	c.line = input_line(y, y->ev.start_mark);
 	for (;;) {
@@ -769,23 +784,7 @@ out:
 
 static int read_changes(yreader *y)
 {
-	if (next_event(y) < 0)
-		return -1;
-	if (y->ev.type != YAML_SEQUENCE_START_EVENT)
-		return err_at(y, y->ev.start_mark, "'changes' must be a list, not %s",
-			      event_kind(y));
-	for (;;) {
-		if (next_event(y) < 0)
-			return -1;
-		if (y->ev.type == YAML_SEQUENCE_END_EVENT)
-			return 0;
-		if (y->ev.type != YAML_MAPPING_START_EVENT)
-			return err_at(y, y->ev.start_mark,
-				      "each change must be a mapping, not %s",
-				      event_kind(y));
-		if (read_change(y) < 0)
-			return -1;
-	}
+	return read_mappings(y, "changes", "change", read_change, NULL);
 }
 
 static int read_version(yreader *y)

@@ -487,6 +487,22 @@ static int is_rename_source(const unsigned char *sources, const aa_plan *plan,
 	return sources && sources[c - plan->changes];
 }
 
+/*
+ * The changes a report lists, in order, from plan->changes[*i] on: all
+ * but the sources of reported renames. NULL after the last.
+ */
+static const aa_change *next_listed(const aa_plan *plan,
+				    const unsigned char *src, size_t *i)
+{
+	while (*i < plan->nchanges) {
+		const aa_change *c = &plan->changes[(*i)++];
+
+		if (!is_rename_source(src, plan, c))
+			return c;
+	}
+	return NULL;
+}
+
 static char status_letter(const aa_change *c)
 {
 	if (c->conflict)
@@ -542,15 +558,13 @@ static const char *merged_mark(const aa_change *c)
 static void print_summary(FILE *out, aa_session *s, const aa_plan *plan,
 			  const unsigned char *src)
 {
-	size_t i, add, del;
+	size_t i = 0, add, del;
+	const aa_change *c;
 	int binary;
 
-	for (i = 0; i < plan->nchanges; i++) {
-		const aa_change *c = &plan->changes[i];
+	while ((c = next_listed(plan, src, &i))) {
 		char st = status_letter(c);
 
-		if (is_rename_source(src, plan, c))
-			continue;
 		if (st == 'R' || st == 'C')
 			fprintf(out, "%c %s -> %s", st, aa_qpath(c->renamed_from),
 				aa_qpath(c->path));
@@ -597,13 +611,10 @@ static int patch_stats(aa_session *s, const aa_change *c, size_t *add,
 /* The longest name git apply's --stat lines up (old names too). */
 static size_t stat_name_width(const aa_plan *plan, const unsigned char *src)
 {
-	size_t i, width = 0, n;
+	size_t i = 0, width = 0, n;
+	const aa_change *c;
 
-	for (i = 0; i < plan->nchanges; i++) {
-		const aa_change *c = &plan->changes[i];
-
-		if (is_rename_source(src, plan, c))
-			continue;
+	while ((c = next_listed(plan, src, &i))) {
 		n = strlen(aa_qpath(c->path));
 		width = n > width ? n : width;
 		if (c->renamed_from && !c->base_exists) {
@@ -683,22 +694,19 @@ static void print_stat_total(FILE *out, size_t files, size_t add, size_t del)
 static void print_stat(FILE *out, aa_session *s, const aa_plan *plan,
 		       const unsigned char *src, const aa_color *color)
 {
-	size_t i, add, del, tadd = 0, tdel = 0, most = 0, files = 0;
+	size_t i = 0, add, del, tadd = 0, tdel = 0, most = 0, files = 0;
 	size_t width = stat_name_width(plan, src);
+	const aa_change *c;
 	int binary;
 
-	for (i = 0; i < plan->nchanges; i++)
-		if (!is_rename_source(src, plan, &plan->changes[i]) &&
-		    !patch_stats(s, &plan->changes[i], &add, &del, &binary) &&
-		    !binary && add + del > most)
+	while ((c = next_listed(plan, src, &i)))
+		if (!patch_stats(s, c, &add, &del, &binary) && !binary &&
+		    add + del > most)
 			most = add + del;
 	if (width > 50)
 		width = 50;
-	for (i = 0; i < plan->nchanges; i++) {
-		const aa_change *c = &plan->changes[i];
-
-		if (is_rename_source(src, plan, c))
-			continue;
+	i = 0;
+	while ((c = next_listed(plan, src, &i))) {
 		files++;
 		if (patch_stats(s, c, &add, &del, &binary) < 0)
 			binary = 1;
@@ -716,14 +724,11 @@ static void print_stat(FILE *out, aa_session *s, const aa_plan *plan,
 static void print_numstat(FILE *out, aa_session *s, const aa_plan *plan,
 			  const unsigned char *src)
 {
-	size_t i, add, del;
+	size_t i = 0, add, del;
+	const aa_change *c;
 	int binary;
 
-	for (i = 0; i < plan->nchanges; i++) {
-		const aa_change *c = &plan->changes[i];
-
-		if (is_rename_source(src, plan, c))
-			continue;
+	while ((c = next_listed(plan, src, &i))) {
 		if (patch_stats(s, c, &add, &del, &binary) < 0 || binary)
 			fputs("-\t-\t", out);
 		else
@@ -796,15 +801,13 @@ static void print_rename(FILE *out, aa_session *s, const aa_change *c)
 static void print_git_summary(FILE *out, aa_session *s, const aa_plan *plan,
 			      const unsigned char *src)
 {
-	size_t i;
+	size_t i = 0;
+	const aa_change *c;
 
-	for (i = 0; i < plan->nchanges; i++) {
-		const aa_change *c = &plan->changes[i];
+	while ((c = next_listed(plan, src, &i))) {
 		char st = status_letter(c);
 		uint32_t from;
 
-		if (is_rename_source(src, plan, c))
-			continue;
 		if (st == 'R' || st == 'C') {
 			print_rename(out, s, c);
 			from = source_mode(plan, c);

@@ -153,6 +153,72 @@ static void test_write_all(void **state)
 	assert_int_equal(errno, EBADF);
 }
 
+static void test_prefix_and_indent(void **state)
+{
+	(void)state;
+	assert_true(aa_starts_with("version: 1", 10, "version:"));
+	assert_false(aa_starts_with("version", 7, "version:"));
+	assert_true(aa_starts_with("x", 1, ""));
+	/* the length counts, not a NUL */
+	assert_false(aa_starts_with("vers\0ion:", 4, "version:"));
+	assert_int_equal(aa_indent_of(" \t x", 4), 3);
+	assert_int_equal(aa_indent_of("\r x", 3), 0);
+	assert_int_equal(aa_indent_of("  ", 2), 2);
+}
+
+static int read_back(const char *path, char *buf, size_t n)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t k;
+
+	if (fd < 0)
+		return -1;
+	k = read(fd, buf, n - 1);
+	close(fd);
+	if (k < 0)
+		return -1;
+	buf[k] = '\0';
+	return 0;
+}
+
+static void test_replace_file(void **state)
+{
+	char dir[] = "/tmp/aa-test-util-XXXXXX", path[64], tmp[64], back[32];
+	int fd, durable;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/file", dir);
+	snprintf(tmp, sizeof(tmp), "%s/file.tmp", dir);
+	for (durable = 0; durable < 2; durable++) {
+		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		assert_true(fd >= 0);
+		assert_int_equal(aa_replace_file(fd, tmp, durable ? "two" : "one",
+						 3, path, durable), 0);
+		assert_int_equal(read_back(path, back, sizeof(back)), 0);
+		assert_string_equal(back, durable ? "two" : "one");
+		assert_int_equal(access(tmp, F_OK), -1);
+	}
+	assert_int_equal(aa_fsync_dir(dir), 0);
+	assert_int_equal(aa_fsync_dir_of(path), 0);
+	/* a failed open: -1, its errno kept, the file as it was */
+	errno = 0;
+	fd = open("/nonexistent-aa/x", O_RDONLY);
+	assert_int_equal(aa_replace_file(fd, tmp, "x", 1, path, 1), -1);
+	assert_int_equal(errno, ENOENT);
+	/* a failed rename (onto a directory): the temporary is removed */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	assert_true(fd >= 0);
+	assert_int_equal(aa_replace_file(fd, tmp, "x", 1, dir, 0), -1);
+	assert_true(errno != 0);
+	assert_int_equal(access(tmp, F_OK), -1);
+	assert_int_equal(read_back(path, back, sizeof(back)), 0);
+	assert_string_equal(back, "two");
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+	assert_int_equal(aa_fsync_dir(dir), -1);
+}
+
 static void test_fatal(void **state)
 {
 	aa_diags d = AA_DIAGS_INIT;
@@ -205,6 +271,8 @@ int main(void)
 		cmocka_unit_test(test_trim),
 		cmocka_unit_test(test_json_tokens),
 		cmocka_unit_test(test_write_all),
+		cmocka_unit_test(test_prefix_and_indent),
+		cmocka_unit_test(test_replace_file),
 		cmocka_unit_test(test_fatal),
 		cmocka_unit_test(test_git_error),
 	};
