@@ -394,8 +394,32 @@ static int read_action(yreader *y, mod_action *out)
 	return -1;
 }
 
-static int read_mod_value(yreader *y, mod_fields *m, int key)
+/*
+ * A mapping, from after its MAPPING_START to its end: each key one of
+ * keys[0..nkeys) (read_key: *seen, `what` for its messages), its value
+ * read by `value`.
+ */
+static int read_mapping(yreader *y, const char *const *keys, int nkeys,
+			unsigned *seen, const char *what,
+			int (*value)(yreader *y, void *arg, int key), void *arg)
 {
+	for (;;) {
+		int key;
+
+		if (next_event(y) < 0)
+			return -1;
+		if (y->ev.type == YAML_MAPPING_END_EVENT)
+			return 0;
+		key = read_key(y, keys, nkeys, seen, what);
+		if (key < 0 || value(y, arg, key) < 0)
+			return -1;
+	}
+}
+
+static int read_mod_value(yreader *y, void *arg, int key)
+{
+	mod_fields *m = arg;
+
 	switch (1 << key) {
 	case K_ACTION: return read_action(y, &m->action);
 	case K_SNIPPET: return read_string(y, "snippet", &m->snippet);
@@ -473,18 +497,9 @@ static int read_mod(yreader *y, mod_fields *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->line = input_line(y, y->ev.start_mark);
-	for (;;) {
-		int key;
-
-		if (next_event(y) < 0)
-			return -1;
-		if (y->ev.type == YAML_MAPPING_END_EVENT)
-			break;
-		key = read_key(y, mod_keys, (int)(sizeof(mod_keys) / sizeof(*mod_keys)),
-			       &m->seen, "a modification");
-		if (key < 0 || read_mod_value(y, m, key) < 0)
-			return -1;
-	}
+	if (read_mapping(y, mod_keys, (int)(sizeof(mod_keys) / sizeof(*mod_keys)),
+			 &m->seen, "a modification", read_mod_value, m) < 0)
+		return -1;
 	return check_mod(y, m);
 }
 
@@ -739,6 +754,20 @@ static const char *const change_keys[] = {
 	"file_path", "modifications", "newline"
 };
 
+static int read_change_value(yreader *y, void *arg, int key)
+{
+	change_fields *c = arg;
+
+	if (key == 1)
+		return read_mods(y, c);
+	if (key == 2)
+		return read_newline(y, c);
+	if (read_string(y, "file_path", &c->file_path) < 0)
+		return -1;
+	c->path_mark = y->ev.start_mark;
+	return 0;
+}
+
 /* At the MAPPING_START of a file change: reads it and emits its ops. */
 static int read_change(yreader *y, void *unused)
 {
@@ -749,24 +778,9 @@ static int read_change(yreader *y, void *unused)
 	(void)unused;
 	memset(&c, 0, sizeof(c));
 	c.line = input_line(y, y->ev.start_mark);
-	for (;;) {
-		int key;
-
-		if (next_event(y) < 0)
-			goto out;
-		if (y->ev.type == YAML_MAPPING_END_EVENT)
-			break;
-		key = read_key(y, change_keys, 3, &seen, "a file change");
-		if (key < 0)
-			goto out;
-		if (key == 0) {
-			if (read_string(y, "file_path", &c.file_path) < 0)
-				goto out;
-			c.path_mark = y->ev.start_mark;
-		} else if ((key == 1 ? read_mods(y, &c) : read_newline(y, &c)) < 0) {
-			goto out;
-		}
-	}
+	if (read_mapping(y, change_keys, 3, &seen, "a file change",
+			 read_change_value, &c) < 0)
+		goto out;
 	if (!c.file_path)
 		aa_error(y->d, pos_at(y, c.line), NULL, "file change has no 'file_path'");
 	else if (!c.have_mods)
@@ -803,22 +817,20 @@ static int read_version(yreader *y)
 
 static const char *const root_keys[] = { "version", "changes" };
 
+static int read_root_value(yreader *y, void *unused, int key)
+{
+	(void)unused;
+	return key == 0 ? read_version(y) : read_changes(y);
+}
+
 static int read_root(yreader *y)
 {
 	long line = input_line(y, y->ev.start_mark);
 	unsigned seen = 0;
 
-	for (;;) {
-		int key;
-
-		if (next_event(y) < 0)
-			return -1;
-		if (y->ev.type == YAML_MAPPING_END_EVENT)
-			break;
-		key = read_key(y, root_keys, 2, &seen, "the ap document");
-		if (key < 0 || (key == 0 ? read_version(y) : read_changes(y)) < 0)
-			return -1;
-	}
+	if (read_mapping(y, root_keys, 2, &seen, "the ap document",
+			 read_root_value, NULL) < 0)
+		return -1;
 	if (!(seen & 1))
 		return aa_error(y->d, pos_at(y, line), NULL,
 				"ap document has no 'version' (must be \"2.0\")");
