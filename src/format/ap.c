@@ -867,15 +867,11 @@ static int read_stream(yreader *y)
 int aa_parse_ap(const aa_block *b, const aa_parse_opts *o,
 		aa_changeset *cs, aa_diags *d)
 {
-	yreader y;
+	yreader y = { .b = b, .cs = cs, .d = d };
 	size_t first = cs->n, skip;
 	int r;
 
 	(void)o;
-	memset(&y, 0, sizeof(y));
-	y.b = b;
-	y.cs = cs;
-	y.d = d;
 	if (b->len > AA_MAX_INPUT_SIZE)
 		return aa_error(d, pos_at(&y, b->line), NULL,
 				"ap document too large (%zu bytes)", b->len);

@@ -735,18 +735,12 @@ static void jdoc_free(jdoc *j)
 int aa_parse_aptix(const aa_block *b, const aa_parse_opts *o,
 		   aa_changeset *cs, aa_diags *d)
 {
-	jdoc j;
+	jdoc j = { .b = b, .o = o, .cs = cs, .d = d, .vals_ok = 1 };
 	cJSON *doc = NULL;
 	const char *end = NULL;
 	size_t first = cs->n;
 	int r = -1;
 
-	memset(&j, 0, sizeof(j));
-	j.b = b;
-	j.o = o;
-	j.cs = cs;
-	j.d = d;
-	j.vals_ok = 1;
 	if (b->len > AA_MAX_INPUT_SIZE)
 		return aa_error(d, pos_at(&j, 0), NULL,
 				"JSON block too large (%zu bytes)", b->len);
