@@ -30,19 +30,6 @@
 
 /* ---------- what an elision looks like ---------- */
 
-static int has_word(const char *s, size_t len, const char *w)
-{
-	size_t n = strlen(w), i, j;
-
-	for (i = 0; n <= len && i <= len - n; i++) {
-		for (j = 0; j < n && aa_lower(s[i + j]) == w[j]; j++)
-			;
-		if (j == n)
-			return 1;
-	}
-	return 0;
-}
-
 static int ends(const char *s, size_t len, const char *p)
 {
 	size_t n = strlen(p);
@@ -53,7 +40,7 @@ static int ends(const char *s, size_t len, const char *p)
 /* An ellipsis in s: "..." or U+2026. */
 static int has_ellipsis(const char *s, size_t len)
 {
-	return has_word(s, len, "...") || has_word(s, len, "\xe2\x80\xa6");
+	return aa_ci_contains(s, len, "...") || aa_ci_contains(s, len, "\xe2\x80\xa6");
 }
 
 /* Only dots, ellipses and blanks, with at least one ellipsis. */
@@ -101,7 +88,7 @@ static int says_skipped(const char *s, size_t len)
 	if (has_ellipsis(s, len))
 		return 1;
 	for (i = 0; i < sizeof(phrases) / sizeof(*phrases); i++)
-		if (has_word(s, len, phrases[i]))
+		if (aa_ci_contains(s, len, phrases[i]))
 			return 1;
 	return 0;
 }

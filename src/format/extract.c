@@ -34,30 +34,9 @@
 
 /* ---------- small text helpers ---------- */
 
-/* Case-insensitive search of an ASCII needle in s[0..len). */
-static int ci_contains(const char *s, size_t len, const char *needle)
-{
-	size_t n = strlen(needle), i, j;
-
-	for (i = 0; n <= len && i <= len - n; i++) {
-		for (j = 0; j < n && aa_lower(s[i + j]) == needle[j]; j++)
-			;
-		if (j == n)
-			return 1;
-	}
-	return 0;
-}
-
 static int ci_equal(const char *s, size_t len, const char *word)
 {
-	size_t i;
-
-	if (strlen(word) != len)
-		return 0;
-	for (i = 0; i < len; i++)
-		if (aa_lower(s[i]) != word[i])
-			return 0;
-	return 1;
+	return strlen(word) == len && aa_ci_starts_with(s, len, word);
 }
 
 /* ---------- JSON (for the messages about a bare document) ---------- */
@@ -645,7 +624,7 @@ static int contains_any(const char *s, size_t len, const char *const *v, size_t 
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (ci_contains(s, len, v[i]))
+		if (aa_ci_contains(s, len, v[i]))
 			return 1;
 	return 0;
 }
@@ -653,7 +632,7 @@ static int contains_any(const char *s, size_t len, const char *const *v, size_t 
 /* "cannot ... safely ... patch": a declared refusal (seed 002 §2.4, §3.2). */
 static int is_refusal(const char *s, size_t len)
 {
-	return ci_contains(s, len, "safe") &&
+	return aa_ci_contains(s, len, "safe") &&
 	       contains_any(s, len, negations, sizeof(negations) / sizeof(*negations)) &&
 	       contains_any(s, len, objects, sizeof(objects) / sizeof(*objects));
 }

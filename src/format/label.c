@@ -26,18 +26,6 @@
 #include "format/registry.h"
 #include "util/util.h"
 
-static int ci_prefix(const char *s, size_t len, const char *p)
-{
-	size_t n = strlen(p), i;
-
-	if (len < n)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (aa_lower(s[i]) != p[i])
-			return 0;
-	return 1;
-}
-
 /* Drops a run of c at both ends when there is one at each. */
 static int strip_pair(const char *s, size_t *a, size_t *z, char c)
 {
@@ -89,7 +77,7 @@ static void strip_keyword(const char *s, size_t *a, size_t z)
 	size_t i;
 
 	for (i = 0; i < sizeof(words) / sizeof(*words); i++)
-		if (ci_prefix(s + *a, z - *a, words[i])) {
+		if (aa_ci_starts_with(s + *a, z - *a, words[i])) {
 			*a += strlen(words[i]);
 			return;
 		}
@@ -272,10 +260,10 @@ static int info_title(const char *s, size_t len, const char **path,
 
 	for (i = 0; i + 6 <= len; i++) {
 		if ((i && !aa_is_blank_cr(s[i - 1])) ||
-		    (!ci_prefix(s + i, len - i, "title=") &&
-		     !ci_prefix(s + i, len - i, "file=") &&
-		     !ci_prefix(s + i, len - i, "path=") &&
-		     !ci_prefix(s + i, len - i, "filename=")))
+		    (!aa_ci_starts_with(s + i, len - i, "title=") &&
+		     !aa_ci_starts_with(s + i, len - i, "file=") &&
+		     !aa_ci_starts_with(s + i, len - i, "path=") &&
+		     !aa_ci_starts_with(s + i, len - i, "filename=")))
 			continue;
 		a = i + (size_t)((const char *)memchr(s + i, '=', len - i) - (s + i)) + 1;
 		z = a;

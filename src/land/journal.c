@@ -175,20 +175,13 @@ void aa_test_hook(const char *step)
 
 static int read_file(const char *path, aa_buf *out)
 {
-	char chunk[65536];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r;
 
 	if (fd < 0)
 		return -1;
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-		if (aa_buf_put(out, chunk, (size_t)n) < 0) {
-			n = -1;
-			errno = ENOMEM;
-			break;
-		}
+	r = aa_read_all(fd, out);
 	close(fd);
-	return n < 0 ? -1 : 0;
+	return r;
 }
 
 /* The trailing checksum of an index file; 1 when it does not exist. */

@@ -764,17 +764,6 @@ static int parse_journal(aa_refjournal *j, char *text, lockrec **locks,
 	return r < 0 || !ended ? -1 : 0;
 }
 
-static int read_fd(int fd, aa_buf *out)
-{
-	char chunk[8192];
-	ssize_t n;
-
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-		if (aa_buf_put(out, chunk, (size_t)n) < 0)
-			return -1;
-	return n < 0 ? -1 : 0;
-}
-
 /*
  * A lock the dead run was taking when it was killed (inside libgit2's
  * open, before it could record the inode): libgit2 holds its locks
@@ -952,7 +941,7 @@ static int recover_file(git_repository *repo, const char *dir,
 	 * holds no flock.
 	 */
 	if (fd >= 0 && flock(fd, LOCK_EX) == 0 && fstat(fd, &st) == 0 &&
-	    st.st_nlink > 0 && read_fd(fd, &text) == 0 && text.ptr)
+	    st.st_nlink > 0 && aa_read_all(fd, &text) == 0 && text.ptr)
 		r = recover_one(j, text.ptr, d);
 	if (fd >= 0)
 		close(fd);

@@ -412,17 +412,6 @@ static int remove_dir(aa_wt_backup *b, const char *path)
 	return 0;
 }
 
-static int read_all(int fd, aa_buf *out)
-{
-	char chunk[65536];
-	ssize_t n;
-
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-		if (aa_buf_put(out, chunk, (size_t)n) < 0)
-			return -1;
-	return n < 0 ? -1 : 0;
-}
-
 /* Records what the work tree has at e->path now. */
 static int backup_one(aa_wt_backup *b, wt_entry *e, aa_diags *d)
 {
@@ -450,7 +439,7 @@ static int backup_one(aa_wt_backup *b, wt_entry *e, aa_diags *d)
 	} else if (S_ISREG(st.st_mode)) {
 		int fd = openat(dir, base, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 
-		if (fd < 0 || read_all(fd, &buf) < 0)
+		if (fd < 0 || aa_read_all(fd, &buf) < 0)
 			r = wt_fail(d, e->path, "cannot read");
 		if (fd >= 0)
 			close(fd);

@@ -72,3 +72,21 @@ int aa_replace_file(int fd, const char *tmp, const void *data, size_t len,
 	errno = e;
 	return -1;
 }
+
+int aa_read_all(int fd, aa_buf *out)
+{
+	char chunk[65536];
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -1 : 0;
+		if (aa_buf_put(out, chunk, (size_t)n) < 0) {
+			errno = ENOMEM;
+			return -1;
+		}
+	}
+}

@@ -129,8 +129,20 @@ static inline int aa_starts_with(const char *s, size_t len, const char *prefix)
 	return len >= n && !memcmp(s, prefix, n);
 }
 
+/*
+ * ASCII case-insensitive: s[0..len) starts with / holds `prefix` /
+ * `needle`, which are given in lower case.
+ */
+int aa_ci_starts_with(const char *s, size_t len, const char *prefix);
+int aa_ci_contains(const char *s, size_t len, const char *needle);
+
 /* ---- files ---- */
 
+/*
+ * Reads fd to its end into out, again after EINTR. 0, or -1 (errno;
+ * ENOMEM when out ran out of memory).
+ */
+int aa_read_all(int fd, aa_buf *out);
 /* Writes all of p[0..len) to fd, again after EINTR. 0, or -1 (errno). */
 int aa_write_all(int fd, const void *p, size_t len);
 /*

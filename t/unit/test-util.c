@@ -166,6 +166,47 @@ static void test_prefix_and_indent(void **state)
 	assert_int_equal(aa_indent_of("  ", 2), 2);
 }
 
+static void test_ci(void **state)
+{
+	(void)state;
+	assert_true(aa_ci_starts_with("Title=x", 7, "title="));
+	assert_true(aa_ci_starts_with("TITLE=", 6, "title="));
+	assert_false(aa_ci_starts_with("Titl", 4, "title="));
+	assert_false(aa_ci_starts_with("Tidle=", 6, "title="));
+	assert_true(aa_ci_contains("// ... Existing Code", 20, "existing code"));
+	assert_true(aa_ci_contains("abc", 3, "abc"));
+	assert_false(aa_ci_contains("ab", 2, "abc"));
+	assert_false(aa_ci_contains("a-b-c", 5, "abc"));
+	assert_true(aa_ci_contains("", 0, ""));
+}
+
+static void test_read_all(void **state)
+{
+	char path[] = "/tmp/aa-test-util-XXXXXX";
+	aa_buf b = AA_BUF_INIT;
+	size_t i, big = 200000;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	for (i = 0; i < big; i++)
+		assert_int_equal(aa_write_all(fd, i % 1000 ? "x" : "\n", 1), 0);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	assert_int_equal(aa_buf_puts(&b, "kept:"), 0);
+	assert_int_equal(aa_read_all(fd, &b), 0);
+	assert_int_equal(b.len, 5 + big);
+	assert_memory_equal(b.ptr, "kept:\nxx", 8);
+	/* at the end: nothing more */
+	assert_int_equal(aa_read_all(fd, &b), 0);
+	assert_int_equal(b.len, 5 + big);
+	close(fd);
+	unlink(path);
+	errno = 0;
+	assert_int_equal(aa_read_all(fd, &b), -1);
+	assert_int_equal(errno, EBADF);
+	aa_buf_free(&b);
+}
+
 static int read_back(const char *path, char *buf, size_t n)
 {
 	int fd = open(path, O_RDONLY);
@@ -273,6 +314,8 @@ int main(void)
 		cmocka_unit_test(test_write_all),
 		cmocka_unit_test(test_prefix_and_indent),
 		cmocka_unit_test(test_replace_file),
+		cmocka_unit_test(test_ci),
+		cmocka_unit_test(test_read_all),
 		cmocka_unit_test(test_fatal),
 		cmocka_unit_test(test_git_error),
 	};
