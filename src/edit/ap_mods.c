@@ -565,11 +565,7 @@ static void content_lines_free(content_lines *cl)
 /* The indentation (leading spaces and tabs) of file line i. */
 static size_t indent_of(const aa_line *l)
 {
-	size_t n = 0;
-
-	while (n < l->len && (l->s[n] == ' ' || l->s[n] == '\t'))
-		n++;
-	return n;
+	return aa_indent_of(l->s, l->len);
 }
 
 /*
@@ -836,11 +832,8 @@ int aa_text_strip_trailing_ws(aa_text *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->n; i++) {
-		aa_line *l = &t->lines[i];
-
-		while (l->len && (l->s[l->len - 1] == ' ' || l->s[l->len - 1] == '\t'))
-			l->len--;
-	}
+	for (i = 0; i < t->n; i++)
+		t->lines[i].len = aa_rtrim(t->lines[i].s, t->lines[i].len,
+					   aa_is_blank);
 	return 0;
 }

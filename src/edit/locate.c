@@ -440,7 +440,7 @@ static size_t indent_width(const aa_lrec *l)
 {
 	size_t i, w = 0;
 
-	for (i = 0; i < l->len && (l->s[i] == ' ' || l->s[i] == '\t'); i++)
+	for (i = 0; i < l->len && aa_is_blank(l->s[i]); i++)
 		w = l->s[i] == '\t' ? (w / 8 + 1) * 8 : w + 1;
 	return w;
 }

@@ -656,8 +656,7 @@ static char *created_content(const char *s, const char *nl, size_t *len)
 	while (*s) {
 		size_t n = strcspn(s, "\r\n"), keep = n;
 
-		while (keep && (s[keep - 1] == ' ' || s[keep - 1] == '\t'))
-			keep--;
+		keep = aa_rtrim(s, keep, aa_is_blank);
 		if (aa_buf_put(&out, s, keep) < 0)
 			goto oom;
 		s += n;

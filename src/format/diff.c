@@ -17,6 +17,7 @@
 #include "change/path.h"
 #include "format/diff_int.h"
 #include "format/registry.h"
+#include "util/util.h"
 
 
 /* A file name from the diff: any bytes (a quoted name may hold NUL). */
@@ -628,8 +629,7 @@ static int parse_mode(aa_dparser *P, const aa_dline *l, size_t skip,
 	uint32_t v = 0;
 	int n = 0;
 
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
-		end--;
+	end = s + aa_rtrim(s, (size_t)(end - s), aa_is_blank);
 	for (; s < end && *s >= '0' && *s <= '7' && n < 7; s++, n++)
 		v = v * 8 + (uint32_t)(*s - '0');
 	if (!n || s != end || !v)

@@ -80,10 +80,10 @@ aa_sr_mark aa_sr_mark_of(const char *s, size_t len)
 /* The line without its indentation. */
 static void unindent(const char **s, size_t *len)
 {
-	while (*len && (**s == ' ' || **s == '\t')) {
-		(*s)++;
-		(*len)--;
-	}
+	size_t i = aa_indent_of(*s, *len);
+
+	*s += i;
+	*len -= i;
 }
 
 static char upper(char c)

@@ -58,13 +58,9 @@ static int is_search(const char *s, size_t len)
 /* The line without its indentation is a SEARCH or REPLACE marker. */
 static aa_sr_mark indented_mark(const char *s, size_t len)
 {
-	aa_sr_mark m;
+	size_t i = aa_indent_of(s, len);
+	aa_sr_mark m = aa_sr_mark_of(s + i, len - i);
 
-	while (len && (*s == ' ' || *s == '\t')) {
-		s++;
-		len--;
-	}
-	m = aa_sr_mark_of(s, len);
 	return m == AA_SR_SEARCH || m == AA_SR_SEARCH_DASHES ||
 	       m == AA_SR_REPLACE ? m : AA_SR_NONE;
 }
@@ -428,19 +424,17 @@ static size_t number_prefix(const char *s, size_t len, long *num)
 	size_t i = 0, d;
 	long v = 0;
 
-	while (i < len && (s[i] == ' ' || s[i] == '\t'))
-		i++;
+	i = aa_skip(s, len, i, aa_is_blank);
 	for (d = i; i < len && s[i] >= '0' && s[i] <= '9'; i++)
 		if (v < 100000000)
 			v = v * 10 + (s[i] - '0');
-	if (i == d || i == len || (s[i] != ' ' && s[i] != '\t'))
+	if (i == d || i == len || !aa_is_blank(s[i]))
 		return 0;
-	while (i < len && (s[i] == ' ' || s[i] == '\t'))
-		i++;
+	i = aa_skip(s, len, i, aa_is_blank);
 	if (i == len || s[i] != '|' || (i + 1 < len && s[i + 1] == '|'))
 		return 0;
 	i++;
-	if (i < len && (s[i] == ' ' || s[i] == '\t'))
+	if (i < len && aa_is_blank(s[i]))
 		i++;
 	*num = v;
 	return i;

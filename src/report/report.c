@@ -113,8 +113,7 @@ static void put_hunk_header(aa_buf *out, const char *s, size_t len,
 	}
 	ep += 2;
 	put_colored(out, COL(c, FRAG), s, (size_t)(ep - s), COL(c, RESET));
-	for (fn = ep; fn < s + n && (*fn == ' ' || *fn == '\t'); fn++)
-		;
+	fn = s + aa_skip(s, n, (size_t)(ep - s), aa_is_blank);
 	if (fn != ep)
 		put_colored(out, COL(c, CONTEXT), ep, (size_t)(fn - ep), COL(c, RESET));
 	if (fn < s + n)
