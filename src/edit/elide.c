@@ -210,20 +210,15 @@ static void original_free(original *o)
 
 static int original_init(original *o, const aa_text *t)
 {
-	size_t i, cap = 16;
+	size_t cap = 16;
 
 	memset(o, 0, sizeof(*o));
 	o->t = t;
 	while (cap < 2 * t->n)
 		cap *= 2;
 	o->mask = cap - 1;
-	o->recs = malloc((t->n ? t->n : 1) * sizeof(*o->recs));
-	if (!o->recs)
-		return -1;
-	for (i = 0; i < t->n; i++)
-		aa_lrec_set(&o->recs[i], t->lines[i].s, t->lines[i].len,
-			    t->lines[i].eol);
-	return 0;
+	o->recs = aa_lrecs_of_text(t);
+	return o->recs ? 0 : -1;
 }
 
 /* The slot of a line equal to r at level lv (an empty slot when none). */

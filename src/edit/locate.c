@@ -50,6 +50,16 @@ void aa_lrec_set_exact(aa_lrec *r, const char *s, size_t len, aa_eol eol)
 	r->h[AA_WS_TRAILING] = r->h[AA_WS_BOTH] = 0;
 }
 
+aa_lrec *aa_lrecs_of_text(const aa_text *t)
+{
+	aa_lrec *v = malloc((t->n ? t->n : 1) * sizeof(*v));
+	size_t i;
+
+	for (i = 0; v && i < t->n; i++)
+		aa_lrec_set(&v[i], t->lines[i].s, t->lines[i].len, t->lines[i].eol);
+	return v;
+}
+
 void aa_lrec_ws(aa_lrec *r)
 {
 	int lv;
