@@ -873,10 +873,9 @@ static int recover(aa_guard *g, const journal *j, aa_diags *d)
 	unlink(g->private_path.ptr);
 	if (r < 0) {
 		g->keep = 1;
-		aa_error(d, AA_NOPOS, NULL,
-			 "could not recover the landing interrupted in process %ld; "
-			 "fix the cause and run 'git ai-apply --recover' again", j->pid);
-		return AA_FATAL;
+		return aa_fatal(d, AA_NOPOS, NULL,
+				"could not recover the landing interrupted in process %ld; "
+				"fix the cause and run 'git ai-apply --recover' again", j->pid);
 	}
 	remove_keeps(j->keeps, j->nkeeps);
 	aa_note(d, AA_NOPOS, NULL,

@@ -130,9 +130,8 @@ int aa_land_check_branch(const char *name, aa_diags *d)
 			return 0;
 		why = "refs/heads/<name> is longer than the 1023 bytes libgit2 can store";
 	}
-	aa_error(d, AA_NOPOS, NULL, "%s is not a valid branch name: %s",
-		 aa_qtext(name, strlen(name), 200), why);
-	return AA_FATAL;
+	return aa_fatal(d, AA_NOPOS, NULL, "%s is not a valid branch name: %s",
+			aa_qtext(name, strlen(name), 200), why);
 }
 
 /*

@@ -576,11 +576,10 @@ int aa_refjournal_settle(aa_refjournal *j, size_t i, aa_diags *d)
 
 	if (r == AA_FATAL) {
 		j->keep_journal = 1;
-		aa_error(d, AA_NOPOS, NULL,
-			 "%s and its note could not be completed nor rolled back; "
-			 "the next git ai-apply (or 'git ai-apply --recover') finishes it",
-			 m->refname);
-		return AA_FATAL;
+		return aa_fatal(d, AA_NOPOS, NULL,
+				"%s and its note could not be completed nor rolled back; "
+				"the next git ai-apply (or 'git ai-apply --recover') finishes it",
+				m->refname);
 	}
 	return r == 1 || r == 2 ? 1 : 0;
 }
