@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "plan/planner.h"
+#include "util/util.h"
 
 int append_landings(planner *p, aa_plan_node *n, const aa_edit_ctx *cx)
 {
@@ -20,7 +21,7 @@ int append_landings(planner *p, aa_plan_node *n, const aa_edit_ctx *cx)
 		return 0;
 	v = realloc(n->landings, (n->nlandings + cx->nlandings) * sizeof(*v));
 	if (!v)
-		return oom(p, (aa_pos){ NULL, 0 });
+		return oom(p, AA_NOPOS);
 	memcpy(v + n->nlandings, cx->landings, cx->nlandings * sizeof(*v));
 	n->landings = v;
 	n->nlandings += cx->nlandings;
@@ -207,7 +208,7 @@ static int collect_changes(planner *p)
 
 	pl->changes = calloc(pl->nnodes ? pl->nnodes : 1, sizeof(*pl->changes));
 	if (!pl->changes)
-		return oom(p, (aa_pos){ NULL, 0 });
+		return oom(p, AA_NOPOS);
 	for (i = 0; i < pl->nnodes; i++) {
 		aa_plan_node *n = &pl->nodes[i];
 		aa_change *c;
@@ -221,7 +222,7 @@ static int collect_changes(planner *p)
 			continue;
 		if (n->base_exists && n->exists &&
 		    (n->base_mode == AA_MODE_GITLINK) != (n->mode == AA_MODE_GITLINK))
-			return aa_error(p->d, (aa_pos){ NULL, 0 }, n->path,
+			return aa_error(p->d, AA_NOPOS, n->path,
 					"a submodule cannot become a file (or a file a submodule) in one change set");
 		c = &pl->changes[pl->nchanges++];
 		c->path = n->path;
