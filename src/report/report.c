@@ -1088,12 +1088,24 @@ static cJSON *json_diags(const aa_diags *d, aa_diag_level level)
 	return arr;
 }
 
+/* Prints the document and frees it: 0, or -1 when out of memory. */
+static int print_json_doc(FILE *out, cJSON *root)
+{
+	char *text = cJSON_Print(root);
+
+	cJSON_Delete(root);
+	if (!text)
+		return -1;
+	fprintf(out, "%s\n", text);
+	free(text);
+	return 0;
+}
+
 static int print_json(FILE *out, aa_session *s, const aa_plan *plan,
 		      const aa_diags *d, aa_outcome outcome,
 		      const aa_report_opts *o)
 {
 	cJSON *root = cJSON_CreateObject();
-	char *text;
 
 	if (!root)
 		return -1;
@@ -1112,13 +1124,7 @@ static int print_json(FILE *out, aa_session *s, const aa_plan *plan,
 	cJSON_AddItemToObject(root, "warnings", json_diags(d, AA_DIAG_WARNING));
 	cJSON_AddItemToObject(root, "notes", json_diags(d, AA_DIAG_NOTE));
 	cJSON_AddItemToObject(root, "errors", json_diags(d, AA_DIAG_ERROR));
-	text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!text)
-		return -1;
-	fprintf(out, "%s\n", text);
-	free(text);
-	return 0;
+	return print_json_doc(out, root);
 }
 
 int aa_report(FILE *out, aa_session *s, const aa_plan *plan,
@@ -1218,7 +1224,6 @@ static int print_suggestions_json(FILE *out, const aa_suggestion *v, size_t n,
 				  const aa_diags *d)
 {
 	cJSON *root = cJSON_CreateObject(), *arr = cJSON_CreateArray();
-	char *text;
 	size_t i;
 
 	if (!root || !arr) {
@@ -1231,13 +1236,7 @@ static int print_suggestions_json(FILE *out, const aa_suggestion *v, size_t n,
 		cJSON_AddItemToArray(arr, json_suggestion(&v[i]));
 	cJSON_AddItemToObject(root, "suggestions", arr);
 	cJSON_AddItemToObject(root, "errors", json_diags(d, AA_DIAG_ERROR));
-	text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!text)
-		return -1;
-	fprintf(out, "%s\n", text);
-	free(text);
-	return 0;
+	return print_json_doc(out, root);
 }
 
 int aa_report_suggestions(FILE *out, const aa_suggestion *v, size_t n,
