@@ -3,32 +3,14 @@
 #include <string.h>
 
 #include "change/changeset.h"
-
-/* Grows an array of `size`-byte items to hold one more; 0 or -1. */
-static int grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	size_t ncap;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 4;
-	if (ncap > SIZE_MAX / size)
-		return -1;
-	p = realloc(*v, ncap * size);
-	if (!p)
-		return -1;
-	*v = p;
-	*cap = ncap;
-	return 0;
-}
+#include "util/util.h"
 
 aa_op *aa_changeset_add(aa_changeset *cs, aa_op_kind kind, aa_pos pos)
 {
 	aa_op *op;
 
 	if (cs->n >= AA_MAX_OPS ||
-	    grow((void **)&cs->ops, &cs->cap, cs->n, sizeof(*cs->ops)) < 0)
+	    AA_GROW(cs->ops, cs->n, cs->cap) < 0)
 		return NULL;
 	op = &cs->ops[cs->n++];
 	memset(op, 0, sizeof(*op));
@@ -50,28 +32,19 @@ static size_t implicit_cap(size_t n)
 	return cap;
 }
 
-static int grow_pow2(void **v, size_t n, size_t size)
+/* Room for one more of the n items of `size` bytes at *arrayp. */
+static int grow_pow2(void *arrayp, size_t n, size_t size)
 {
-	size_t cap;
-	void *p;
+	size_t cap = n ? implicit_cap(n) : 0;
 
-	if (n && n < implicit_cap(n))
-		return 0;
-	cap = implicit_cap(n + 1);
-	if (cap > SIZE_MAX / size)
-		return -1;
-	p = realloc(*v, cap * size);
-	if (!p)
-		return -1;
-	*v = p;
-	return 0;
+	return aa_array_grow(arrayp, &cap, n + 1, size);
 }
 
 aa_hunk *aa_op_add_hunk(aa_op *op, aa_pos pos)
 {
 	aa_hunk *h;
 
-	if (grow_pow2((void **)&op->hunks, op->nhunks, sizeof(*op->hunks)) < 0)
+	if (grow_pow2(&op->hunks, op->nhunks, sizeof(*op->hunks)) < 0)
 		return NULL;
 	h = &op->hunks[op->nhunks++];
 	memset(h, 0, sizeof(*h));
@@ -83,7 +56,7 @@ int aa_hunk_add_line(aa_hunk *h, char kind, const char *text, size_t len)
 {
 	aa_hline *l;
 
-	if (grow_pow2((void **)&h->lines, h->nlines, sizeof(*h->lines)) < 0)
+	if (grow_pow2(&h->lines, h->nlines, sizeof(*h->lines)) < 0)
 		return -1;
 	l = &h->lines[h->nlines];
 	l->text = aa_strndup(text, len);
@@ -101,7 +74,7 @@ aa_repl *aa_op_add_repl(aa_op *op, aa_pos pos)
 	aa_repl *r;
 
 	op->edit_kind = AA_EDIT_REPLACEMENTS;  /* the union's member */
-	if (grow_pow2((void **)&op->repls, op->nrepls, sizeof(*op->repls)) < 0)
+	if (grow_pow2(&op->repls, op->nrepls, sizeof(*op->repls)) < 0)
 		return NULL;
 	r = &op->repls[op->nrepls++];
 	memset(r, 0, sizeof(*r));
@@ -114,7 +87,7 @@ aa_apmod *aa_op_add_apmod(aa_op *op, aa_pos pos)
 	aa_apmod *m;
 
 	op->edit_kind = AA_EDIT_AP;  /* the union's member */
-	if (grow_pow2((void **)&op->apmods, op->napmods, sizeof(*op->apmods)) < 0)
+	if (grow_pow2(&op->apmods, op->napmods, sizeof(*op->apmods)) < 0)
 		return NULL;
 	m = &op->apmods[op->napmods++];
 	memset(m, 0, sizeof(*m));
@@ -301,12 +274,15 @@ int aa_op_clone(aa_changeset *cs, const aa_op *src)
 	return payload_of(src->edit_kind)->clone(op, src);
 }
 
+void aa_changeset_truncate(aa_changeset *cs, size_t n)
+{
+	while (cs->n > n)
+		aa_op_free(&cs->ops[--cs->n]);
+}
+
 void aa_changeset_free(aa_changeset *cs)
 {
-	size_t i;
-
-	for (i = 0; i < cs->n; i++)
-		aa_op_free(&cs->ops[i]);
+	aa_changeset_truncate(cs, 0);
 	free(cs->ops);
 	cs->ops = NULL;
 	cs->n = cs->cap = 0;

@@ -260,6 +260,8 @@ void aa_op_free(aa_op *op);
  */
 int aa_op_clone(aa_changeset *cs, const aa_op *src);
 void aa_changeset_free(aa_changeset *cs);
+/* Drops the operations after the first n (a block that failed to parse). */
+void aa_changeset_truncate(aa_changeset *cs, size_t n);
 const char *aa_op_kind_name(aa_op_kind k);
 
 #endif

@@ -29,6 +29,7 @@
 #include "edit/edit.h"
 #include "edit/explain.h"
 #include "edit/locate.h"
+#include "util/util.h"
 
 /* Occurrences listed in an ambiguity error. */
 #define MAX_LISTED 5
@@ -39,7 +40,7 @@
 typedef struct needle {
 	const char *name;  /* "snippet", "anchor", ... for messages */
 	aa_lrec *v;        /* s/len: the trimmed line */
-	size_t n;
+	size_t n, cap;
 } needle;
 
 /* The file's non-blank lines: their trimmed bytes and file line index. */
@@ -117,17 +118,8 @@ static int needle_add(void *arg, const char *s, size_t len)
 	trim(&s, &len);
 	if (!len)
 		return 0;
-	if ((nd->n & (nd->n - 1)) == 0) {
-		size_t cap = nd->n ? nd->n * 2 : 4;
-		aa_lrec *v;
-
-		if (cap > SIZE_MAX / sizeof(*v))
-			return -1;
-		v = realloc(nd->v, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		nd->v = v;
-	}
+	if (AA_GROW(nd->v, nd->n, nd->cap) < 0)
+		return -1;
 	aa_lrec_set_exact(&nd->v[nd->n++], s, len, AA_EOL_NONE);
 	return 0;
 }
@@ -532,14 +524,14 @@ typedef struct content_lines {
 	aa_buf bytes;
 	size_t *off;   /* start of each line in bytes */
 	size_t *len;
-	size_t n;
+	size_t n, cap;
 	int too_long;
 } content_lines;
 
 static int content_add(void *arg, const char *s, size_t len)
 {
 	content_lines *cl = arg;
-	size_t ilen = cl->ilen, i;
+	size_t ilen = cl->ilen, i, cap;
 	const char *t = s;
 	size_t tlen = len;
 
@@ -550,21 +542,10 @@ static int content_add(void *arg, const char *s, size_t len)
 		cl->too_long = 1;
 		return -1;
 	}
-	if ((cl->n & (cl->n - 1)) == 0) {
-		size_t cap = cl->n ? cl->n * 2 : 4;
-		size_t *o, *l;
-
-		if (cap > SIZE_MAX / sizeof(size_t))
-			return -1;
-		o = realloc(cl->off, cap * sizeof(*o));
-		if (!o)
-			return -1;
-		cl->off = o;
-		l = realloc(cl->len, cap * sizeof(*l));
-		if (!l)
-			return -1;
-		cl->len = l;
-	}
+	/* two arrays, one capacity: the second grows as the first did */
+	cap = cl->cap;
+	if (AA_GROW(cl->off, cl->n, cap) < 0 || AA_GROW(cl->len, cl->n, cl->cap) < 0)
+		return -1;
 	i = cl->n++;
 	cl->off[i] = cl->bytes.len;
 	cl->len[i] = ilen + len;
@@ -584,11 +565,7 @@ static void content_lines_free(content_lines *cl)
 /* The indentation (leading spaces and tabs) of file line i. */
 static size_t indent_of(const aa_line *l)
 {
-	size_t n = 0;
-
-	while (n < l->len && (l->s[n] == ' ' || l->s[n] == '\t'))
-		n++;
-	return n;
+	return aa_indent_of(l->s, l->len);
 }
 
 /*
@@ -855,11 +832,8 @@ int aa_text_strip_trailing_ws(aa_text *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->n; i++) {
-		aa_line *l = &t->lines[i];
-
-		while (l->len && (l->s[l->len - 1] == ' ' || l->s[l->len - 1] == '\t'))
-			l->len--;
-	}
+	for (i = 0; i < t->n; i++)
+		t->lines[i].len = aa_rtrim(t->lines[i].s, t->lines[i].len,
+					   aa_is_blank);
 	return 0;
 }

@@ -3,21 +3,15 @@
 #include <string.h>
 
 #include "edit/edit.h"
+#include "util/util.h"
 
 int aa_edit_landing_add(aa_edit_ctx *cx, aa_pos pos, long line,
 			long offset, aa_how how)
 {
 	aa_landing *l;
 
-	if (cx->nlandings == cx->cap) {
-		size_t cap = cx->cap ? cx->cap * 2 : 8;
-		aa_landing *v = realloc(cx->landings, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		cx->landings = v;
-		cx->cap = cap;
-	}
+	if (AA_GROW(cx->landings, cx->nlandings, cx->cap) < 0)
+		return -1;
 	l = &cx->landings[cx->nlandings++];
 	l->pos = pos;
 	l->line = line;

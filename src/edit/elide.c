@@ -23,41 +23,12 @@
 
 #include "edit/edit.h"
 #include "edit/locate.h"
+#include "util/util.h"
 
 #define QUOTE_MAX 80
 #define MAX_LISTED 5
 
 /* ---------- what an elision looks like ---------- */
-
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
-static char lower(char c)
-{
-	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-}
-
-static int has_word(const char *s, size_t len, const char *w)
-{
-	size_t n = strlen(w), i, j;
-
-	for (i = 0; n <= len && i <= len - n; i++) {
-		for (j = 0; j < n && lower(s[i + j]) == w[j]; j++)
-			;
-		if (j == n)
-			return 1;
-	}
-	return 0;
-}
-
-static int starts(const char *s, size_t len, const char *p)
-{
-	size_t n = strlen(p);
-
-	return len >= n && !memcmp(s, p, n);
-}
 
 static int ends(const char *s, size_t len, const char *p)
 {
@@ -69,7 +40,7 @@ static int ends(const char *s, size_t len, const char *p)
 /* An ellipsis in s: "..." or U+2026. */
 static int has_ellipsis(const char *s, size_t len)
 {
-	return has_word(s, len, "...") || has_word(s, len, "\xe2\x80\xa6");
+	return aa_ci_contains(s, len, "...") || aa_ci_contains(s, len, "\xe2\x80\xa6");
 }
 
 /* Only dots, ellipses and blanks, with at least one ellipsis. */
@@ -80,7 +51,7 @@ static int only_ellipsis(const char *s, size_t len)
 	if (!has_ellipsis(s, len))
 		return 0;
 	for (i = 0; i < len; i++) {
-		if (s[i] == '.' || is_blank(s[i]))
+		if (s[i] == '.' || aa_is_blank_cr(s[i]))
 			continue;
 		if (i + 2 < len && !memcmp(s + i, "\xe2\x80\xa6", 3)) {
 			i += 2;
@@ -96,7 +67,7 @@ static size_t words(const char *s, size_t len)
 	size_t i, k = 0;
 
 	for (i = 0; i < len; i++)
-		if (!is_blank(s[i]) && (i == 0 || is_blank(s[i - 1])))
+		if (!aa_is_blank_cr(s[i]) && (i == 0 || aa_is_blank_cr(s[i - 1])))
 			k++;
 	return k;
 }
@@ -117,7 +88,7 @@ static int says_skipped(const char *s, size_t len)
 	if (has_ellipsis(s, len))
 		return 1;
 	for (i = 0; i < sizeof(phrases) / sizeof(*phrases); i++)
-		if (has_word(s, len, phrases[i]))
+		if (aa_ci_contains(s, len, phrases[i]))
 			return 1;
 	return 0;
 }
@@ -132,7 +103,7 @@ static int comment_body(const char *s, size_t len, const char **b, size_t *n)
 	size_t i;
 
 	for (i = 0; i < sizeof(open) / sizeof(*open); i++)
-		if (starts(s, len, open[i]))
+		if (aa_starts_with(s, len, open[i]))
 			break;
 	if (i == sizeof(open) / sizeof(*open))
 		return 0;
@@ -143,11 +114,11 @@ static int comment_body(const char *s, size_t len, const char **b, size_t *n)
 			len -= strlen(close[i]);
 			break;
 		}
-	while (len && (is_blank(*s) || *s == '/' || *s == '#' || *s == '*')) {
+	while (len && (aa_is_blank_cr(*s) || *s == '/' || *s == '#' || *s == '*')) {
 		s++;
 		len--;
 	}
-	while (len && is_blank(s[len - 1]))
+	while (len && aa_is_blank_cr(s[len - 1]))
 		len--;
 	*b = s;
 	*n = len;
@@ -182,14 +153,14 @@ int aa_is_elision(const char *s, size_t len, const char *path)
 	const char *b;
 	size_t n;
 
-	while (len && is_blank(*s)) {
+	while (len && aa_is_blank_cr(*s)) {
 		s++;
 		len--;
 	}
 	/* most lines are code: out at their first byte */
 	if (!len || !may_open((unsigned char)*s))
 		return 0;
-	while (len && is_blank(s[len - 1]))
+	while (len && aa_is_blank_cr(s[len - 1]))
 		len--;
 	if (only_ellipsis(s, len))
 		return !bare_dots_are_content(path);
@@ -239,20 +210,15 @@ static void original_free(original *o)
 
 static int original_init(original *o, const aa_text *t)
 {
-	size_t i, cap = 16;
+	size_t cap = 16;
 
 	memset(o, 0, sizeof(*o));
 	o->t = t;
 	while (cap < 2 * t->n)
 		cap *= 2;
 	o->mask = cap - 1;
-	o->recs = malloc((t->n ? t->n : 1) * sizeof(*o->recs));
-	if (!o->recs)
-		return -1;
-	for (i = 0; i < t->n; i++)
-		aa_lrec_set(&o->recs[i], t->lines[i].s, t->lines[i].len,
-			    t->lines[i].eol);
-	return 0;
+	o->recs = aa_lrecs_of_text(t);
+	return o->recs ? 0 : -1;
 }
 
 /* The slot of a line equal to r at level lv (an empty slot when none). */
@@ -370,15 +336,8 @@ static aa_pos answer_pos(const resolver *r, size_t i)
 
 static int push(resolver *r, aa_line l)
 {
-	if (r->nout == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 64;
-		aa_line *v = realloc(r->out, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		r->out = v;
-		r->cap = cap;
-	}
+	if (AA_GROW(r->out, r->nout, r->cap) < 0)
+		return -1;
 	r->out[r->nout++] = l;
 	return 0;
 }

@@ -7,17 +7,9 @@
 #include <string.h>
 
 #include "edit/hunks_int.h"
+#include "util/util.h"
 
 /* ---- indentation ------------------------------------------------------------ */
-
-static size_t indent_len(const char *s, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	return i;
-}
 
 /* Does the file's indentation `f` equal prefix + the hunk's `p`? */
 static int split_prefix(const char *big, size_t nbig, const char *small,
@@ -52,7 +44,7 @@ static int find_tab_width(ishift *sh, size_t np)
 
 	for (i = 0; i < np; i++) {
 		const aa_lrec *p = sh->from[i], *f = sh->to[i];
-		size_t pi = indent_len(p->s, p->len), fi = indent_len(f->s, f->len);
+		size_t pi = aa_indent_of(p->s, p->len), fi = aa_indent_of(f->s, f->len);
 		int dir;
 
 		if (!pi && !fi)
@@ -90,8 +82,8 @@ static int find_prefix_shift(ishift *sh, size_t np, int file_longer)
 	for (i = 0; i < np; i++) {
 		const aa_lrec *p = sh->from[i], *f = sh->to[i];
 		const aa_lrec *big = file_longer ? f : p, *small = file_longer ? p : f;
-		size_t bi = indent_len(big->s, big->len);
-		size_t si = indent_len(small->s, small->len), k;
+		size_t bi = aa_indent_of(big->s, big->len);
+		size_t si = aa_indent_of(small->s, small->len), k;
 
 		if (!split_prefix(big->s, bi, small->s, si, &k) ||
 		    (ps && (k != pn || memcmp(ps, big->s, k))))
@@ -117,9 +109,9 @@ static int find_map(ishift *sh, size_t np)
 	for (i = 0; i < np; i++)
 		for (j = 0; j < i; j++) {
 			const aa_lrec *a = sh->from[i], *b = sh->from[j];
-			size_t ai = indent_len(a->s, a->len), bi = indent_len(b->s, b->len);
-			size_t ti = indent_len(sh->to[i]->s, sh->to[i]->len);
-			size_t tj = indent_len(sh->to[j]->s, sh->to[j]->len);
+			size_t ai = aa_indent_of(a->s, a->len), bi = aa_indent_of(b->s, b->len);
+			size_t ti = aa_indent_of(sh->to[i]->s, sh->to[i]->len);
+			size_t tj = aa_indent_of(sh->to[j]->s, sh->to[j]->len);
 
 			if (ai == bi && !memcmp(a->s, b->s, ai) &&
 			    (ti != tj || memcmp(sh->to[i]->s, sh->to[j]->s, ti)))
@@ -149,7 +141,7 @@ int aa_hk_find_shift(const aa_lview *v, size_t at, const htry *y, ishift *sh)
 		return -1;
 	for (j = 0; j < y->npre; j++) {
 		const aa_lrec *p = &y->pre[j], *f = aa_lview_at(v, at + j);
-		size_t pi = indent_len(p->s, p->len), fi = indent_len(f->s, f->len);
+		size_t pi = aa_indent_of(p->s, p->len), fi = aa_indent_of(f->s, f->len);
 
 		if (pi == p->len || fi == f->len)
 			continue;
@@ -173,7 +165,7 @@ void aa_hk_shift_release(ishift *sh)
 /* An added line re-indented by the shift, into b. */
 int aa_hk_shift_line(const ishift *sh, const char *s, size_t len, aa_buf *b)
 {
-	size_t in = indent_len(s, len), best = 0, i;
+	size_t in = aa_indent_of(s, len), best = 0, i;
 	const aa_lrec *to = NULL;
 
 	aa_buf_clear(b);
@@ -206,7 +198,7 @@ int aa_hk_shift_line(const ishift *sh, const char *s, size_t len, aa_buf *b)
 	/* the longest of the hunk's indentations that starts this one */
 	for (i = 0; i < sh->npairs; i++) {
 		const aa_lrec *f = sh->from[i];
-		size_t fi = indent_len(f->s, f->len);
+		size_t fi = aa_indent_of(f->s, f->len);
 
 		if (fi <= in && fi >= best && !memcmp(f->s, s, fi)) {
 			best = fi;
@@ -215,7 +207,7 @@ int aa_hk_shift_line(const ishift *sh, const char *s, size_t len, aa_buf *b)
 	}
 	if (!to)
 		return aa_buf_put(b, s, len);
-	return aa_buf_put(b, to->s, indent_len(to->s, to->len)) |
+	return aa_buf_put(b, to->s, aa_indent_of(to->s, to->len)) |
 	       aa_buf_put(b, s + best, len - best);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "edit/hunks_int.h"
+#include "util/util.h"
 
 int aa_hk_oom(hrun *r, aa_pos pos)
 {
@@ -61,15 +62,8 @@ int aa_hk_remember_placed(hrun *r, size_t at, size_t old_n, long delta)
 {
 	size_t k = placed_before(r, at + 1), i;
 
-	if (r->nplaced == r->capplaced) {
-		size_t cap = r->capplaced ? 2 * r->capplaced : 16;
-		placed *v = realloc(r->placed, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		r->placed = v;
-		r->capplaced = cap;
-	}
+	if (AA_GROW(r->placed, r->nplaced, r->capplaced) < 0)
+		return -1;
 	/* the ones after it move with the lines it added or removed */
 	memmove(r->placed + k + 1, r->placed + k,
 		(r->nplaced - k) * sizeof(*r->placed));

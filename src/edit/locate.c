@@ -7,6 +7,7 @@
 #include <xxhash.h>
 
 #include "edit/locate.h"
+#include "util/util.h"
 
 /*
  * How far aa_locate_nearest() scans outward, line by line, before it
@@ -15,17 +16,12 @@
  */
 #define NEAR_WINDOW 1024
 
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r';
-}
-
 int aa_line_is_blank(const char *s, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i < len; i++)
-		if (!is_blank(s[i]))
+		if (!aa_is_hspace(s[i]))
 			return 0;
 	return 1;
 }
@@ -35,10 +31,10 @@ void aa_ws_span(const char *s, size_t len, aa_ws lv, size_t *off, size_t *n)
 	size_t b = 0, e = len;
 
 	if (lv != AA_WS_EXACT)
-		while (e > 0 && is_blank(s[e - 1]))
+		while (e > 0 && aa_is_hspace(s[e - 1]))
 			e--;
 	if (lv == AA_WS_BOTH)
-		while (b < e && is_blank(s[b]))
+		while (b < e && aa_is_hspace(s[b]))
 			b++;
 	*off = b;
 	*n = e - b;
@@ -52,6 +48,16 @@ void aa_lrec_set_exact(aa_lrec *r, const char *s, size_t len, aa_eol eol)
 	r->ws_ready = 0;
 	r->h[AA_WS_EXACT] = (uint32_t)XXH3_64bits(s, len);
 	r->h[AA_WS_TRAILING] = r->h[AA_WS_BOTH] = 0;
+}
+
+aa_lrec *aa_lrecs_of_text(const aa_text *t)
+{
+	aa_lrec *v = malloc((t->n ? t->n : 1) * sizeof(*v));
+	size_t i;
+
+	for (i = 0; v && i < t->n; i++)
+		aa_lrec_set(&v[i], t->lines[i].s, t->lines[i].len, t->lines[i].eol);
+	return v;
 }
 
 void aa_lrec_ws(aa_lrec *r)
@@ -444,7 +450,7 @@ static size_t indent_width(const aa_lrec *l)
 {
 	size_t i, w = 0;
 
-	for (i = 0; i < l->len && (l->s[i] == ' ' || l->s[i] == '\t'); i++)
+	for (i = 0; i < l->len && aa_is_blank(l->s[i]); i++)
 		w = l->s[i] == '\t' ? (w / 8 + 1) * 8 : w + 1;
 	return w;
 }

@@ -42,6 +42,8 @@ void aa_lrec_set(aa_lrec *r, const char *s, size_t len, aa_eol eol);
  */
 void aa_lrec_set_exact(aa_lrec *r, const char *s, size_t len, aa_eol eol);
 void aa_lrec_ws(aa_lrec *r);
+/* Every line of t as a record, every level; NULL when out of memory. */
+aa_lrec *aa_lrecs_of_text(const aa_text *t);
 /* The part of s[0..len) that counts at level lv: s[*off .. *off + *n). */
 void aa_ws_span(const char *s, size_t len, aa_ws lv, size_t *off, size_t *n);
 /* 1 when the two lines are equal at level lv. */

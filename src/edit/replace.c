@@ -20,6 +20,7 @@
 #include "edit/applied.h"
 #include "edit/edit.h"
 #include "edit/explain.h"
+#include "util/util.h"
 
 /* How much of a line an error message quotes. */
 #define QUOTE_MAX 80
@@ -160,15 +161,8 @@ typedef struct lbuild {
 
 static int lb_end_line(lbuild *lb, aa_eol eol)
 {
-	if (lb->n == lb->cap) {
-		size_t cap = lb->cap ? lb->cap * 2 : 16;
-		lrec *v = realloc(lb->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		lb->v = v;
-		lb->cap = cap;
-	}
+	if (AA_GROW(lb->v, lb->n, lb->cap) < 0)
+		return -1;
 	lb->v[lb->n].start = lb->open;
 	lb->v[lb->n].len = lb->bytes.len - lb->open;
 	lb->v[lb->n].eol = eol;
@@ -435,12 +429,11 @@ static int already_applied(repl_job *j, const char *p)
 
 static void trim(const char **s, size_t *len)
 {
-	while (*len && (**s == ' ' || **s == '\t')) {
-		(*s)++;
-		(*len)--;
-	}
-	while (*len && ((*s)[*len - 1] == ' ' || (*s)[*len - 1] == '\t'))
-		(*len)--;
+	size_t a = 0, z = *len;
+
+	aa_trim(*s, &a, &z, aa_is_blank);
+	*s += a;
+	*len = z - a;
 }
 
 static void quote(aa_buf *m, const char *s, size_t len)

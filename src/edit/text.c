@@ -13,6 +13,7 @@
 
 #include "edit/text.h"
 #include "edit/text_priv.h"
+#include "util/util.h"
 
 /* Storage that lines point into; `data` never moves once allocated. */
 struct aa_text_chunk {
@@ -213,23 +214,9 @@ static aa_text_chunk *decode_content(aa_enc enc, const unsigned char *p,
 
 static int lines_reserve(aa_text *t, size_t extra)
 {
-	size_t need, cap;
-	aa_line *v;
-
 	if (extra > SIZE_MAX / sizeof(aa_line) - t->n)
 		return -1;
-	need = t->n + extra;
-	if (need <= t->cap)
-		return 0;
-	cap = t->cap ? t->cap : need > 64 ? need : 64;
-	while (cap < need)
-		cap = cap > SIZE_MAX / sizeof(aa_line) / 2 ? need : cap * 2;
-	v = realloc(t->lines, cap * sizeof(aa_line));
-	if (!v)
-		return -1;
-	t->lines = v;
-	t->cap = cap;
-	return 0;
+	return aa_array_grow(&t->lines, &t->cap, t->n + extra, sizeof(aa_line));
 }
 
 /*

@@ -204,16 +204,9 @@ static int place_chunk(anchors *a, aa_hunk *h)
 
 static int build_recs(const aa_text *t, anchors *a)
 {
-	size_t i;
-
 	a->n = t->n;
-	a->recs = malloc((t->n ? t->n : 1) * sizeof(*a->recs));
-	if (!a->recs)
-		return -1;
-	for (i = 0; i < t->n; i++)
-		aa_lrec_set(&a->recs[i], t->lines[i].s, t->lines[i].len,
-			    t->lines[i].eol);
-	return 0;
+	a->recs = aa_lrecs_of_text(t);
+	return a->recs ? 0 : -1;
 }
 
 int aa_edit_v4a(aa_text *t, const aa_op *op, aa_edit_ctx *cx)

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "format/alternatives.h"
+#include "util/util.h"
 
 #define NO_OP ((size_t)-1)
 /* Earlier diffs of one path compared with a diff, at most (no hang). */
@@ -649,8 +650,7 @@ int aa_split_alternatives(const aa_changeset *cs, aa_alternatives *out,
 		return 0;
 	if (scan_init(&s, cs) < 0) {
 		scan_free(&s);
-		aa_oom(d, pos, NULL);
-		return AA_FATAL;
+		return aa_fatal_oom(d, pos, NULL);
 	}
 	find_rivals(&s);
 	r = split(&s, out, d);

@@ -21,6 +21,7 @@
 
 #include "format/format.h"
 #include "change/path.h"
+#include "util/util.h"
 
 /* Largest include_*_blank_lines value accepted. */
 #define MAX_BLANK_LINES 1000000000L
@@ -393,8 +394,32 @@ static int read_action(yreader *y, mod_action *out)
 	return -1;
 }
 
-static int read_mod_value(yreader *y, mod_fields *m, int key)
+/*
+ * A mapping, from after its MAPPING_START to its end: each key one of
+ * keys[0..nkeys) (read_key: *seen, `what` for its messages), its value
+ * read by `value`.
+ */
+static int read_mapping(yreader *y, const char *const *keys, int nkeys,
+			unsigned *seen, const char *what,
+			int (*value)(yreader *y, void *arg, int key), void *arg)
 {
+	for (;;) {
+		int key;
+
+		if (next_event(y) < 0)
+			return -1;
+		if (y->ev.type == YAML_MAPPING_END_EVENT)
+			return 0;
+		key = read_key(y, keys, nkeys, seen, what);
+		if (key < 0 || value(y, arg, key) < 0)
+			return -1;
+	}
+}
+
+static int read_mod_value(yreader *y, void *arg, int key)
+{
+	mod_fields *m = arg;
+
 	switch (1 << key) {
 	case K_ACTION: return read_action(y, &m->action);
 	case K_SNIPPET: return read_string(y, "snippet", &m->snippet);
@@ -472,18 +497,9 @@ static int read_mod(yreader *y, mod_fields *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->line = input_line(y, y->ev.start_mark);
-	for (;;) {
-		int key;
-
-		if (next_event(y) < 0)
-			return -1;
-		if (y->ev.type == YAML_MAPPING_END_EVENT)
-			break;
-		key = read_key(y, mod_keys, (int)(sizeof(mod_keys) / sizeof(*mod_keys)),
-			       &m->seen, "a modification");
-		if (key < 0 || read_mod_value(y, m, key) < 0)
-			return -1;
-	}
+	if (read_mapping(y, mod_keys, (int)(sizeof(mod_keys) / sizeof(*mod_keys)),
+			 &m->seen, "a modification", read_mod_value, m) < 0)
+		return -1;
 	return check_mod(y, m);
 }
 
@@ -501,47 +517,51 @@ static void change_free(change_fields *c)
 
 static mod_fields *change_add_mod(change_fields *c)
 {
-	if (c->nmods == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 8;
-		mod_fields *v;
-
-		if (cap > SIZE_MAX / sizeof(*v))
-			return NULL;
-		v = realloc(c->mods, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		c->mods = v;
-		c->cap = cap;
-	}
+	if (AA_GROW(c->mods, c->nmods, c->cap) < 0)
+		return NULL;
 	memset(&c->mods[c->nmods], 0, sizeof(*c->mods));
 	return &c->mods[c->nmods++];
 }
 
-static int read_mods(yreader *y, change_fields *c)
+/*
+ * The list of mappings under `key` ('changes', 'modifications'): `item`
+ * reads each one from its MAPPING_START event.
+ */
+static int read_mappings(yreader *y, const char *key, const char *item_name,
+			 int (*item)(yreader *y, void *arg), void *arg)
 {
 	if (next_event(y) < 0)
 		return -1;
 	if (y->ev.type != YAML_SEQUENCE_START_EVENT)
-		return err_at(y, y->ev.start_mark,
-			      "'modifications' must be a list, not %s", event_kind(y));
-	c->have_mods = 1;
+		return err_at(y, y->ev.start_mark, "'%s' must be a list, not %s",
+			      key, event_kind(y));
 	for (;;) {
-		mod_fields *m;
-
 		if (next_event(y) < 0)
 			return -1;
 		if (y->ev.type == YAML_SEQUENCE_END_EVENT)
 			return 0;
 		if (y->ev.type != YAML_MAPPING_START_EVENT)
 			return err_at(y, y->ev.start_mark,
-				      "each modification must be a mapping, not %s",
-				      event_kind(y));
-		m = change_add_mod(c);
-		if (!m)
-			return oom(y, input_line(y, y->ev.start_mark));
-		if (read_mod(y, m) < 0)
+				      "each %s must be a mapping, not %s",
+				      item_name, event_kind(y));
+		if (item(y, arg) < 0)
 			return -1;
 	}
+}
+
+static int read_mod_item(yreader *y, void *arg)
+{
+	mod_fields *m = change_add_mod(arg);
+
+	if (!m)
+		return oom(y, input_line(y, y->ev.start_mark));
+	return read_mod(y, m);
+}
+
+static int read_mods(yreader *y, change_fields *c)
+{
+	c->have_mods = 1;
+	return read_mappings(y, "modifications", "modification", read_mod_item, c);
 }
 
 static int read_newline(yreader *y, change_fields *c)
@@ -636,8 +656,7 @@ static char *created_content(const char *s, const char *nl, size_t *len)
 	while (*s) {
 		size_t n = strcspn(s, "\r\n"), keep = n;
 
-		while (keep && (s[keep - 1] == ' ' || s[keep - 1] == '\t'))
-			keep--;
+		keep = aa_rtrim(s, keep, aa_is_blank);
 		if (aa_buf_put(&out, s, keep) < 0)
 			goto oom;
 		s += n;
@@ -734,33 +753,33 @@ static const char *const change_keys[] = {
 	"file_path", "modifications", "newline"
 };
 
+static int read_change_value(yreader *y, void *arg, int key)
+{
+	change_fields *c = arg;
+
+	if (key == 1)
+		return read_mods(y, c);
+	if (key == 2)
+		return read_newline(y, c);
+	if (read_string(y, "file_path", &c->file_path) < 0)
+		return -1;
+	c->path_mark = y->ev.start_mark;
+	return 0;
+}
+
 /* At the MAPPING_START of a file change: reads it and emits its ops. */
-static int read_change(yreader *y)
+static int read_change(yreader *y, void *unused)
 {
 	change_fields c;
 	unsigned seen = 0;
 	int r = -1;
 
+	(void)unused;
 	memset(&c, 0, sizeof(c));
 	c.line = input_line(y, y->ev.start_mark);
-	for (;;) {
-		int key;
-
-		if (next_event(y) < 0)
-			goto out;
-		if (y->ev.type == YAML_MAPPING_END_EVENT)
-			break;
-		key = read_key(y, change_keys, 3, &seen, "a file change");
-		if (key < 0)
-			goto out;
-		if (key == 0) {
-			if (read_string(y, "file_path", &c.file_path) < 0)
-				goto out;
-			c.path_mark = y->ev.start_mark;
-		} else if ((key == 1 ? read_mods(y, &c) : read_newline(y, &c)) < 0) {
-			goto out;
-		}
-	}
+	if (read_mapping(y, change_keys, 3, &seen, "a file change",
+			 read_change_value, &c) < 0)
+		goto out;
 	if (!c.file_path)
 		aa_error(y->d, pos_at(y, c.line), NULL, "file change has no 'file_path'");
 	else if (!c.have_mods)
@@ -778,23 +797,7 @@ out:
 
 static int read_changes(yreader *y)
 {
-	if (next_event(y) < 0)
-		return -1;
-	if (y->ev.type != YAML_SEQUENCE_START_EVENT)
-		return err_at(y, y->ev.start_mark, "'changes' must be a list, not %s",
-			      event_kind(y));
-	for (;;) {
-		if (next_event(y) < 0)
-			return -1;
-		if (y->ev.type == YAML_SEQUENCE_END_EVENT)
-			return 0;
-		if (y->ev.type != YAML_MAPPING_START_EVENT)
-			return err_at(y, y->ev.start_mark,
-				      "each change must be a mapping, not %s",
-				      event_kind(y));
-		if (read_change(y) < 0)
-			return -1;
-	}
+	return read_mappings(y, "changes", "change", read_change, NULL);
 }
 
 static int read_version(yreader *y)
@@ -813,22 +816,20 @@ static int read_version(yreader *y)
 
 static const char *const root_keys[] = { "version", "changes" };
 
+static int read_root_value(yreader *y, void *unused, int key)
+{
+	(void)unused;
+	return key == 0 ? read_version(y) : read_changes(y);
+}
+
 static int read_root(yreader *y)
 {
 	long line = input_line(y, y->ev.start_mark);
 	unsigned seen = 0;
 
-	for (;;) {
-		int key;
-
-		if (next_event(y) < 0)
-			return -1;
-		if (y->ev.type == YAML_MAPPING_END_EVENT)
-			break;
-		key = read_key(y, root_keys, 2, &seen, "the ap document");
-		if (key < 0 || (key == 0 ? read_version(y) : read_changes(y)) < 0)
-			return -1;
-	}
+	if (read_mapping(y, root_keys, 2, &seen, "the ap document",
+			 read_root_value, NULL) < 0)
+		return -1;
 	if (!(seen & 1))
 		return aa_error(y->d, pos_at(y, line), NULL,
 				"ap document has no 'version' (must be \"2.0\")");
@@ -865,15 +866,11 @@ static int read_stream(yreader *y)
 int aa_parse_ap(const aa_block *b, const aa_parse_opts *o,
 		aa_changeset *cs, aa_diags *d)
 {
-	yreader y;
-	size_t first = cs->n, i, skip;
+	yreader y = { .b = b, .cs = cs, .d = d };
+	size_t first = cs->n, skip;
 	int r;
 
 	(void)o;
-	memset(&y, 0, sizeof(y));
-	y.b = b;
-	y.cs = cs;
-	y.d = d;
 	if (b->len > AA_MAX_INPUT_SIZE)
 		return aa_error(d, pos_at(&y, b->line), NULL,
 				"ap document too large (%zu bytes)", b->len);
@@ -895,9 +892,7 @@ int aa_parse_ap(const aa_block *b, const aa_parse_opts *o,
 	yaml_parser_delete(&y.parser);
 	if (r < 0) {
 		/* Nothing half-parsed stays in the change set. */
-		for (i = first; i < cs->n; i++)
-			aa_op_free(&cs->ops[i]);
-		cs->n = first;
+		aa_changeset_truncate(cs, first);
 		return -1;
 	}
 	return (int)(cs->n - first);

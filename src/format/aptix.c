@@ -19,6 +19,7 @@
 #include "format/format.h"
 #include "change/path.h"
 #include "format/lines.h"
+#include "util/util.h"
 
 /* Positions of more values than this are not recorded (memory bound). */
 #define MAX_RECORDED_VALUES (1u << 20)
@@ -64,21 +65,13 @@ static int record_value(jdoc *j, long key_line, long val_line)
 {
 	if (!j->vals_ok)
 		return 0;
-	if (j->nvals == j->cap) {
-		size_t cap = j->cap ? j->cap * 2 : 64;
-		value_line *v;
-
-		if (cap > MAX_RECORDED_VALUES) {
-			/* Too many to track: fall back to the block's line. */
-			j->vals_ok = 0;
-			return 0;
-		}
-		v = realloc(j->vals, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		j->vals = v;
-		j->cap = cap;
+	if (j->nvals == MAX_RECORDED_VALUES) {
+		/* Too many to track: fall back to the block's line. */
+		j->vals_ok = 0;
+		return 0;
 	}
+	if (AA_GROW(j->vals, j->nvals, j->cap) < 0)
+		return -1;
 	j->vals[j->nvals].key = key_line;
 	j->vals[j->nvals].val = val_line;
 	j->nvals++;
@@ -731,12 +724,6 @@ static int check_trailing(jdoc *j, const char *end)
 	return 0;
 }
 
-static void rollback(aa_changeset *cs, size_t n)
-{
-	while (cs->n > n)
-		aa_op_free(&cs->ops[--cs->n]);
-}
-
 static void jdoc_free(jdoc *j)
 {
 	free(j->text);
@@ -748,18 +735,12 @@ static void jdoc_free(jdoc *j)
 int aa_parse_aptix(const aa_block *b, const aa_parse_opts *o,
 		   aa_changeset *cs, aa_diags *d)
 {
-	jdoc j;
+	jdoc j = { .b = b, .o = o, .cs = cs, .d = d, .vals_ok = 1 };
 	cJSON *doc = NULL;
 	const char *end = NULL;
 	size_t first = cs->n;
 	int r = -1;
 
-	memset(&j, 0, sizeof(j));
-	j.b = b;
-	j.o = o;
-	j.cs = cs;
-	j.d = d;
-	j.vals_ok = 1;
 	if (b->len > AA_MAX_INPUT_SIZE)
 		return aa_error(d, pos_at(&j, 0), NULL,
 				"JSON block too large (%zu bytes)", b->len);
@@ -789,7 +770,7 @@ int aa_parse_aptix(const aa_block *b, const aa_parse_opts *o,
 		r = (int)(cs->n - first);
 out:
 	if (r < 0)
-		rollback(cs, first);
+		aa_changeset_truncate(cs, first);
 	cJSON_Delete(doc);
 	jdoc_free(&j);
 	return r;

@@ -21,6 +21,7 @@
 #include "change/path.h"
 #include "format/lines.h"
 #include "format/parsers.h"
+#include "util/util.h"
 
 typedef enum verb {
 	V_START_FILE,
@@ -60,16 +61,6 @@ typedef struct command {
 	size_t line_len;
 } command;
 
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static char lower(char c)
-{
-	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-}
-
 static int lookup_verb(const char *s, size_t len, command *c)
 {
 	size_t i;
@@ -93,7 +84,7 @@ static int parse_bare_end(const char *s, size_t len, size_t v1, command *c)
 {
 	size_t i = v1;
 
-	while (i < len - 3 && is_blank(s[i]))
+	while (i < len - 3 && aa_is_blank(s[i]))
 		i++;
 	if (i == v1 || i != len - 3 || !lookup_verb(s + 4, v1 - 4, c) ||
 	    !is_end(c->v))
@@ -113,17 +104,17 @@ static int parse_command(const char *s, size_t len, command *c)
 {
 	size_t v0 = 4, v1, p0, p1;
 
-	while (len && is_blank(s[len - 1]))
+	while (len && aa_is_blank(s[len - 1]))
 		len--;
 	if (len < 4 + 1 + 1 + 4 || memcmp(s, "--- ", 4) ||
-	    memcmp(s + len - 3, "---", 3) || !is_blank(s[len - 4]))
+	    memcmp(s + len - 3, "---", 3) || !aa_is_blank(s[len - 4]))
 		return 0;
 	for (v1 = v0; v1 < len && ((s[v1] >= 'A' && s[v1] <= 'Z') || s[v1] == '-'); v1++)
 		;
 	c->line = s;
 	c->line_len = len;
 	c->bare = 0;
-	if (v1 < len && is_blank(s[v1]))
+	if (v1 < len && aa_is_blank(s[v1]))
 		return parse_bare_end(s, len, v1, c);
 	if (v1 >= len || s[v1] != ':' || !lookup_verb(s + v0, v1 - v0, c))
 		return 0;
@@ -131,9 +122,9 @@ static int parse_command(const char *s, size_t len, command *c)
 	p1 = len - 3;
 	if (p1 < p0)
 		return 0;
-	while (p0 < p1 && is_blank(s[p0]))
+	while (p0 < p1 && aa_is_blank(s[p0]))
 		p0++;
-	while (p1 > p0 && is_blank(s[p1 - 1]))
+	while (p1 > p0 && aa_is_blank(s[p1 - 1]))
 		p1--;
 	c->path = s + p0;
 	c->path_len = p1 - p0;
@@ -203,7 +194,7 @@ size_t aa_companion_run_end(const char *s, size_t n, size_t off)
 			size_t i;
 
 			aa_lspan_at(s, n, at, &l);
-			for (i = 0; i < l.len && is_blank(s[l.start + i]); i++)
+			for (i = 0; i < l.len && aa_is_blank(s[l.start + i]); i++)
 				;
 			if (i < l.len)
 				break;
@@ -306,7 +297,7 @@ static size_t fence_open(const char *s, size_t len, char *ch)
 {
 	size_t i = 0, k;
 
-	while (i < len && is_blank(s[i]))
+	while (i < len && aa_is_blank(s[i]))
 		i++;
 	if (i >= len || (s[i] != '`' && s[i] != '~'))
 		return 0;
@@ -323,11 +314,11 @@ static int fence_closes(const char *s, size_t len, char ch, size_t run)
 {
 	size_t i = 0, k;
 
-	while (i < len && is_blank(s[i]))
+	while (i < len && aa_is_blank(s[i]))
 		i++;
 	for (k = i; k < len && s[k] == ch; k++)
 		;
-	while (len > k && is_blank(s[len - 1]))
+	while (len > k && aa_is_blank(s[len - 1]))
 		len--;
 	return k - i >= run && k == len;
 }
@@ -342,7 +333,7 @@ static int is_markdown_like(const char *path)
 		e = strlen(exts[i]);
 		if (n <= e || path[n - e - 1] == '/')
 			continue;
-		for (k = 0; k < e && lower(path[n - e + k]) == exts[i][k]; k++)
+		for (k = 0; k < e && aa_lower(path[n - e + k]) == exts[i][k]; k++)
 			;
 		if (k == e)
 			return 1;
@@ -491,12 +482,6 @@ static size_t parse_start(cparse *p, const command *c, const aa_lspan *l)
 	return el.next;
 }
 
-static void rollback(aa_changeset *cs, size_t n)
-{
-	while (cs->n > n)
-		aa_op_free(&cs->ops[--cs->n]);
-}
-
 /* The commands of one block, in order; see aa_parse_companion. */
 static int parse_commands(cparse *p)
 {
@@ -529,7 +514,7 @@ static int parse_commands(cparse *p)
 		off = l.next;
 	}
 	if (p->failed) {
-		rollback(p->cs, first);
+		aa_changeset_truncate(p->cs, first);
 		return -1;
 	}
 	return ncommands;

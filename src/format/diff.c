@@ -6,6 +6,8 @@
  * Lines and hunks are read by diff_hunk.c; this file handles the file
  * headers, the names, the operations and the strict contract.
  */
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +17,7 @@
 #include "change/path.h"
 #include "format/diff_int.h"
 #include "format/lines.h"
+#include "util/util.h"
 
 
 /* A file name from the diff: any bytes (a quoted name may hold NUL). */
@@ -626,8 +629,7 @@ static int parse_mode(aa_dparser *P, const aa_dline *l, size_t skip,
 	uint32_t v = 0;
 	int n = 0;
 
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
-		end--;
+	end = s + aa_rtrim(s, (size_t)(end - s), aa_is_blank);
 	for (; s < end && *s >= '0' && *s <= '7' && n < 7; s++, n++)
 		v = v * 8 + (uint32_t)(*s - '0');
 	if (!n || s != end || !v)
@@ -698,106 +700,71 @@ static void parse_index_line(const aa_dline *l, size_t skip, fdiff *f)
 
 /*
  * The git extended header lines, one row each, as git's apply.c reads
- * them: a line starting with `prefix` is one of them and its handler
- * reads the rest (from `skip`, the prefix's length). Handlers return 0
- * or -1 with an error.
+ * them: a line starting with `prefix` is one of them, and the rest of
+ * it (from `skip`, the prefix's length) is read as the row's kind says,
+ * into the fdiff member at `field`; `flag`, when there is one, is the
+ * int member set to 1.
  */
-typedef int (*ext_handler)(aa_dparser *P, const aa_dline *l, size_t skip,
-			   fdiff *f);
+typedef enum ext_kind {
+	EXT_MODE,     /* an octal mode into a uint32_t */
+	EXT_NAME,     /* a file name into a dname */
+	EXT_INDEX,    /* "index": kept only as a hint (see parse_index_line) */
+	EXT_IGNORED,  /* similarity scores say nothing the names and hunks do not */
+	EXT_BINARY    /* not a header, but it ends the headers with an error */
+} ext_kind;
 
-static int hdr_old_mode(aa_dparser *P, const aa_dline *l, size_t skip, fdiff *f)
-{
-	return parse_mode(P, l, skip, &f->old_mode);
-}
-
-static int hdr_new_mode(aa_dparser *P, const aa_dline *l, size_t skip, fdiff *f)
-{
-	return parse_mode(P, l, skip, &f->new_mode);
-}
-
-static int hdr_deleted(aa_dparser *P, const aa_dline *l, size_t skip, fdiff *f)
-{
-	f->deleted = 1;
-	return parse_mode(P, l, skip, &f->old_mode);
-}
-
-static int hdr_new_file(aa_dparser *P, const aa_dline *l, size_t skip, fdiff *f)
-{
-	f->new_file = 1;
-	return parse_mode(P, l, skip, &f->file_mode);
-}
-
-static int hdr_copy_from(aa_dparser *P, const aa_dline *l, size_t skip, fdiff *f)
-{
-	f->copy = 1;
-	return parse_ext_name(P, l, skip, &f->from);
-}
-
-static int hdr_copy_to(aa_dparser *P, const aa_dline *l, size_t skip, fdiff *f)
-{
-	f->copy = 1;
-	return parse_ext_name(P, l, skip, &f->to);
-}
-
-/* "rename old"/"rename new" are git's older spelling of from/to. */
-static int hdr_rename_from(aa_dparser *P, const aa_dline *l, size_t skip, fdiff *f)
-{
-	f->rename = 1;
-	return parse_ext_name(P, l, skip, &f->from);
-}
-
-static int hdr_rename_to(aa_dparser *P, const aa_dline *l, size_t skip, fdiff *f)
-{
-	f->rename = 1;
-	return parse_ext_name(P, l, skip, &f->to);
-}
-
-/* Similarity scores say nothing the names and hunks do not. */
-static int hdr_ignored(aa_dparser *P, const aa_dline *l, size_t skip, fdiff *f)
-{
-	(void)P, (void)l, (void)skip, (void)f;
-	return 0;
-}
-
-/* "index": kept only as a hint (see parse_index_line). */
-static int hdr_index(aa_dparser *P, const aa_dline *l, size_t skip, fdiff *f)
-{
-	(void)P;
-	parse_index_line(l, skip, f);
-	return 0;
-}
-
-static int hdr_binary(aa_dparser *P, const aa_dline *l, size_t skip, fdiff *f)
-{
-	(void)skip;
-	binary_error(P, l->lineno, any_name(f));
-	return -1;
-}
-
-#define EXT_ROW(prefix, fn) { prefix, sizeof(prefix) - 1, fn }
+#define NO_FLAG SIZE_MAX
+#define AT(member) offsetof(fdiff, member)
+#define EXT_ROW(prefix, kind, field, flag) \
+	{ prefix, sizeof(prefix) - 1, kind, field, flag }
 
 static const struct ext_row {
 	const char *prefix;
 	size_t skip;
-	ext_handler fn;
+	ext_kind kind;
+	size_t field, flag;
 } ext_rows[] = {
-	EXT_ROW("old mode ", hdr_old_mode),
-	EXT_ROW("new mode ", hdr_new_mode),
-	EXT_ROW("deleted file mode ", hdr_deleted),
-	EXT_ROW("new file mode ", hdr_new_file),
-	EXT_ROW("copy from ", hdr_copy_from),
-	EXT_ROW("copy to ", hdr_copy_to),
-	EXT_ROW("rename old ", hdr_rename_from),
-	EXT_ROW("rename new ", hdr_rename_to),
-	EXT_ROW("rename from ", hdr_rename_from),
-	EXT_ROW("rename to ", hdr_rename_to),
-	EXT_ROW("similarity index ", hdr_ignored),
-	EXT_ROW("dissimilarity index ", hdr_ignored),
-	EXT_ROW("index ", hdr_index),
-	/* not headers, but they end the file's headers with an error */
-	EXT_ROW("GIT binary patch", hdr_binary),
-	EXT_ROW("Binary files ", hdr_binary),
+	EXT_ROW("old mode ", EXT_MODE, AT(old_mode), NO_FLAG),
+	EXT_ROW("new mode ", EXT_MODE, AT(new_mode), NO_FLAG),
+	EXT_ROW("deleted file mode ", EXT_MODE, AT(old_mode), AT(deleted)),
+	EXT_ROW("new file mode ", EXT_MODE, AT(file_mode), AT(new_file)),
+	EXT_ROW("copy from ", EXT_NAME, AT(from), AT(copy)),
+	EXT_ROW("copy to ", EXT_NAME, AT(to), AT(copy)),
+	/* "rename old"/"rename new" are git's older spelling of from/to */
+	EXT_ROW("rename old ", EXT_NAME, AT(from), AT(rename)),
+	EXT_ROW("rename new ", EXT_NAME, AT(to), AT(rename)),
+	EXT_ROW("rename from ", EXT_NAME, AT(from), AT(rename)),
+	EXT_ROW("rename to ", EXT_NAME, AT(to), AT(rename)),
+	EXT_ROW("similarity index ", EXT_IGNORED, 0, NO_FLAG),
+	EXT_ROW("dissimilarity index ", EXT_IGNORED, 0, NO_FLAG),
+	EXT_ROW("index ", EXT_INDEX, 0, NO_FLAG),
+	EXT_ROW("GIT binary patch", EXT_BINARY, 0, NO_FLAG),
+	EXT_ROW("Binary files ", EXT_BINARY, 0, NO_FLAG),
 };
+
+/* Reads the rest of line l as row says; 0 or -1 with an error. */
+static int ext_read(aa_dparser *P, const aa_dline *l,
+		    const struct ext_row *row, fdiff *f)
+{
+	char *at = (char *)f;
+
+	if (row->flag != NO_FLAG)
+		*(int *)(at + row->flag) = 1;
+	switch (row->kind) {
+	case EXT_MODE:
+		return parse_mode(P, l, row->skip, (uint32_t *)(at + row->field));
+	case EXT_NAME:
+		return parse_ext_name(P, l, row->skip, (dname *)(at + row->field));
+	case EXT_INDEX:
+		parse_index_line(l, row->skip, f);
+		return 0;
+	case EXT_BINARY:
+		binary_error(P, l->lineno, any_name(f));
+		return -1;
+	default:
+		return 0;
+	}
+}
 
 /* One extended header line: 1 when it was one, 0 when not, -1 on error. */
 static int ext_header(aa_dparser *P, const aa_dline *l, fdiff *f)
@@ -806,7 +773,7 @@ static int ext_header(aa_dparser *P, const aa_dline *l, fdiff *f)
 
 	for (i = 0; i < sizeof(ext_rows) / sizeof(ext_rows[0]); i++)
 		if (aa_diff_starts(l, ext_rows[i].prefix))
-			return ext_rows[i].fn(P, l, ext_rows[i].skip, f) < 0 ? -1 : 1;
+			return ext_read(P, l, &ext_rows[i], f) < 0 ? -1 : 1;
 	return 0;
 }
 
@@ -1379,12 +1346,6 @@ static int strict_finish(run *R)
 	return emit(P, &R->pending);
 }
 
-static void rollback(aa_changeset *cs, size_t n0)
-{
-	while (cs->n > n0)
-		aa_op_free(&cs->ops[--cs->n]);
-}
-
 static int parse_block(run *R)
 {
 	aa_dparser *P = &R->P;
@@ -1423,7 +1384,7 @@ int aa_parse_diff(const aa_block *b, const aa_parse_opts *o,
 	aa_linemap_free(&R.lines);
 	fdiff_free(&R.pending);
 	if (r < 0) {
-		rollback(cs, n0);
+		aa_changeset_truncate(cs, n0);
 		return -1;
 	}
 	/*

@@ -9,6 +9,7 @@
 #include "aiapply/common.h"
 #include "change/changeset.h"
 #include "format/diff_int.h"
+#include "util/util.h"
 
 /* ---- the line cursor ---------------------------------------------- */
 
@@ -82,14 +83,9 @@ int aa_diff_starts(const aa_dline *l, const char *lit)
 
 /* ---- hunk header ---------------------------------------------------- */
 
-static int is_blank_char(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
 static const char *skip_blanks(const char *p, const char *end)
 {
-	while (p < end && is_blank_char(*p))
+	while (p < end && aa_is_blank(*p))
 		p++;
 	return p;
 }
@@ -135,7 +131,7 @@ static int parse_range(const char **pp, const char *end, long *start,
 static int set_section(aa_hunk *h, const char *p, const char *end)
 {
 	p = skip_blanks(p, end);
-	while (end > p && is_blank_char(end[-1]))
+	while (end > p && aa_is_blank(end[-1]))
 		end--;
 	if (p == end)
 		return 0;
@@ -197,7 +193,7 @@ static int parse_bare(aa_dparser *P, const aa_dline *l, aa_hunk *h,
 	if (P->o->strict)
 		return header_error(P, l, -1,
 				    "bare @@ hunk header (line numbers and counts required)");
-	while (end > p && is_blank_char(end[-1]))
+	while (end > p && aa_is_blank(end[-1]))
 		end--;
 	if (end - p >= 2 && end[-1] == '@' && end[-2] == '@')
 		end -= 2;

@@ -33,87 +33,16 @@
 #include "format/lines.h"
 #include "format/markers.h"
 #include "format/registry.h"
+#include "util/util.h"
 
 /* ---------- small text helpers ---------- */
 
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static int is_ws(char c)
-{
-	return is_blank(c) || c == '\n' || c == '\r';
-}
-
-static char lower(char c)
-{
-	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-}
-
-static size_t indent_of(const char *s, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len && is_blank(s[i]))
-		i++;
-	return i;
-}
-
-static int starts_with(const char *s, size_t len, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return len >= n && !memcmp(s, prefix, n);
-}
-
-/* Case-insensitive search of an ASCII needle in s[0..len). */
-static int ci_contains(const char *s, size_t len, const char *needle)
-{
-	size_t n = strlen(needle), i, j;
-
-	for (i = 0; n <= len && i <= len - n; i++) {
-		for (j = 0; j < n && lower(s[i + j]) == needle[j]; j++)
-			;
-		if (j == n)
-			return 1;
-	}
-	return 0;
-}
-
 static int ci_equal(const char *s, size_t len, const char *word)
 {
-	size_t i;
-
-	if (strlen(word) != len)
-		return 0;
-	for (i = 0; i < len; i++)
-		if (lower(s[i]) != word[i])
-			return 0;
-	return 1;
+	return strlen(word) == len && aa_ci_starts_with(s, len, word);
 }
 
 /* ---------- JSON (for the messages about a bare document) ---------- */
-
-/* Skips JSON white space from i. */
-static size_t json_ws(const char *s, size_t n, size_t i)
-{
-	while (i < n && is_ws(s[i]))
-		i++;
-	return i;
-}
-
-/* Past the JSON string starting at s[i] == '"'; n when unterminated. */
-static size_t json_string_end(const char *s, size_t n, size_t i)
-{
-	for (i++; i < n; i++) {
-		if (s[i] == '\\')
-			i++;
-		else if (s[i] == '"')
-			return i + 1;
-	}
-	return n;
-}
 
 /* ---------- code fences ---------- */
 
@@ -134,7 +63,7 @@ static aa_fence_lang lang_of(const char *s, size_t len)
 {
 	size_t n = 0;
 
-	while (n < len && !is_blank(s[n]) && s[n] != '{' && s[n] != ',')
+	while (n < len && !aa_is_blank(s[n]) && s[n] != '{' && s[n] != ',')
 		n++;
 	if (!n)
 		return AA_LANG_NONE;
@@ -152,7 +81,7 @@ static aa_fence_lang lang_of(const char *s, size_t len)
 /* An opening fence line: indentation, 3+ ` or ~, an optional tag. */
 static int fence_opens(const char *s, size_t len, fence *f)
 {
-	size_t i = indent_of(s, len), k = i, j;
+	size_t i = aa_indent_of(s, len), k = i, j;
 
 	if (i >= len || (s[i] != '`' && s[i] != '~'))
 		return 0;
@@ -167,11 +96,11 @@ static int fence_opens(const char *s, size_t len, fence *f)
 	f->ch = s[i];
 	f->count = k - i;
 	f->indent = i;
-	k += indent_of(s + k, len - k);
+	k += aa_indent_of(s + k, len - k);
 	f->lang = lang_of(s + k, len - k);
 	f->info = s + k;
 	f->info_len = len - k;
-	while (f->info_len && is_blank(f->info[f->info_len - 1]))
+	while (f->info_len && aa_is_blank(f->info[f->info_len - 1]))
 		f->info_len--;
 	return 1;
 }
@@ -183,13 +112,13 @@ static int fence_opens(const char *s, size_t len, fence *f)
  */
 static int fence_closes(const char *s, size_t len, const fence *f)
 {
-	size_t i = indent_of(s, len), k = i;
+	size_t i = aa_indent_of(s, len), k = i;
 
 	if (i > f->indent)
 		return 0;
 	while (k < len && s[k] == f->ch)
 		k++;
-	return k - i >= f->count && indent_of(s + k, len - k) == len - k;
+	return k - i >= f->count && aa_indent_of(s + k, len - k) == len - k;
 }
 
 /*
@@ -411,7 +340,7 @@ static int fence_content(const scan *sc, const fence *fc, aa_buf *buf,
 		return 0;
 	for (off = fc->from; off < fc->to; off = l.next) {
 		aa_lspan_at(sc->s, fc->to, off, &l);
-		cut = indent_of(sc->s + off, l.next - off);
+		cut = aa_indent_of(sc->s + off, l.next - off);
 		if (cut > fc->indent)
 			cut = fc->indent;
 		if (aa_buf_put(buf, sc->s + off + cut, l.next - off - cut) < 0)
@@ -465,7 +394,7 @@ static size_t label_before(const scan *sc, size_t open, aa_lspan *out)
 		start = line_start_before(sc, end);
 		aa_lspan_at(sc->s, sc->n, start, out);
 		end = start;
-		if (indent_of(sc->s + out->start, out->len) == out->len) {
+		if (aa_indent_of(sc->s + out->start, out->len) == out->len) {
 			blanks++;
 			continue;
 		}
@@ -698,7 +627,7 @@ static int contains_any(const char *s, size_t len, const char *const *v, size_t 
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (ci_contains(s, len, v[i]))
+		if (aa_ci_contains(s, len, v[i]))
 			return 1;
 	return 0;
 }
@@ -706,7 +635,7 @@ static int contains_any(const char *s, size_t len, const char *const *v, size_t 
 /* "cannot ... safely ... patch": a declared refusal (seed 002 §2.4, §3.2). */
 static int is_refusal(const char *s, size_t len)
 {
-	return ci_contains(s, len, "safe") &&
+	return aa_ci_contains(s, len, "safe") &&
 	       contains_any(s, len, negations, sizeof(negations) / sizeof(*negations)) &&
 	       contains_any(s, len, objects, sizeof(objects) / sizeof(*objects));
 }
@@ -714,7 +643,7 @@ static int is_refusal(const char *s, size_t len)
 /* Markdown around a quoted sentence: blanks, quote marks, emphasis. */
 static int is_decoration(char c)
 {
-	return is_blank(c) || c == '>' || c == '`' || c == '*' || c == '_' ||
+	return aa_is_blank(c) || c == '>' || c == '`' || c == '*' || c == '_' ||
 	       c == '"';
 }
 
@@ -724,9 +653,9 @@ static size_t sentence_end(const char *s, size_t len, size_t i)
 	for (; i < len; i++) {
 		if (s[i] != '.' && s[i] != '!' && s[i] != '?')
 			continue;
-		if (i + 1 == len || is_blank(s[i + 1]) ||
+		if (i + 1 == len || aa_is_blank(s[i + 1]) ||
 		    ((s[i + 1] == '`' || s[i + 1] == '*' || s[i + 1] == '"') &&
-		     (i + 2 == len || is_blank(s[i + 2]) || is_decoration(s[i + 2]))))
+		     (i + 2 == len || aa_is_blank(s[i + 2]) || is_decoration(s[i + 2]))))
 			return i + 1;
 	}
 	return len;
@@ -781,8 +710,8 @@ static int report_loose_ap(scan *sc)
 		return 0;
 	for (off = 0; off < sc->n; off = l.next) {
 		aa_lspan_at(sc->s, sc->n, off, &l);
-		if (starts_with(sc->s + l.start, l.len, "version:") ||
-		    starts_with(sc->s + l.start, l.len, "changes:"))
+		if (aa_starts_with(sc->s + l.start, l.len, "version:") ||
+		    aa_starts_with(sc->s + l.start, l.len, "changes:"))
 			break;
 	}
 	return aa_error(sc->d, pos_at(sc, off), NULL,
@@ -798,7 +727,7 @@ static int report_loose_ap(scan *sc)
  */
 static int report_deep_json(scan *sc)
 {
-	size_t i = json_ws(sc->s, sc->n, 0);
+	size_t i = aa_json_skip_ws(sc->s, sc->n, 0);
 	int depth = 0;
 
 	if (i >= sc->n || (sc->s[i] != '{' && sc->s[i] != '['))
@@ -807,7 +736,7 @@ static int report_deep_json(scan *sc)
 		char c = sc->s[i];
 
 		if (c == '"') {
-			i = json_string_end(sc->s, sc->n, i) - 1;
+			i = aa_json_string_end(sc->s, sc->n, i) - 1;
 		} else if (c == '{' || c == '[') {
 			if (++depth > AA_MAX_NEST_DEPTH)
 				return aa_error(sc->d, pos_at(sc, i), NULL,

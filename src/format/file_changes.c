@@ -21,6 +21,7 @@
 #include "change/path.h"
 #include "format/lines.h"
 #include "format/parsers.h"
+#include "util/util.h"
 
 /* An opening tag with its attributes may not be longer than this. */
 #define MAX_TAG_LENGTH (4 * AA_MAX_PATH_LENGTH + 1024)
@@ -43,16 +44,6 @@ static const char *const directive_names[] = {
 	[T_RENAME] = "FILE_RENAME",
 	[T_DELETE] = "FILE_DELETE",
 };
-
-static int is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
 
 static int is_name_char(char c)
 {
@@ -100,7 +91,7 @@ static tag_kind tag_at(const char *s, size_t len)
 		return T_NONE;
 	for (n0 = i; i < len && is_name_char(s[i]); i++)
 		;
-	if (i < len && !is_space(s[i]) && s[i] != '>' && s[i] != '/')
+	if (i < len && !aa_is_ws(s[i]) && s[i] != '>' && s[i] != '/')
 		return T_NONE;
 	if (i - n0 == 12 && !memcmp(s + n0, "FILE_CHANGES", 12))
 		return closing ? T_ROOT_END : T_ROOT;
@@ -113,7 +104,7 @@ static tag_kind tag_at(const char *s, size_t len)
 /* Offset of the first non-blank character of the line at off. */
 static size_t skip_indent(const char *s, size_t n, size_t off)
 {
-	while (off < n && is_blank(s[off]))
+	while (off < n && aa_is_blank(s[off]))
 		off++;
 	return off;
 }
@@ -134,7 +125,7 @@ static int close_at(const char *s, size_t n, size_t i, const char *name,
 	if (n - i < nl + 3 || s[i] != '<' || s[i + 1] != '/' ||
 	    memcmp(s + i + 2, name, nl))
 		return 0;
-	for (j = i + 2 + nl; j < n && is_space(s[j]); j++)
+	for (j = i + 2 + nl; j < n && aa_is_ws(s[j]); j++)
 		;
 	if (j >= n || s[j] != '>')
 		return 0;
@@ -211,14 +202,14 @@ static int parse_attribute(const char *s, size_t n, size_t *i, tag *t)
 		return -1;
 	}
 	*i = a1;
-	while (*i < n && is_space(s[*i]))
+	while (*i < n && aa_is_ws(s[*i]))
 		(*i)++;
 	if (*i >= n || s[*i] != '=') {
 		t->error = "attribute without a value";
 		return -1;
 	}
 	(*i)++;
-	while (*i < n && is_space(s[*i]))
+	while (*i < n && aa_is_ws(s[*i]))
 		(*i)++;
 	if (*i >= n || (s[*i] != '"' && s[*i] != '\'')) {
 		t->error = "attribute value not in quotes";
@@ -254,7 +245,7 @@ static int parse_tag(const char *s, size_t n, size_t off, tag *t)
 	while (i < limit && is_name_char(s[i]))
 		i++;
 	for (;;) {
-		while (i < limit && is_space(s[i]))
+		while (i < limit && aa_is_ws(s[i]))
 			i++;
 		if (i >= limit) {
 			t->error = limit < n ? "tag too long" : "tag not closed with '>'";
@@ -302,7 +293,7 @@ size_t aa_file_changes_region_end(const char *s, size_t n, size_t off)
 		at = skip_indent(s, n, off);
 		end = element_end(s, n, at);
 		/* directives separated by white space form one region */
-		for (at = end; at < n && is_space(s[at]); at++)
+		for (at = end; at < n && aa_is_ws(s[at]); at++)
 			;
 		if (at >= n || !aa_file_changes_starts(s + at, n - at))
 			break;
@@ -427,7 +418,7 @@ static int is_fence_close(const char *s, size_t len, size_t open)
 
 	while (k < len && s[k] == '`')
 		k++;
-	while (len > k && is_blank(s[len - 1]))
+	while (len > k && aa_is_blank(s[len - 1]))
 		len--;
 	return k >= open && k == len;
 }
@@ -444,7 +435,7 @@ static body trim_body(fparse *p, const tag *t, size_t from, size_t to)
 	aa_lspan first, last;
 	size_t i, e, open;
 
-	for (i = to; i > from && is_blank(s[i - 1]); i--)
+	for (i = to; i > from && aa_is_blank(s[i - 1]); i--)
 		;
 	if (i == from || s[i - 1] == '\n')
 		to = i;
@@ -588,7 +579,7 @@ static size_t parse_without_body(fparse *p, const tag *t)
 	size_t n = p->b->len, i = t->end, end;
 
 	if (!t->self_closing) {
-		while (i < n && is_space(s[i]))
+		while (i < n && aa_is_ws(s[i]))
 			i++;
 		if (close_at(s, n, i, directive_names[t->kind], &end))
 			i = end;
@@ -617,12 +608,6 @@ static size_t parse_directive(fparse *p, size_t off)
 	if (t.kind == T_NEW || t.kind == T_PATCH)
 		return parse_with_body(p, &t);
 	return parse_without_body(p, &t);
-}
-
-static void rollback(aa_changeset *cs, size_t n)
-{
-	while (cs->n > n)
-		aa_op_free(&cs->ops[--cs->n]);
 }
 
 /* Root state: 0 outside, else 1 + offset of the open <FILE_CHANGES>. */
@@ -696,7 +681,7 @@ static int parse_tags(fparse *p)
 	if (root)
 		fail(p, root - 1, NULL, "<FILE_CHANGES> has no closing </FILE_CHANGES>");
 	if (p->failed) {
-		rollback(p->cs, first);
+		aa_changeset_truncate(p->cs, first);
 		return -1;
 	}
 	return p->ndirectives;

@@ -25,37 +25,7 @@
 #include "change/path.h"
 #include "aiapply/common.h"
 #include "format/label.h"
-
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
-static char lower(char c)
-{
-	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-}
-
-static int ci_prefix(const char *s, size_t len, const char *p)
-{
-	size_t n = strlen(p), i;
-
-	if (len < n)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (lower(s[i]) != p[i])
-			return 0;
-	return 1;
-}
-
-/* Drops blanks at both ends of s[*a, *z). */
-static void trim(const char *s, size_t *a, size_t *z)
-{
-	while (*a < *z && is_blank(s[*a]))
-		(*a)++;
-	while (*z > *a && is_blank(s[*z - 1]))
-		(*z)--;
-}
+#include "util/util.h"
 
 /* Drops a run of c at both ends when there is one at each. */
 static int strip_pair(const char *s, size_t *a, size_t *z, char c)
@@ -108,7 +78,7 @@ static void strip_keyword(const char *s, size_t *a, size_t z)
 	size_t i;
 
 	for (i = 0; i < sizeof(words) / sizeof(*words); i++)
-		if (ci_prefix(s + *a, z - *a, words[i])) {
+		if (aa_ci_starts_with(s + *a, z - *a, words[i])) {
 			*a += strlen(words[i]);
 			return;
 		}
@@ -246,7 +216,7 @@ static void skip_list_number(const char *s, size_t *a, size_t z)
 	while (i < z && i - *a < 4 && s[i] >= '0' && s[i] <= '9')
 		i++;
 	if (i > *a && i + 1 < z && (s[i] == '.' || s[i] == ')') &&
-	    is_blank(s[i + 1]))
+	    aa_is_blank_cr(s[i + 1]))
 		*a = i + 2;
 }
 
@@ -256,27 +226,27 @@ int aa_label_path(const char *s, size_t len, const char **path,
 	size_t a = 0, z = len;
 	int delimited;
 
-	trim(s, &a, &z);
+	aa_trim(s, &a, &z, aa_is_blank_cr);
 	/* Markdown heading or list item */
 	while (a < z && s[a] == '#')
 		a++;
-	trim(s, &a, &z);
-	if (z - a >= 2 && (s[a] == '-' || s[a] == '+') && is_blank(s[a + 1]))
+	aa_trim(s, &a, &z, aa_is_blank_cr);
+	if (z - a >= 2 && (s[a] == '-' || s[a] == '+') && aa_is_blank_cr(s[a + 1]))
 		a += 2;
 	else
 		skip_list_number(s, &a, z);
-	trim(s, &a, &z);
+	aa_trim(s, &a, &z, aa_is_blank_cr);
 	/* **File: x** and File: **x** alike */
 	delimited = strip_emphasis(s, &a, &z);
-	trim(s, &a, &z);
+	aa_trim(s, &a, &z, aa_is_blank_cr);
 	strip_keyword(s, &a, z);
-	trim(s, &a, &z);
+	aa_trim(s, &a, &z, aa_is_blank_cr);
 	if (z > a && s[z - 1] == ':')
 		z--;
 	delimited |= strip_emphasis(s, &a, &z);
-	trim(s, &a, &z);
+	aa_trim(s, &a, &z, aa_is_blank_cr);
 	delimited |= strip_pair(s, &a, &z, '`');
-	trim(s, &a, &z);
+	aa_trim(s, &a, &z, aa_is_blank_cr);
 	return path_token(s + a, z - a,
 			  TOK_WELL_KNOWN | (delimited ? TOK_SPACED : 0), path,
 			  path_len);
@@ -290,11 +260,11 @@ static int info_title(const char *s, size_t len, const char **path,
 	int flags;
 
 	for (i = 0; i + 6 <= len; i++) {
-		if ((i && !is_blank(s[i - 1])) ||
-		    (!ci_prefix(s + i, len - i, "title=") &&
-		     !ci_prefix(s + i, len - i, "file=") &&
-		     !ci_prefix(s + i, len - i, "path=") &&
-		     !ci_prefix(s + i, len - i, "filename=")))
+		if ((i && !aa_is_blank_cr(s[i - 1])) ||
+		    (!aa_ci_starts_with(s + i, len - i, "title=") &&
+		     !aa_ci_starts_with(s + i, len - i, "file=") &&
+		     !aa_ci_starts_with(s + i, len - i, "path=") &&
+		     !aa_ci_starts_with(s + i, len - i, "filename=")))
 			continue;
 		a = i + (size_t)((const char *)memchr(s + i, '=', len - i) - (s + i)) + 1;
 		z = a;
@@ -306,7 +276,7 @@ static int info_title(const char *s, size_t len, const char **path,
 				;
 			flags |= TOK_SPACED;
 		} else {
-			while (z < len && !is_blank(s[z]))
+			while (z < len && !aa_is_blank_cr(s[z]))
 				z++;
 		}
 		if (path_token(s + a, z - a, flags, path, path_len))
@@ -322,7 +292,7 @@ int aa_info_path(const char *s, size_t len, const char **path,
 
 	if (info_title(s, len, path, path_len))
 		return 1;
-	while (w < len && !is_blank(s[w]))
+	while (w < len && !aa_is_blank_cr(s[w]))
 		w++;
 	/* ```python:path/x.py */
 	for (c = 0; c < w && s[c] != ':'; c++)
@@ -336,7 +306,7 @@ int aa_info_path(const char *s, size_t len, const char **path,
 	if (w < len) {
 		size_t a = w, z = len;
 
-		trim(s, &a, &z);
+		aa_trim(s, &a, &z, aa_is_blank_cr);
 		if (path_token(s + a, z - a, 0, path, path_len))
 			return 1;
 	}

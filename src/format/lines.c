@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "format/lines.h"
+#include "util/util.h"
 
 void aa_linemap_init(aa_linemap *m, const char *s, size_t n, long first)
 {
@@ -20,15 +21,8 @@ void aa_linemap_free(aa_linemap *m)
 
 static int linemap_push(aa_linemap *m, size_t off)
 {
-	if (m->nstarts == m->cap) {
-		size_t cap = m->cap ? 2 * m->cap : 64;
-		size_t *v = realloc(m->starts, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		m->starts = v;
-		m->cap = cap;
-	}
+	if (AA_GROW(m->starts, m->nstarts, m->cap) < 0)
+		return -1;
 	m->starts[m->nstarts++] = off;
 	return 0;
 }

@@ -25,19 +25,7 @@
 
 #include "format/lines.h"
 #include "format/markers.h"
-
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
-/* Length of s[0..len) without trailing blanks. */
-static size_t rtrim(const char *s, size_t len)
-{
-	while (len && is_blank(s[len - 1]))
-		len--;
-	return len;
-}
+#include "util/util.h"
 
 static size_t run_of(const char *s, size_t len, char c)
 {
@@ -68,7 +56,7 @@ aa_sr_mark aa_sr_mark_of(const char *s, size_t len)
 	if (!len || (s[0] != '<' && s[0] != '-' && s[0] != '=' &&
 		     s[0] != '>' && s[0] != '+'))
 		return AA_SR_NONE;
-	len = rtrim(s, len);
+	len = aa_rtrim(s, len, aa_is_blank_cr);
 	switch (s[0]) {
 	case '<':
 		return run_word(s, len, '<', "SEARCH") ? AA_SR_SEARCH : AA_SR_NONE;
@@ -93,10 +81,10 @@ aa_sr_mark aa_sr_mark_of(const char *s, size_t len)
 /* The line without its indentation. */
 static void unindent(const char **s, size_t *len)
 {
-	while (*len && (**s == ' ' || **s == '\t')) {
-		(*s)++;
-		(*len)--;
-	}
+	size_t i = aa_indent_of(*s, *len);
+
+	*s += i;
+	*len -= i;
 }
 
 static char upper(char c)
@@ -115,7 +103,7 @@ static int loose_run(const char *s, size_t len, char c, const char *word)
 
 	if (r < 3)
 		return 0;
-	while (i < len && is_blank(s[i]))
+	while (i < len && aa_is_blank_cr(s[i]))
 		i++;
 	for (k = 0; k < n && i + k < len && upper(s[i + k]) == word[k]; k++)
 		;
@@ -146,7 +134,7 @@ static part part_of(const char *s, size_t len, int *keyword)
 		*keyword = loose_run(s, len, '-', "SEARCH") == 2;
 		return *keyword ? P_OPEN : P_NONE;
 	case '=':
-		len = rtrim(s, len);
+		len = aa_rtrim(s, len, aa_is_blank_cr);
 		r = run_of(s, len, '=');
 		*keyword = r >= 5;
 		return r == len && r >= 3 ? P_DIVIDER : P_NONE;
@@ -167,7 +155,7 @@ static int trimmed_is(const char *s, size_t len, const char *word)
 	size_t n = strlen(word);
 
 	unindent(&s, &len);
-	len = rtrim(s, len);
+	len = aa_rtrim(s, len, aa_is_blank_cr);
 	return len == n && !memcmp(s, word, n);
 }
 

@@ -9,66 +9,20 @@
 
 #include "format/lines.h"
 #include "format/registry.h"
-
-/* ---------- small text helpers ---------- */
-
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static int is_ws(char c)
-{
-	return is_blank(c) || c == '\n' || c == '\r';
-}
-
-static size_t indent_of(const char *s, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len && is_blank(s[i]))
-		i++;
-	return i;
-}
-
-static int starts_with(const char *s, size_t len, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return len >= n && !memcmp(s, prefix, n);
-}
+#include "util/util.h"
 
 /* ---------- aptix: JSON ---------- */
-
-static size_t json_ws(const char *s, size_t n, size_t i)
-{
-	while (i < n && is_ws(s[i]))
-		i++;
-	return i;
-}
-
-/* Past the JSON string starting at s[i] == '"'; n when unterminated. */
-static size_t json_string_end(const char *s, size_t n, size_t i)
-{
-	for (i++; i < n; i++) {
-		if (s[i] == '\\')
-			i++;
-		else if (s[i] == '"')
-			return i + 1;
-	}
-	return n;
-}
 
 /* At s[j] (after a key): `: [ {`, a value that is an array of objects. */
 static int array_of_objects(const char *s, size_t n, size_t j)
 {
-	j = json_ws(s, n, j);
+	j = aa_json_skip_ws(s, n, j);
 	if (j >= n || s[j] != ':')
 		return 0;
-	j = json_ws(s, n, j + 1);
+	j = aa_json_skip_ws(s, n, j + 1);
 	if (j >= n || s[j] != '[')
 		return 0;
-	j = json_ws(s, n, j + 1);
+	j = aa_json_skip_ws(s, n, j + 1);
 	return j < n && s[j] == '{';
 }
 
@@ -85,7 +39,7 @@ static int is_aptix_key(const char *k, size_t len)
  */
 static int looks_aptix(const char *s, size_t n)
 {
-	size_t i = json_ws(s, n, 0), k0;
+	size_t i = aa_json_skip_ws(s, n, 0), k0;
 	int depth = 0;
 
 	if (i >= n || s[i] != '{')
@@ -100,7 +54,7 @@ static int looks_aptix(const char *s, size_t n)
 				return 0;
 		} else if (c == '"') {
 			k0 = i + 1;
-			i = json_string_end(s, n, i);
+			i = aa_json_string_end(s, n, i);
 			if (i >= n)
 				return 0;
 			if (depth == 1 && is_aptix_key(s + k0, i - 1 - k0) &&
@@ -122,7 +76,7 @@ static int aptix_fits(const aa_fence_view *fv)
 /* --format=aptix: a json fence, or an untagged one holding an object. */
 static int aptix_forced(const aa_fence_view *fv)
 {
-	size_t i = json_ws(fv->data, fv->len, 0);
+	size_t i = aa_json_skip_ws(fv->data, fv->len, 0);
 
 	return fv->lang == AA_LANG_JSON ||
 	       (fv->lang != AA_LANG_DIFF && fv->lang != AA_LANG_YAML &&
@@ -131,7 +85,7 @@ static int aptix_forced(const aa_fence_view *fv)
 
 static int aptix_whole(const char *s, size_t n)
 {
-	size_t i = json_ws(s, n, 0);
+	size_t i = aa_json_skip_ws(s, n, 0);
 
 	return i < n && s[i] == '{' && looks_aptix(s, n);
 }
@@ -147,9 +101,9 @@ int aa_looks_ap(const char *s, size_t n)
 
 	for (off = 0; off < n && !(version && changes); off = l.next) {
 		aa_lspan_at(s, n, off, &l);
-		if (starts_with(s + l.start, l.len, "version:"))
+		if (aa_starts_with(s + l.start, l.len, "version:"))
 			version = 1;
-		else if (starts_with(s + l.start, l.len, "changes:"))
+		else if (aa_starts_with(s + l.start, l.len, "changes:"))
 			changes = 1;
 	}
 	return version && changes;
@@ -163,12 +117,12 @@ static int ap_whole(const char *s, size_t n)
 
 	for (off = 0; off < n; off = l.next) {
 		aa_lspan_at(s, n, off, &l);
-		if (indent_of(s + l.start, l.len) == l.len || s[l.start] == '#')
+		if (aa_indent_of(s + l.start, l.len) == l.len || s[l.start] == '#')
 			continue;
-		if (!starts_with(s + l.start, l.len, "version:") &&
-		    !starts_with(s + l.start, l.len, "changes:") &&
+		if (!aa_starts_with(s + l.start, l.len, "version:") &&
+		    !aa_starts_with(s + l.start, l.len, "changes:") &&
 		    !(l.len >= 3 && !memcmp(s + l.start, "---", 3) &&
-		      indent_of(s + l.start + 3, l.len - 3) == l.len - 3))
+		      aa_indent_of(s + l.start + 3, l.len - 3) == l.len - 3))
 			return 0;
 		return aa_looks_ap(s, n);
 	}
@@ -205,7 +159,7 @@ static int file_changes_starts(const char *s, size_t n, size_t off)
 	size_t i;
 
 	aa_lspan_at(s, n, off, &l);
-	i = indent_of(s + l.start, l.len);
+	i = aa_indent_of(s + l.start, l.len);
 	return aa_file_changes_starts(s + l.start + i, l.len - i);
 }
 
@@ -248,15 +202,15 @@ static int diff_starts(const char *s, size_t n, size_t off)
 	aa_lspan a, b, c;
 
 	aa_lspan_at(s, n, off, &a);
-	if (starts_with(s + a.start, a.len, "diff --git "))
+	if (aa_starts_with(s + a.start, a.len, "diff --git "))
 		return 1;
-	if (!starts_with(s + a.start, a.len, "--- ") || a.next >= n)
+	if (!aa_starts_with(s + a.start, a.len, "--- ") || a.next >= n)
 		return 0;
 	aa_lspan_at(s, n, a.next, &b);
-	if (!starts_with(s + b.start, b.len, "+++ ") || b.next >= n)
+	if (!aa_starts_with(s + b.start, b.len, "+++ ") || b.next >= n)
 		return 0;
 	aa_lspan_at(s, n, b.next, &c);
-	return starts_with(s + c.start, c.len, "@@");
+	return aa_starts_with(s + c.start, c.len, "@@");
 }
 
 static int diff_fits(const aa_fence_view *fv)

@@ -45,23 +45,11 @@
 #include "format/lines.h"
 #include "format/markers.h"
 #include "format/parsers.h"
+#include "util/util.h"
 
 #define QUOTE_MAX 120
 
 /* ---------- markers ---------- */
-
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
-/* Length of s[0..len) without trailing blanks. */
-static size_t rtrim(const char *s, size_t len)
-{
-	while (len && is_blank(s[len - 1]))
-		len--;
-	return len;
-}
 
 static int is_search(const char *s, size_t len)
 {
@@ -73,13 +61,9 @@ static int is_search(const char *s, size_t len)
 /* The line without its indentation is a SEARCH or REPLACE marker. */
 static aa_sr_mark indented_mark(const char *s, size_t len)
 {
-	aa_sr_mark m;
+	size_t i = aa_indent_of(s, len);
+	aa_sr_mark m = aa_sr_mark_of(s + i, len - i);
 
-	while (len && (*s == ' ' || *s == '\t')) {
-		s++;
-		len--;
-	}
-	m = aa_sr_mark_of(s, len);
 	return m == AA_SR_SEARCH || m == AA_SR_SEARCH_DASHES ||
 	       m == AA_SR_REPLACE ? m : AA_SR_NONE;
 }
@@ -107,7 +91,7 @@ static int next_nonblank(const char *s, size_t n, size_t off, aa_lspan *l)
 {
 	for (; off < n; off = l->next) {
 		aa_lspan_at(s, n, off, l);
-		if (rtrim(s + l->start, l->len))
+		if (aa_rtrim(s + l->start, l->len, aa_is_blank_cr))
 			return 1;
 	}
 	return 0;
@@ -331,14 +315,14 @@ static int roo_hint(sparse *p, const char *s, size_t len)
 	long v = 0;
 	size_t i, n;
 
-	len = rtrim(s, len);
+	len = aa_rtrim(s, len, aa_is_blank_cr);
 	if (is_roo_line_marker(s, len) == 12)
 		n = 12;
 	else if (is_roo_line_marker(s, len) == 10)
 		n = 10;
 	else
 		return 0;
-	for (i = n; i < len && is_blank(s[i]); i++)
+	for (i = n; i < len && aa_is_blank_cr(s[i]); i++)
 		;
 	/* models write the number in brackets too (`:start_line:[12]`) */
 	if (i < len && s[i] == '[' && s[len - 1] == ']') {
@@ -443,19 +427,17 @@ static size_t number_prefix(const char *s, size_t len, long *num)
 	size_t i = 0, d;
 	long v = 0;
 
-	while (i < len && (s[i] == ' ' || s[i] == '\t'))
-		i++;
+	i = aa_skip(s, len, i, aa_is_blank);
 	for (d = i; i < len && s[i] >= '0' && s[i] <= '9'; i++)
 		if (v < 100000000)
 			v = v * 10 + (s[i] - '0');
-	if (i == d || i == len || (s[i] != ' ' && s[i] != '\t'))
+	if (i == d || i == len || !aa_is_blank(s[i]))
 		return 0;
-	while (i < len && (s[i] == ' ' || s[i] == '\t'))
-		i++;
+	i = aa_skip(s, len, i, aa_is_blank);
 	if (i == len || s[i] != '|' || (i + 1 < len && s[i + 1] == '|'))
 		return 0;
 	i++;
-	if (i < len && (s[i] == ' ' || s[i] == '\t'))
+	if (i < len && aa_is_blank(s[i]))
 		i++;
 	*num = v;
 	return i;
@@ -607,7 +589,7 @@ static const char *marker_in_replace(const sparse *p, const char *s,
 	if (is_divider(p, m))
 		return "a second \"=======\" inside REPLACE (a malformed block; "
 		       "escape it as \"\\=======\" if it is content)";
-	while (i < len && is_blank(s[i]))
+	while (i < len && aa_is_blank_cr(s[i]))
 		i++;
 	if (is_roo_line_marker(s + i, len - i))
 		return "a line hint inside REPLACE (\":start_line:\" and "
@@ -631,7 +613,7 @@ static void content_line(sparse *p, const aa_lspan *l)
 	len -= esc;
 	if (p->st == S_SEARCH) {
 		p->nsearch++;
-		if (rtrim(s, len))
+		if (aa_rtrim(s, len, aa_is_blank_cr))
 			p->search_blank = 0;
 		add_line(p, '-', s, len);
 	} else {
@@ -688,8 +670,7 @@ static int finish(sparse *p, size_t first)
 	aa_linemap_free(&p->lines);
 	aa_buf_free(&p->replace);
 	if (p->failed) {
-		while (p->cs->n > first)
-			aa_op_free(&p->cs->ops[--p->cs->n]);
+		aa_changeset_truncate(p->cs, first);
 		return -1;
 	}
 	return p->nblocks;

@@ -27,6 +27,7 @@
 #include "change/path.h"
 #include "format/lines.h"
 #include "format/parsers.h"
+#include "util/util.h"
 
 #define QUOTE_MAX 120
 
@@ -42,20 +43,12 @@ typedef struct vparse {
 
 /* ---------- lines and markers ---------- */
 
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
 /* The line without surrounding blanks: s[*from .. *to). */
 static void trim(const char *s, size_t len, size_t *from, size_t *to)
 {
 	size_t a = 0, z = len;
 
-	while (a < z && is_blank(s[a]))
-		a++;
-	while (z > a && is_blank(s[z - 1]))
-		z--;
+	aa_trim(s, &a, &z, aa_is_blank_cr);
 	*from = a;
 	*to = z;
 }
@@ -76,7 +69,7 @@ static int marker(const char *s, size_t len, const char *m, int takes_arg,
 	trim(s + a + n, z - a - n, &i, &j);
 	if (!takes_arg && j > i)
 		return 0;
-	if (takes_arg && !(z - a > n && (is_blank(s[a + n]) || s[a + n - 1] == ':')))
+	if (takes_arg && !(z - a > n && (aa_is_blank_cr(s[a + n]) || s[a + n - 1] == ':')))
 		return 0;
 	if (arg) {
 		*arg = s + a + n + i;
@@ -530,12 +523,6 @@ static void parse_patch(vparse *p)
 	fail(p, begin, NULL, "\"*** Begin Patch\" has no \"*** End Patch\"");
 }
 
-static void rollback(aa_changeset *cs, size_t n)
-{
-	while (cs->n > n)
-		aa_op_free(&cs->ops[--cs->n]);
-}
-
 int aa_parse_v4a(const aa_block *b, const aa_parse_opts *o,
 		 aa_changeset *cs, aa_diags *d)
 {
@@ -565,7 +552,7 @@ int aa_parse_v4a(const aa_block *b, const aa_parse_opts *o,
 	}
 	aa_linemap_free(&p.lines);
 	if (p.failed) {
-		rollback(cs, first);
+		aa_changeset_truncate(cs, first);
 		return -1;
 	}
 	return npatches ? (int)(cs->n - first) : 0;

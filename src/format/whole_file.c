@@ -24,18 +24,7 @@
 #include "format/format.h"
 #include "format/label.h"
 #include "format/parsers.h"
-
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
-static int starts(const char *s, size_t len, const char *p)
-{
-	size_t n = strlen(p);
-
-	return len >= n && !memcmp(s, p, n);
-}
+#include "util/util.h"
 
 /* A first-line comment that is a path: `// p`, `# p`, `<!-- p -->`, `-- p`. */
 static int comment_path(const char *s, size_t n, const char **path,
@@ -46,10 +35,10 @@ static int comment_path(const char *s, size_t n, const char **path,
 	const char *nl = memchr(s, '\n', n);
 	size_t l = nl ? (size_t)(nl - s) : n, i, k;
 
-	while (l && is_blank(s[l - 1]))
+	while (l && aa_is_blank_cr(s[l - 1]))
 		l--;
 	for (i = 0; i < sizeof(open) / sizeof(*open); i++)
-		if (starts(s, l, open[i]))
+		if (aa_starts_with(s, l, open[i]))
 			break;
 	if (i == sizeof(open) / sizeof(*open))
 		return 0;

@@ -37,6 +37,7 @@
 #include "land/worktree.h"
 #include "plan/plan.h"
 #include "util/testhook.h"
+#include "util/util.h"
 
 #define JOURNAL_MAGIC "git-ai-apply journal 1"
 
@@ -131,52 +132,15 @@ static void unblock_signals(aa_guard *g)
 
 /* ---- small file helpers ---- */
 
-/* fsync()s the directory holding `path`. */
-static int fsync_dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	aa_buf dir = AA_BUF_INIT;
-	int r = -1;
-
-	if (aa_buf_put(&dir, path, slash ? (size_t)(slash - path) + 1 : 0) >= 0 &&
-	    aa_buf_puts(&dir, ".") >= 0)
-		r = aa_fsync_dir(dir.ptr);
-	aa_buf_free(&dir);
-	return r;
-}
-
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static int read_file(const char *path, aa_buf *out)
 {
-	char chunk[65536];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r;
 
 	if (fd < 0)
 		return -1;
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-		if (aa_buf_put(out, chunk, (size_t)n) < 0) {
-			n = -1;
-			errno = ENOMEM;
-			break;
-		}
+	r = aa_read_all(fd, out);
 	close(fd);
-	return n < 0 ? -1 : 0;
+	return r;
 }
 
 /* The trailing checksum of an index file; 1 when it does not exist. */
@@ -431,34 +395,14 @@ static int read_journal(const aa_guard *g, journal *j)
 static int write_journal(aa_guard *g, const aa_jentry *v, size_t n, int durable)
 {
 	aa_buf b = AA_BUF_INIT, tmp = AA_BUF_INIT;
-	int fd = -1, r = -1;
+	int r = -1;
 
-	if (format_journal(g, v, n, &b) < 0 ||
-	    aa_buf_printf(&tmp, "%s.tmp", g->journal_path.ptr) < 0)
-		goto out;
-	fd = open(tmp.ptr, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0 || write_all(fd, b.ptr, b.len) < 0 ||
-	    (durable && fsync(fd) < 0))
-		goto out;
-	if (close(fd) < 0) {
-		fd = -1;
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp.ptr, g->journal_path.ptr) < 0 ||
-	    (durable && fsync_dir_of(g->journal_path.ptr) < 0))
-		goto out;
-	r = 0;
-out:
-	if (r < 0) {
-		int e = errno;
-
-		if (fd >= 0)
-			close(fd);
-		if (tmp.ptr)
-			unlink(tmp.ptr);
-		errno = e;
-	}
+	if (format_journal(g, v, n, &b) == 0 &&
+	    aa_buf_printf(&tmp, "%s.tmp", g->journal_path.ptr) == 0)
+		r = aa_replace_file(open(tmp.ptr, O_WRONLY | O_CREAT | O_TRUNC |
+					 O_CLOEXEC, 0666),
+				    tmp.ptr, b.ptr, b.len, g->journal_path.ptr,
+				    durable);
 	aa_buf_free(&b);
 	aa_buf_free(&tmp);
 	return r;
@@ -490,7 +434,7 @@ static int set_paths(aa_guard *g, git_repository *repo)
 static int lock_error(aa_guard *g, int err, aa_diags *d)
 {
 	if (err == EEXIST)
-		aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		aa_error(d, AA_NOPOS, NULL,
 			 "Unable to create '%s': File exists.\n\n"
 			 "Another git process seems to be running in this repository, e.g.\n"
 			 "an editor opened by 'git commit'. Please make sure all processes\n"
@@ -498,7 +442,7 @@ static int lock_error(aa_guard *g, int err, aa_diags *d)
 			 "may have crashed in this repository earlier:\n"
 			 "remove the file manually to continue.", g->lock_path.ptr);
 	else
-		aa_error(d, (aa_pos){ NULL, 0 }, NULL, "Unable to create '%s': %s",
+		aa_error(d, AA_NOPOS, NULL, "Unable to create '%s': %s",
 			 g->lock_path.ptr, strerror(err));
 	return AA_FATAL;
 }
@@ -711,7 +655,7 @@ static int write_new_file(const char *path, const void *data, size_t len)
 
 	if (fd < 0)
 		return -1;
-	if (write_all(fd, data, len) < 0) {
+	if (aa_write_all(fd, data, len) < 0) {
 		int e = errno;
 
 		close(fd);
@@ -744,9 +688,9 @@ static int make_private_index(aa_guard *g, aa_diags *d)
 	}
 	aa_buf_free(&copy);
 	if (r < 0)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		return aa_fatal(d, AA_NOPOS, NULL,
 				"cannot set up '%s': %s", g->private_path.ptr,
-				strerror(errno)), AA_FATAL;
+				strerror(errno));
 	return 0;
 }
 
@@ -863,12 +807,12 @@ static int recover_worktree(aa_guard *g, const journal *j, direction dir,
 
 		aa_worktree_remove_temps(g->repo, j->v[i].path, j->pid);
 		if (r > 0)
-			aa_warn(d, (aa_pos){ NULL, 0 }, j->v[i].path,
+			aa_warn(d, AA_NOPOS, j->v[i].path,
 				"left alone: the work tree holds neither its old nor its new content");
 		else if (r < 0)
 			failed++;
 		else
-			aa_note(d, (aa_pos){ NULL, 0 }, j->v[i].path, "%s",
+			aa_note(d, AA_NOPOS, j->v[i].path, "%s",
 				done[dir == FORWARD]);
 	}
 	return failed ? -1 : 0;
@@ -888,22 +832,21 @@ static int recover(aa_guard *g, const journal *j, aa_diags *d)
 	unlink(g->private_path.ptr);
 	if (r < 0) {
 		g->keep = 1;
-		aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-			 "could not recover the landing interrupted in process %ld; "
-			 "fix the cause and run 'git ai-apply --recover' again", j->pid);
-		return AA_FATAL;
+		return aa_fatal(d, AA_NOPOS, NULL,
+				"could not recover the landing interrupted in process %ld; "
+				"fix the cause and run 'git ai-apply --recover' again", j->pid);
 	}
 	remove_keeps(j->keeps, j->nkeeps);
-	aa_note(d, (aa_pos){ NULL, 0 }, NULL,
+	aa_note(d, AA_NOPOS, NULL,
 		"recovered the landing interrupted in process %ld: %s", j->pid,
 		!j->landing ? "nothing had been written" :
 		dir == FORWARD ? "it was complete; the index and work tree hold the change" :
 		dir == BACKWARD ? "rolled back to the index and work tree before it" :
 		"the index changed since; the work tree was left as it is");
 	if (unlink(g->journal_path.ptr) < 0 && errno != ENOENT)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot remove '%s': %s",
-				g->journal_path.ptr, strerror(errno)), AA_FATAL;
-	fsync_dir_of(g->journal_path.ptr);
+		return aa_fatal(d, AA_NOPOS, NULL, "cannot remove '%s': %s",
+				g->journal_path.ptr, strerror(errno));
+	aa_fsync_dir_of(g->journal_path.ptr);
 	return 0;
 }
 
@@ -920,18 +863,18 @@ static int recover_if_any(aa_guard *g, int *recovered, aa_diags *d)
 		if (r == 1)
 			return 0;
 		if (r < 0)
-			return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+			return aa_fatal(d, AA_NOPOS, NULL,
 					"cannot read '%s': %s", g->journal_path.ptr,
-					errno ? strerror(errno) : "damaged"), AA_FATAL;
+					errno ? strerror(errno) : "damaged");
 		if (!pid_alive(j.pid))
 			break;
 		journal_free(&j);
 		nanosleep(&ts, NULL);
 	}
 	if (i == 200)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		return aa_fatal(d, AA_NOPOS, NULL,
 				"another git ai-apply is finishing a landing ('%s'); try again",
-				g->journal_path.ptr), AA_FATAL;
+				g->journal_path.ptr);
 	*recovered = 1;
 	r = recover(g, &j, d);
 	journal_free(&j);
@@ -949,14 +892,14 @@ int aa_guard_open(aa_guard **out, git_repository *repo, int *recovered,
 	*out = g;
 	*recovered = 0;
 	if (!g)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "out of memory"), AA_FATAL;
+		return aa_fatal_oom(d, AA_NOPOS, NULL);
 	g->repo = repo;
 	g->lock_fd = -1;
 	if (set_paths(g, repo) < 0)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "out of memory"), AA_FATAL;
+		return aa_fatal_oom(d, AA_NOPOS, NULL);
 	if (mkdir(g->dir.ptr, 0777) < 0 && errno != EEXIST)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot create '%s': %s",
-				g->dir.ptr, strerror(errno)), AA_FATAL;
+		return aa_fatal(d, AA_NOPOS, NULL, "cannot create '%s': %s",
+				g->dir.ptr, strerror(errno));
 	r = take_lock(g, d);
 	if (!r)
 		r = recover_if_any(g, recovered, d);
@@ -964,20 +907,20 @@ int aa_guard_open(aa_guard **out, git_repository *repo, int *recovered,
 		return r;
 	if (g->stale_pid && !*recovered) {
 		*recovered = 1;
-		aa_note(d, (aa_pos){ NULL, 0 }, NULL,
+		aa_note(d, AA_NOPOS, NULL,
 			"removed the index lock of process %ld, killed before it wrote anything",
 			g->stale_pid);
 	}
 	r = index_trailer(g->index_path.ptr, &g->old_sum);
 	if (r < 0)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot read '%s': %s",
-				g->index_path.ptr, strerror(errno)), AA_FATAL;
+		return aa_fatal(d, AA_NOPOS, NULL, "cannot read '%s': %s",
+				g->index_path.ptr, strerror(errno));
 	g->old_absent = r == 1;
 	if ((r = make_private_index(g, d)) < 0)
 		return r;
 	if (write_journal(g, NULL, 0, 0) < 0)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot write '%s': %s",
-				g->journal_path.ptr, strerror(errno)), AA_FATAL;
+		return aa_fatal(d, AA_NOPOS, NULL, "cannot write '%s': %s",
+				g->journal_path.ptr, strerror(errno));
 	sig_planning = 1;
 	aa_test_hook("lock");
 	return 0;
@@ -1004,8 +947,8 @@ int aa_guard_journal(aa_guard *g, const aa_jentry *v, size_t n, aa_diags *d)
 	sig_planning = 0;
 	if (write_journal(g, v, n, 1) < 0) {
 		sig_planning = 1;
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot write '%s': %s",
-				g->journal_path.ptr, strerror(errno)), AA_FATAL;
+		return aa_fatal(d, AA_NOPOS, NULL, "cannot write '%s': %s",
+				g->journal_path.ptr, strerror(errno));
 	}
 	aa_test_hook("journal");
 	return 0;
@@ -1017,7 +960,7 @@ static int fill_lock(aa_guard *g)
 	int r = read_file(g->private_path.ptr, &data);
 
 	if (!r && (ftruncate(g->lock_fd, 0) < 0 || lseek(g->lock_fd, 0, SEEK_SET) < 0 ||
-		   write_all(g->lock_fd, data.ptr ? data.ptr : "", data.len) < 0 ||
+		   aa_write_all(g->lock_fd, data.ptr ? data.ptr : "", data.len) < 0 ||
 		   fsync(g->lock_fd) < 0))
 		r = -1;
 	aa_buf_free(&data);
@@ -1038,27 +981,27 @@ int aa_guard_commit(aa_guard *g, aa_diags *d)
 {
 	block_signals(g);
 	if (fill_lock(g) < 0)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot write '%s': %s",
-				g->lock_path.ptr, strerror(errno)), AA_FATAL;
+		return aa_fatal(d, AA_NOPOS, NULL, "cannot write '%s': %s",
+				g->lock_path.ptr, strerror(errno));
 	unlink(g->private_path.ptr);
 	aa_test_hook("index");
 	/* the lock is free from the rename on: the handler must not remove it */
 	sig_held = 0;
 	if (rename(g->lock_path.ptr, g->index_path.ptr) < 0) {
 		sig_held = 1;
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		return aa_fatal(d, AA_NOPOS, NULL,
 				"unable to write new index file '%s': %s",
-				g->index_path.ptr, strerror(errno)), AA_FATAL;
+				g->index_path.ptr, strerror(errno));
 	}
 	g->held = 0;
 	g->owner = 0; /* from here on the lock and git dir files are not ours */
 	drop_owner(g);
-	fsync_dir_of(g->index_path.ptr);
+	aa_fsync_dir_of(g->index_path.ptr);
 	aa_test_hook("rename");
 	/* the index names the pack's objects now */
 	remove_keeps(g->keeps, g->nkeeps);
 	unlink(g->journal_path.ptr);
-	fsync_dir_of(g->journal_path.ptr);
+	aa_fsync_dir_of(g->journal_path.ptr);
 	aa_test_hook("done");
 	return 0;
 }

@@ -29,16 +29,7 @@
 #include "land/owner.h"
 #include "land/refjournal.h"
 #include "util/testhook.h"
-
-
-static int git_fail(aa_diags *d, const char *what)
-{
-	const git_error *e = git_error_last();
-
-	aa_error(d, (aa_pos){ NULL, 0 }, NULL, "%s: %s", what,
-		 e && e->message ? e->message : "unknown error");
-	return AA_FATAL;
-}
+#include "util/util.h"
 
 static int remember_object(aa_session *s, const git_oid *oid)
 {
@@ -54,7 +45,7 @@ static void pending_free(struct aa_pending *p);
 static int open_objects(aa_base *b, aa_diags *d)
 {
 	if (aa_odb_view_open(&b->odb, &b->mempack, b->repo) < 0)
-		return git_fail(d, "cannot set up the object database");
+		return aa_git_fail(d, "cannot set up the object database");
 	return 0;
 }
 
@@ -71,7 +62,7 @@ static int open_locked_index(aa_base *b, aa_diags *d)
 		return r;
 	if (git_index_open(&b->index, aa_guard_index_path(b->guard)) < 0 ||
 	    git_repository_set_index(b->repo, b->index) < 0)
-		return git_fail(d, "cannot read the index");
+		return aa_git_fail(d, "cannot read the index");
 	return 0;
 }
 
@@ -80,18 +71,18 @@ static int open_index_base(aa_base *b, aa_diags *d)
 	int r;
 
 	if (git_repository_is_bare(b->repo) && b->opts->mode == AA_LAND_INDEX)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-				"this is a bare repository: use --cached or --branch"), AA_FATAL;
+		return aa_fatal(d, AA_NOPOS, NULL,
+				"this is a bare repository: use --cached or --branch");
 	if (b->opts->mode == AA_LAND_CHECK)
 		r = git_repository_index(&b->index, b->repo) < 0 ?
-			git_fail(d, "cannot read the index") : 0;
+			aa_git_fail(d, "cannot read the index") : 0;
 	else
 		r = open_locked_index(b, d);
 	if (r < 0)
 		return r;
 	if (git_index_has_conflicts(b->index))
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-				"the index has unresolved conflicts; resolve them first"), AA_FATAL;
+		return aa_fatal(d, AA_NOPOS, NULL,
+				"the index has unresolved conflicts; resolve them first");
 	return 0;
 }
 
@@ -120,9 +111,8 @@ int aa_land_check_branch(const char *name, aa_diags *d)
 			return 0;
 		why = "refs/heads/<name> is longer than the 1023 bytes libgit2 can store";
 	}
-	aa_error(d, (aa_pos){ NULL, 0 }, NULL, "%s is not a valid branch name: %s",
-		 aa_qtext(name, strlen(name), 200), why);
-	return AA_FATAL;
+	return aa_fatal(d, AA_NOPOS, NULL, "%s is not a valid branch name: %s",
+			aa_qtext(name, strlen(name), 200), why);
 }
 
 /*
@@ -136,10 +126,10 @@ static int hide_index(aa_base *b, aa_diags *d)
 	int r;
 
 	if (git_index_new(&empty) < 0)
-		return git_fail(d, "out of memory");
+		return aa_git_fail(d, "out of memory");
 	r = git_repository_set_index(b->repo, empty);
 	git_index_free(empty);
-	return r < 0 ? git_fail(d, "cannot set up the repository") : 0;
+	return r < 0 ? aa_git_fail(d, "cannot set up the repository") : 0;
 }
 
 static int open_tree_base(aa_base *b, aa_diags *d)
@@ -155,15 +145,15 @@ static int open_tree_base(aa_base *b, aa_diags *d)
 	    git_repository_head_unborn(b->repo) == 1)
 		return 0; /* unborn HEAD: a root commit over the empty tree */
 	if (r < 0)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-				"--base: '%s' is not a valid revision", rev), AA_FATAL;
+		return aa_fatal(d, AA_NOPOS, NULL,
+				"--base: '%s' is not a valid revision", rev);
 	r = git_object_peel((git_object **)&b->base_commit, obj, GIT_OBJECT_COMMIT);
 	git_object_free(obj);
 	if (r < 0)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-				"--base: '%s' is not a commit", rev), AA_FATAL;
+		return aa_fatal(d, AA_NOPOS, NULL,
+				"--base: '%s' is not a commit", rev);
 	if (git_commit_tree(&b->base_tree, b->base_commit) < 0)
-		return git_fail(d, "cannot read the base tree");
+		return aa_git_fail(d, "cannot read the base tree");
 	return 0;
 }
 
@@ -181,7 +171,7 @@ int aa_base_open(aa_base *b, git_repository *repo, const aa_land_opts *opts,
 						 : open_index_base(b, d);
 	/* ref locks recorded in the run's journal (src/land/refjournal.h) */
 	if (!r && opts->mode == AA_LAND_BRANCH && aa_refjournal_attach(repo) < 0)
-		r = git_fail(d, "cannot set up the reference database");
+		r = aa_git_fail(d, "cannot set up the reference database");
 	return r;
 }
 
@@ -256,12 +246,6 @@ void aa_session_close(aa_session *s)
 
 /* ---- objects ---- */
 
-static void to_git_oid(git_oid *out, const aa_oid *in)
-{
-	memset(out, 0, sizeof(*out));
-	memcpy(out->id, in->id, sizeof(in->id));
-}
-
 int aa_change_content(aa_session *s, const aa_change *c, git_blob **blob,
 		      const char **data, size_t *len)
 {
@@ -273,7 +257,7 @@ int aa_change_content(aa_session *s, const aa_change *c, git_blob **blob,
 		*len = c->len;
 		return 0;
 	}
-	to_git_oid(&id, &c->oid);
+	aa_oid_to_git(&id, &c->oid);
 	if (git_blob_lookup(blob, s->repo, &id) < 0)
 		return -1;
 	*data = git_blob_rawcontent(*blob);
@@ -298,9 +282,9 @@ static int persist_objects(aa_session *s, aa_diags *d)
 	if (s->npersisted == s->ncreated)
 		return 0;
 	if (aa_buf_printf(&dir, "%sobjects", git_repository_commondir(s->repo)) < 0)
-		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
+		return aa_fatal_oom(d, AA_NOPOS, NULL);
 	if (git_odb_open(&disk, dir.ptr) < 0)
-		r = git_fail(d, "cannot open the object database");
+		r = aa_git_fail(d, "cannot open the object database");
 	for (i = s->npersisted; !r && i < s->ncreated; i++) {
 		git_odb_object *obj;
 
@@ -311,7 +295,7 @@ static int persist_objects(aa_session *s, aa_diags *d)
 		if (git_odb_exists_ext(disk, &s->created[i], GIT_ODB_LOOKUP_NO_REFRESH))
 			continue;
 		if (git_odb_read(&obj, s->base->odb, &s->created[i]) < 0) {
-			r = git_fail(d, "cannot read a new object");
+			r = aa_git_fail(d, "cannot read a new object");
 			break;
 		}
 		r = aa_loose_write(dir.ptr, &s->created[i],
@@ -358,7 +342,7 @@ static int record_keep(void *ctx, const char *path, aa_diags *d)
 	aa_refjournal *j = ctx;
 
 	if (aa_refjournal_add_keep(j, path) < 0)
-		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
+		return aa_fatal_oom(d, AA_NOPOS, NULL);
 	return aa_refjournal_write(j, d);
 }
 
@@ -370,7 +354,7 @@ static long *pending_move(struct aa_pending *p);
 static aa_refjournal *base_journal(aa_base *b, aa_diags *d)
 {
 	if (!b->refs && !(b->refs = aa_refjournal_new(b->repo)))
-		aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+		aa_oom(d, AA_NOPOS, NULL);
 	return b->refs;
 }
 
@@ -388,7 +372,7 @@ static int journal_moves(aa_session *const *v, size_t n, aa_refjournal *j,
 			continue;
 		refmove_of(v[k], v[k]->pending, &m);
 		if ((*slot = aa_refjournal_add(j, &m)) < 0)
-			return aa_oom(d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
+			return aa_fatal_oom(d, AA_NOPOS, NULL);
 	}
 	return 0;
 }
@@ -404,9 +388,33 @@ static int journal_moves(aa_session *const *v, size_t n, aa_refjournal *j,
  * pack, not loose objects: one file and one fsync, instead of a file,
  * a rename and two fsyncs an object.
  */
-int aa_land_persist(aa_session *const *v, size_t n, aa_diags *d)
+/*
+ * One kept pack of objs[0..n) in the repository's objects/, its keep
+ * naming this process; the keep's tmp_dir, record and ctx are the
+ * caller's.
+ */
+static int write_kept_pack(aa_session *s, const aa_pack_object *objs,
+			   size_t n, aa_pack_keep *keep, aa_diags *d)
 {
 	aa_buf dir = AA_BUF_INIT, reason = AA_BUF_INIT;
+	int r;
+
+	if (aa_buf_printf(&dir, "%sobjects", git_repository_commondir(s->repo)) < 0 ||
+	    aa_buf_printf(&reason, "ai-apply %ld on %s", (long)getpid(),
+			  aa_owner_host()) < 0) {
+		r = aa_fatal_oom(d, AA_NOPOS, NULL);
+	} else {
+		keep->reason = reason.ptr;
+		r = aa_pack_write(dir.ptr, s->base->odb, objs, n,
+				  pack_compression(s->repo), keep, d);
+	}
+	aa_buf_free(&dir);
+	aa_buf_free(&reason);
+	return r;
+}
+
+int aa_land_persist(aa_session *const *v, size_t n, aa_diags *d)
+{
 	aa_refjournal *j = n ? base_journal(v[0]->base, d) : NULL;
 	aa_pack_object *objs;
 	aa_pack_keep keep;
@@ -424,33 +432,22 @@ int aa_land_persist(aa_session *const *v, size_t n, aa_diags *d)
 	if (!count)
 		return aa_refjournal_write(j, d);
 	objs = calloc(count, sizeof(*objs));
-	if (!objs || aa_buf_printf(&dir, "%sobjects",
-				   git_repository_commondir(v[0]->repo)) < 0 ||
-	    aa_buf_printf(&reason, "ai-apply %ld on %s", (long)getpid(),
-			  aa_owner_host()) < 0) {
-		free(objs);
-		aa_buf_free(&dir);
-		aa_buf_free(&reason);
-		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
-	}
+	if (!objs)
+		return aa_fatal_oom(d, AA_NOPOS, NULL);
 	for (k = 0, count = 0; k < n; k++)
 		for (i = v[k]->npersisted; i < v[k]->ncreated; i++, count++) {
 			git_oid_cpy(&objs[count].id, &v[k]->created[i]);
 			git_oid_cpy(&objs[count].base, &v[k]->bases[i]);
 		}
-	keep.reason = reason.ptr;
 	/* the journal's directory: out of gc's reach (src/land/pack.h) */
 	keep.tmp_dir = aa_refjournal_dir(j);
 	(void)mkdir(keep.tmp_dir, 0777);
 	keep.record = record_keep;
 	keep.ctx = j;
-	r = aa_pack_write(dir.ptr, v[0]->base->odb, objs, count,
-			  pack_compression(v[0]->repo), &keep, d);
+	r = write_kept_pack(v[0], objs, count, &keep, d);
 	for (k = 0; !r && k < n; k++)
 		v[k]->npersisted = v[k]->ncreated;
 	free(objs);
-	aa_buf_free(&dir);
-	aa_buf_free(&reason);
 	return r;
 }
 
@@ -473,7 +470,7 @@ static int tree_updates(aa_session *s, const aa_plan *plan, int removals,
 	*out = u;
 	*n = 0;
 	if (!u)
-		return git_fail(d, "out of memory");
+		return aa_git_fail(d, "out of memory");
 	for (i = 0; i < plan->nchanges; i++) {
 		const aa_change *c = &plan->changes[i];
 
@@ -509,7 +506,7 @@ static int build_tree(aa_session *s, const aa_plan *plan, git_oid *out,
 		if (git_treebuilder_new(&tb, s->repo, NULL) < 0 ||
 		    git_treebuilder_write(&eid, tb) < 0 ||
 		    git_tree_lookup(&empty, s->repo, &eid) < 0)
-			return git_fail(d, "cannot create the empty tree");
+			return aa_git_fail(d, "cannot create the empty tree");
 		git_treebuilder_free(tb);
 		tree = empty;
 	}
@@ -517,12 +514,12 @@ static int build_tree(aa_session *s, const aa_plan *plan, git_oid *out,
 	for (pass = 1; pass >= 0 && !r; pass--) {
 		r = tree_updates(s, plan, pass, &u, &n, d);
 		if (!r && n && git_tree_create_updated(out, s->repo, tree, n, u) < 0)
-			r = git_fail(d, "cannot build the new tree");
+			r = aa_git_fail(d, "cannot build the new tree");
 		free(u);
 		u = NULL;
 		if (!r && n && pass) {
 			if (git_tree_lookup(&mid, s->repo, out) < 0)
-				r = git_fail(d, "cannot read the new tree");
+				r = aa_git_fail(d, "cannot read the new tree");
 			tree = mid;
 		}
 	}
@@ -541,14 +538,14 @@ static int remember_trees(aa_session *s, const aa_plan *plan,
 
 	if (aa_remember_version(s, root, s->base_tree ? git_tree_id(s->base_tree)
 						      : NULL) < 0)
-		return git_fail(d, "out of memory");
+		return aa_git_fail(d, "out of memory");
 	if (git_tree_lookup(&tree, s->repo, root) < 0)
-		return git_fail(d, "cannot read the new tree");
+		return aa_git_fail(d, "cannot read the new tree");
 	for (i = 0; i < plan->nchanges && !r; i++) {
 		char *p = aa_strdup(plan->changes[i].path), *slash;
 
 		if (!p) {
-			r = git_fail(d, "out of memory");
+			r = aa_git_fail(d, "out of memory");
 			break;
 		}
 		for (slash = strchr(p, '/'); slash && !r; slash = strchr(slash + 1, '/')) {
@@ -558,7 +555,7 @@ static int remember_trees(aa_session *s, const aa_plan *plan,
 			if (git_tree_entry_bypath(&e, tree, p) == 0) {
 				if (git_tree_entry_type(e) == GIT_OBJECT_TREE &&
 				    remember_object(s, git_tree_entry_id(e)) < 0)
-					r = git_fail(d, "out of memory");
+					r = aa_git_fail(d, "out of memory");
 				git_tree_entry_free(e);
 			}
 			*slash = '/';
@@ -613,16 +610,16 @@ static int make_signature(git_signature **out, git_repository *repo,
 			email = cemail.ptr;
 	}
 	if (!name || !*name || !email) {
-		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		r = aa_error(d, AA_NOPOS, NULL,
 			     "identity unknown: set user.name and user.email (or GIT_%s_NAME and GIT_%s_EMAIL)",
 			     who, who);
 		r = AA_FATAL;
 	} else if (date && parse_raw_date(date, &t, &off) == 0) {
 		r = git_signature_new(out, name, email, t, off) < 0 ?
-			git_fail(d, "invalid identity") : 0;
+			aa_git_fail(d, "invalid identity") : 0;
 	} else {
 		r = git_signature_now(out, name, email) < 0 ?
-			git_fail(d, "invalid identity") : 0;
+			aa_git_fail(d, "invalid identity") : 0;
 	}
 	git_buf_dispose(&cname);
 	git_buf_dispose(&cemail);
@@ -643,7 +640,7 @@ static int base_signature(aa_session *s, int committer, git_signature **out,
 	if (!*sig)
 		r = make_signature(sig, s->repo, committer ? "COMMITTER" : "AUTHOR", d);
 	if (!r && git_signature_dup(out, *sig) < 0)
-		r = git_fail(d, "out of memory");
+		r = aa_git_fail(d, "out of memory");
 	return r;
 }
 
@@ -822,10 +819,10 @@ static int remember_notes_trees(aa_session *s, const git_oid *root,
 	int r = 0;
 
 	if (git_tree_lookup(&tree, s->repo, root) < 0)
-		return git_fail(d, "cannot read the notes tree");
+		return aa_git_fail(d, "cannot read the notes tree");
 	n = git_tree_entrycount(tree);
 	if (aa_remember_version(s, root, old_root) < 0)
-		r = git_fail(d, "out of memory");
+		r = aa_git_fail(d, "out of memory");
 	for (i = 0; !r && i < n; i++) {
 		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
 
@@ -833,7 +830,7 @@ static int remember_notes_trees(aa_session *s, const git_oid *root,
 		    (!all && strcmp(git_tree_entry_name(e), dir)))
 			continue;
 		if (remember_object(s, git_tree_entry_id(e)) < 0)
-			r = git_fail(d, "out of memory");
+			r = aa_git_fail(d, "out of memory");
 	}
 	git_tree_free(tree);
 	return r;
@@ -859,7 +856,7 @@ static int notes_tree(aa_session *s, git_tree *ptree, const git_oid *blob,
 	git_oid_tostr(hex, sizeof(hex), &s->commit);
 	snprintf(dir, sizeof(dir), "%.2s", hex);
 	if (!rm || !add || !names)
-		r = git_fail(d, "out of memory");
+		r = aa_git_fail(d, "out of memory");
 	if (!r && ptree)
 		n = fan_out_updates(ptree, hex, rm, add, names);
 	nrm = n;
@@ -881,13 +878,13 @@ static int notes_tree(aa_session *s, git_tree *ptree, const git_oid *blob,
 	if (!r && !nrm) {
 		r = aa_fast_put_blob(s, ptree, add[n].path, blob, out);
 		if (r < 0)
-			r = git_fail(d, "cannot create the notes tree");
+			r = aa_git_fail(d, "cannot create the notes tree");
 		if (r != AA_FAST_NO)
 			goto done;
 		r = 0;
 	}
 	if (!r && update_notes_tree(s, ptree, rm, nrm, add, n + 1, out) < 0)
-		r = git_fail(d, "cannot create the notes tree");
+		r = aa_git_fail(d, "cannot create the notes tree");
 	if (!r)
 		r = remember_notes_trees(s, out, ptree ? git_tree_id(ptree) : NULL,
 					 dir, n > 0, d);
@@ -913,22 +910,22 @@ static int build_note(aa_session *s, const git_signature *who, int had,
 
 	if (had && (git_commit_lookup(&parent, s->repo, parent_id) < 0 ||
 		    git_commit_tree(&ptree, parent) < 0))
-		r = git_fail(d, "cannot read " AA_NOTES_REF);
+		r = aa_git_fail(d, "cannot read " AA_NOTES_REF);
 	if (!r && git_blob_create_from_buffer(&blob, s->repo, s->opts->note,
 					      s->opts->note_len) < 0)
-		r = git_fail(d, "cannot create the note");
+		r = aa_git_fail(d, "cannot create the note");
 	if (!r && remember_object(s, &blob) < 0)
-		r = git_fail(d, "out of memory");
+		r = aa_git_fail(d, "out of memory");
 	if (!r)
 		r = notes_tree(s, ptree, &blob, &tree_id, d);
 	if (!r && git_tree_lookup(&tree, s->repo, &tree_id) < 0)
-		r = git_fail(d, "cannot read the notes tree");
+		r = aa_git_fail(d, "cannot read the notes tree");
 	if (!r && git_commit_create(out, s->repo, NULL, who, who, NULL,
 				    "Notes added by 'git ai-apply'\n", tree,
 				    parent ? 1 : 0, (const git_commit **)&parent) < 0)
-		r = git_fail(d, "cannot create the notes commit");
+		r = aa_git_fail(d, "cannot create the notes commit");
 	if (!r && remember_object(s, out) < 0)
-		r = git_fail(d, "out of memory");
+		r = aa_git_fail(d, "out of memory");
 	git_tree_free(tree);
 	git_tree_free(ptree);
 	git_commit_free(parent);
@@ -947,7 +944,7 @@ static int prepare_note(aa_session *s, struct aa_pending *p, aa_diags *d)
 	if (!b->notes_read) {
 		b->notes_had = ref_target(s->repo, AA_NOTES_REF, &b->notes_tip);
 		if (b->notes_had < 0)
-			return git_fail(d, "cannot read " AA_NOTES_REF);
+			return aa_git_fail(d, "cannot read " AA_NOTES_REF);
 		b->notes_read = 1;
 	}
 	p->note_had_parent = b->notes_had;
@@ -975,14 +972,14 @@ static int branch_unmoved(aa_session *s, struct aa_pending *p, aa_diags *d)
 	int r = ref_target(s->repo, name, &now);
 
 	if (r < 0)
-		return git_fail(d, "cannot read a ref");
+		return aa_git_fail(d, "cannot read a ref");
 	if (r == p->exists && (!r || git_oid_equal(&now, &p->old)))
 		return 0;
 	if (!p->exists)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		return aa_error(d, AA_NOPOS, NULL,
 				"branch '%s' already exists (use --force to replace it)",
 				name + 11);
-	return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+	return aa_error(d, AA_NOPOS, NULL,
 			"%s was changed by another process during the run; nothing was updated",
 			name);
 }
@@ -999,7 +996,7 @@ static int note_on_tip(aa_session *s, struct aa_pending *p, aa_diags *d)
 	int had = ref_target(s->repo, AA_NOTES_REF, &tip);
 
 	if (had < 0)
-		return git_fail(d, "cannot read " AA_NOTES_REF);
+		return aa_git_fail(d, "cannot read " AA_NOTES_REF);
 	if (had == p->note_had_parent &&
 	    (!had || git_oid_equal(&tip, &p->note_parent)))
 		return 0;
@@ -1025,19 +1022,18 @@ static int note_on_tip(aa_session *s, struct aa_pending *p, aa_diags *d)
  */
 static int lock_fail(aa_session *s, const char *refname, int r, aa_diags *d)
 {
-	const git_error *e = git_error_last();
+	const char *why = aa_git_error(NULL);
 	int err = errno;
 
 	if (r == GIT_ELOCKED)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		return aa_fatal(d, AA_NOPOS, NULL,
 				"Unable to create '%s%s.lock': File exists.\n\n"
 				"Another git process seems to be running in this repository, e.g.\n"
 				"another git ai-apply landing a suggestion. Please make sure all\n"
 				"processes are terminated then try again.",
-				git_repository_commondir(s->repo), refname), AA_FATAL;
-	return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot lock %s: %s", refname,
-			e && e->message && *e->message ? e->message :
-			err ? strerror(err) : "unknown error"), AA_FATAL;
+				git_repository_commondir(s->repo), refname);
+	return aa_fatal(d, AA_NOPOS, NULL, "cannot lock %s: %s", refname,
+			why ? why : err ? strerror(err) : "unknown error");
 }
 
 /*
@@ -1051,7 +1047,7 @@ static int leftover_lock(aa_session *s, aa_diags *d)
 
 	if (!msg)
 		return 0;
-	aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+	aa_error(d, AA_NOPOS, NULL,
 		 "%s; the branch %s was written; the next git ai-apply removes the lock",
 		 msg, s->opts->branch);
 	free(msg);
@@ -1066,21 +1062,19 @@ static int leftover_lock(aa_session *s, aa_diags *d)
  */
 static int failed_commit(aa_session *s, struct aa_pending *p, aa_diags *d)
 {
-	const git_error *e = git_error_last();
-	char *why = aa_strdup(e && e->message && *e->message ? e->message :
-			      strerror(errno));
+	char *why = aa_strdup(aa_git_error(strerror(errno)));
 	int r = s->base->refs && p->move >= 0 ?
 		aa_refjournal_settle(s->base->refs, (size_t)p->move, d) : 0;
 
 	if (r == 1) {
-		aa_warn(d, (aa_pos){ NULL, 0 }, NULL,
+		aa_warn(d, AA_NOPOS, NULL,
 			"writing the branch and " AA_NOTES_REF " failed (%s); "
 			"completed on a second try: both are written",
 			why ? why : "unknown error");
 		free(why);
 		return 0;
 	}
-	aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+	aa_error(d, AA_NOPOS, NULL,
 		 "cannot update the branch and " AA_NOTES_REF ": %s%s",
 		 why ? why : "unknown error", r == 0 ?
 		 "; rolled back: neither the branch nor its note was written" : "");
@@ -1119,7 +1113,7 @@ static int update_refs_with_note(aa_session *s, struct aa_pending *p,
 					      p->committer, p->log.ptr) < 0 ||
 		   git_transaction_set_target(tx, AA_NOTES_REF, &p->note, p->committer,
 					      "ai-apply: the answer of a suggestion") < 0))
-		r = git_fail(d, "cannot update the branch and " AA_NOTES_REF);
+		r = aa_git_fail(d, "cannot update the branch and " AA_NOTES_REF);
 	if (!r && git_transaction_commit(tx) < 0)
 		committing = 1;
 	git_transaction_free(tx);
@@ -1161,12 +1155,12 @@ static int land_branch_only(aa_session *s, struct aa_pending *p, aa_diags *d)
 	git_reference_free(ref);
 	/* created by another process since check_branch(): as if it had been there */
 	if (r == GIT_EEXISTS && !p->exists)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		return aa_error(d, AA_NOPOS, NULL,
 				"branch '%s' already exists (use --force to replace it)",
 				s->opts->branch);
 	if (r == GIT_ELOCKED)
 		return lock_fail(s, p->refname.ptr, r, d);
-	r = r < 0 ? git_fail(d, "cannot update the branch") : 0;
+	r = r < 0 ? aa_git_fail(d, "cannot update the branch") : 0;
 	return leftover_lock(s, d) < 0 ? AA_FATAL : r;
 }
 
@@ -1181,14 +1175,14 @@ static int check_branch(aa_session *s, const char *refname, git_oid *old,
 	if (r == GIT_ENOTFOUND)
 		return 0;
 	if (r < 0)
-		return git_fail(d, "cannot read the branch");
+		return aa_git_fail(d, "cannot read the branch");
 	*exists = 1;
 	if (git_reference_resolve(&head, ref) == 0)
 		git_oid_cpy(old, git_reference_target(head));
 	git_reference_free(head);
 	git_reference_free(ref);
 	if (!s->opts->force)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		return aa_error(d, AA_NOPOS, NULL,
 				"branch '%s' already exists (use --force to replace it)",
 				s->opts->branch);
 	if (git_repository_head(&head, s->repo) == 0) {
@@ -1196,7 +1190,7 @@ static int check_branch(aa_session *s, const char *refname, git_oid *old,
 
 		git_reference_free(head);
 		if (current)
-			return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+			return aa_error(d, AA_NOPOS, NULL,
 					"branch '%s' is checked out; refusing to move it",
 					s->opts->branch);
 	}
@@ -1224,20 +1218,20 @@ static int build_commit(aa_session *s, const aa_plan *plan,
 		r = base_signature(s, 1, &p->committer, d);
 	if (!r && commit_message(plan, s->opts->message, s->opts->trailers,
 				  &msg) < 0)
-		r = git_fail(d, "out of memory");
+		r = aa_git_fail(d, "out of memory");
 	parents[0] = s->base_commit ? git_commit_id(s->base_commit) : NULL;
 	/* by ids: no parse of the new root tree */
 	if (!r && git_commit_create_from_ids(&s->commit, s->repo, NULL, author,
 					     p->committer, NULL, msg.ptr, &tree_id,
 					     s->base_commit ? 1 : 0, parents) < 0)
-		r = git_fail(d, "cannot create the commit");
+		r = aa_git_fail(d, "cannot create the commit");
 	if (!r && remember_object(s, &s->commit) < 0)
-		r = git_fail(d, "out of memory");
+		r = aa_git_fail(d, "out of memory");
 	/* the reflog names the tool once: "ai-apply: <subject>" */
 	if (!r && aa_buf_printf(&p->log, "%s%.*s",
 				strncmp(msg.ptr, "ai-apply: ", 10) ? "ai-apply: " : "",
 				(int)strcspn(msg.ptr, "\n"), msg.ptr) < 0)
-		r = git_fail(d, "out of memory");
+		r = aa_git_fail(d, "out of memory");
 	git_signature_free(author);
 	aa_buf_free(&msg);
 	return r;
@@ -1249,18 +1243,18 @@ int aa_land_prepare(aa_session *s, const aa_plan *plan, aa_diags *d)
 	int r;
 
 	if (s->opts->mode != AA_LAND_BRANCH || s->pending)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-				"internal error: only a new --branch landing is prepared"), AA_FATAL;
+		return aa_fatal(d, AA_NOPOS, NULL,
+				"internal error: only a new --branch landing is prepared");
 	if (aa_plan_conflicts(plan))
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		return aa_error(d, AA_NOPOS, NULL,
 				"a branch never commits a conflict"), AA_REJECTED;
 	p = calloc(1, sizeof(*p));
 	if (!p)
-		return git_fail(d, "out of memory");
+		return aa_git_fail(d, "out of memory");
 	p->move = -1;
 	s->pending = p;
 	if (aa_buf_printf(&p->refname, "refs/heads/%s", s->opts->branch) < 0)
-		return git_fail(d, "out of memory");
+		return aa_git_fail(d, "out of memory");
 	r = check_branch(s, p->refname.ptr, &p->old, &p->exists, d);
 	if (!r)
 		r = build_commit(s, plan, p, d);
@@ -1275,8 +1269,8 @@ int aa_land_finish(aa_session *s, aa_diags *d)
 	int r;
 
 	if (!p || s->npersisted != s->ncreated)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-				"internal error: a landing's objects are not on disk"), AA_FATAL;
+		return aa_fatal(d, AA_NOPOS, NULL,
+				"internal error: a landing's objects are not on disk");
 	aa_test_hook("branch");
 	r = p->has_note ? land_note_and_branch(s, p, d)
 			: land_branch_only(s, p, d);
@@ -1305,8 +1299,8 @@ static int buffer_blob(aa_session *s, const char *data, size_t len,
 		       git_oid *out, aa_diags *d)
 {
 	if (git_blob_create_from_buffer(out, s->repo, data ? data : "", len) < 0)
-		return git_fail(d, "cannot create a blob");
-	return remember_object(s, out) < 0 ? git_fail(d, "out of memory") : 0;
+		return aa_git_fail(d, "cannot create a blob");
+	return remember_object(s, out) < 0 ? aa_git_fail(d, "out of memory") : 0;
 }
 
 /* --3way: the blobs of a conflict's stages 1, 2 and 3. */
@@ -1339,7 +1333,7 @@ static int add_conflict(aa_session *s, const aa_change *c,
 		git_oid_cpy(&e[k].id, &ids[k]);
 	}
 	if (git_index_conflict_add(s->index, &e[0], &e[1], &e[2]) < 0)
-		return git_fail(d, "cannot write the conflict into the index");
+		return aa_git_fail(d, "cannot write the conflict into the index");
 	return 0;
 }
 
@@ -1354,7 +1348,7 @@ static int update_index(aa_session *s, const aa_plan *plan,
 
 		if (!c->exists && git_index_remove(s->index, c->path, 0) < 0 &&
 		    git_index_get_bypath(s->index, c->path, 0))
-			return git_fail(d, "cannot update the index");
+			return aa_git_fail(d, "cannot update the index");
 	}
 	for (i = 0; i < plan->nchanges; i++) {
 		const aa_change *c = &plan->changes[i];
@@ -1374,7 +1368,7 @@ static int update_index(aa_session *s, const aa_plan *plan,
 		if (backup)
 			aa_worktree_stat(backup, i, &e);
 		if (git_index_add(s->index, &e) < 0)
-			return git_fail(d, "cannot update the index");
+			return aa_git_fail(d, "cannot update the index");
 	}
 	return 0;
 }
@@ -1388,7 +1382,7 @@ static int journal_paths(aa_session *s, const aa_plan *plan, const git_oid *ids,
 	int r;
 
 	if (!v)
-		return git_fail(d, "out of memory");
+		return aa_git_fail(d, "out of memory");
 	for (i = 0; i < plan->nchanges; i++) {
 		const aa_change *c = &plan->changes[i];
 
@@ -1398,7 +1392,7 @@ static int journal_paths(aa_session *s, const aa_plan *plan, const git_oid *ids,
 		v[n].path = c->path;
 		if (c->base_exists) {
 			v[n].old_mode = c->base_mode;
-			to_git_oid(&v[n].old_id, &c->base_oid);
+			aa_oid_to_git(&v[n].old_id, &c->base_oid);
 		}
 		if (c->exists) {
 			v[n].new_mode = c->mode;
@@ -1442,7 +1436,7 @@ static int record_index_keep(void *ctx, const char *path, aa_diags *d)
 	aa_guard *g = k->s->base->guard;
 
 	if (aa_guard_add_keep(g, path) < 0)
-		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
+		return aa_fatal_oom(d, AA_NOPOS, NULL);
 	return k->with_worktree ? journal_paths(k->s, k->plan, k->ids, k->stages, d)
 				: aa_guard_journal(g, NULL, 0, d);
 }
@@ -1455,7 +1449,6 @@ static int record_index_keep(void *ctx, const char *path, aa_diags *d)
 static int persist_landing(index_keep *k, int *journaled, aa_diags *d)
 {
 	aa_session *s = k->s;
-	aa_buf dir = AA_BUF_INIT, reason = AA_BUF_INIT;
 	aa_pack_object *objs;
 	aa_pack_keep keep;
 	size_t i, n = s->ncreated - s->npersisted;
@@ -1465,30 +1458,19 @@ static int persist_landing(index_keep *k, int *journaled, aa_diags *d)
 	if (n < AA_PACK_FROM)
 		return persist_objects(s, d);
 	objs = calloc(n, sizeof(*objs));
-	if (!objs || aa_buf_printf(&dir, "%sobjects",
-				   git_repository_commondir(s->repo)) < 0 ||
-	    aa_buf_printf(&reason, "ai-apply %ld on %s", (long)getpid(),
-			  aa_owner_host()) < 0) {
-		free(objs);
-		aa_buf_free(&dir);
-		aa_buf_free(&reason);
-		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
-	}
+	if (!objs)
+		return aa_fatal_oom(d, AA_NOPOS, NULL);
 	for (i = 0; i < n; i++)
 		git_oid_cpy(&objs[i].id, &s->created[s->npersisted + i]);
-	keep.reason = reason.ptr;
 	keep.tmp_dir = aa_guard_dir(s->base->guard);
 	keep.record = record_index_keep;
 	keep.ctx = k;
-	r = aa_pack_write(dir.ptr, s->base->odb, objs, n,
-			  pack_compression(s->repo), &keep, d);
+	r = write_kept_pack(s, objs, n, &keep, d);
 	if (!r) {
 		s->npersisted = s->ncreated;
 		*journaled = 1;
 	}
 	free(objs);
-	aa_buf_free(&dir);
-	aa_buf_free(&reason);
 	return r;
 }
 
@@ -1512,7 +1494,7 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 	if (!ids || !stages) {
 		free(ids);
 		free(stages);
-		return git_fail(d, "out of memory");
+		return aa_git_fail(d, "out of memory");
 	}
 	for (i = 0; !r && i < plan->nchanges; i++) {
 		if (plan->changes[i].exists)
@@ -1536,7 +1518,7 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 	if (!r)
 		r = update_index(s, plan, ids, (const git_oid (*)[3])stages, backup, d);
 	if (!r && git_index_write(s->index) < 0)
-		r = git_fail(d, "cannot write the index");
+		r = aa_git_fail(d, "cannot write the index");
 	if (!r)
 		r = aa_guard_commit(s->base->guard, d);
 	if (r && backup && aa_worktree_restore(s, backup, d) < 0)

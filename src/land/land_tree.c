@@ -15,14 +15,11 @@
 
 #include "land/land_tree.h"
 #include "land/objects.h"
+#include "util/util.h"
 
 static int tree_fail(aa_diags *d)
 {
-	const git_error *e = git_error_last();
-
-	aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot build the new tree: %s",
-		 e && e->message ? e->message : "unknown error");
-	return AA_FATAL;
+	return aa_git_fail(d, "cannot build the new tree");
 }
 
 /* One entry of a tree being written; the name is borrowed. */
@@ -235,7 +232,7 @@ int aa_fast_build_tree(aa_session *s, const aa_plan *plan, git_oid *out,
 			return AA_FAST_NO;
 	u = calloc(plan->nchanges ? plan->nchanges : 1, sizeof(*u));
 	if (!u)
-		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
+		return aa_fatal_oom(d, AA_NOPOS, NULL);
 	for (i = 0; !r && i < plan->nchanges; i++) {
 		u[i].path = plan->changes[i].path;
 		u[i].mode = (unsigned)plan->changes[i].mode;

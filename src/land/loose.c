@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "land/loose.h"
+#include "util/util.h"
 
 /* git's default core.looseCompression, and libgit2's. */
 #define LOOSE_COMPRESSION Z_BEST_SPEED
@@ -90,35 +91,6 @@ static int loose_compress(git_object_t type, const void *data, size_t len,
 	return r;
 }
 
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-int aa_fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int r;
-
-	if (fd < 0)
-		return -1;
-	r = fsync(fd);
-	if (close(fd) < 0)
-		r = -1;
-	return r;
-}
-
 /* The fan-out directory <objects>/<xx>; *created when we made it. */
 static int make_fanout(const char *dir, int *created, loose_failure *f)
 {
@@ -137,7 +109,7 @@ static int fill_temp(int fd, const char *tmp, const aa_buf *z, loose_failure *f)
 {
 	int r = 0;
 
-	if (write_all(fd, z->ptr, z->len) < 0)
+	if (aa_write_all(fd, z->ptr, z->len) < 0)
 		r = failed(f, "write", tmp);
 	else if (fchmod(fd, 0444) < 0)
 		r = failed(f, "chmod", tmp);
@@ -198,7 +170,7 @@ int aa_loose_write(const char *objects_dir, const git_oid *id,
 	if (loose_compress(type, data, len, &z) < 0 ||
 	    aa_buf_printf(&fanout, "%s/%.2s", objects_dir, hex) < 0 ||
 	    aa_buf_printf(&final, "%s/%s", fanout.ptr, hex + 2) < 0)
-		r = aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+		r = aa_oom(d, AA_NOPOS, NULL);
 	else if (place_object(objects_dir, fanout.ptr, final.ptr, &z, &tmp,
 			      &left, &left_err, &f) < 0) {
 		aa_buf_printf(&msg, "cannot write object %s: %s %s: %s", hex,
@@ -206,7 +178,7 @@ int aa_loose_write(const char *objects_dir, const git_oid *id,
 		if (left)
 			aa_buf_printf(&msg, "; its temporary file %s is left and could not be removed: %s",
 				      aa_qpath(tmp.ptr), strerror(left_err));
-		r = aa_error_buf(d, (aa_pos){ NULL, 0 }, NULL, &msg);
+		r = aa_error_buf(d, AA_NOPOS, NULL, &msg);
 	}
 	aa_buf_free(&z);
 	aa_buf_free(&fanout);

@@ -23,11 +23,4 @@ int aa_loose_write(const char *objects_dir, const git_oid *id,
 		   git_object_t type, const void *data, size_t len,
 		   aa_diags *d);
 
-/*
- * fsync()s the directory `dir` so that the entries renamed or created in
- * it are on disk (the one way every writer here makes a rename durable).
- * Returns 0 or -1 (errno set).
- */
-int aa_fsync_dir(const char *dir);
-
 #endif

@@ -8,15 +8,7 @@
 #include <string.h>
 
 #include "land/objects.h"
-
-static int git_fail(aa_diags *d, const char *what)
-{
-	const git_error *e = git_error_last();
-
-	aa_error(d, (aa_pos){ NULL, 0 }, NULL, "%s: %s", what,
-		 e && e->message ? e->message : "unknown error");
-	return AA_FATAL;
-}
+#include "util/util.h"
 
 /*
  * Records a new object (in the mempack) and the object it replaces
@@ -26,19 +18,12 @@ static int git_fail(aa_diags *d, const char *what)
 int aa_remember_version(aa_session *s, const git_oid *oid,
 			const git_oid *base)
 {
-	if (s->ncreated == s->capcreated) {
-		size_t cap = s->capcreated ? s->capcreated * 2 : 32;
-		git_oid *v = realloc(s->created, cap * sizeof(*v));
+	size_t cap = s->capcreated;
 
-		if (!v)
-			return -1;
-		s->created = v;
-		v = realloc(s->bases, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		s->bases = v;
-		s->capcreated = cap;
-	}
+	/* two arrays, one capacity: the second grows as the first did */
+	if (AA_GROW(s->created, s->ncreated, cap) < 0 ||
+	    AA_GROW(s->bases, s->ncreated, s->capcreated) < 0)
+		return -1;
 	git_oid_cpy(&s->created[s->ncreated], oid);
 	if (base)
 		git_oid_cpy(&s->bases[s->ncreated], base);
@@ -48,7 +33,7 @@ int aa_remember_version(aa_session *s, const git_oid *oid,
 	return 0;
 }
 
-static void to_git_oid(git_oid *out, const aa_oid *in)
+void aa_oid_to_git(git_oid *out, const aa_oid *in)
 {
 	memset(out, 0, sizeof(*out));
 	memcpy(out->id, in->id, sizeof(in->id));
@@ -59,13 +44,13 @@ int aa_change_blob(aa_session *s, const aa_change *c, git_oid *out,
 		   aa_diags *d)
 {
 	if (c->has_oid) {
-		to_git_oid(out, &c->oid);
+		aa_oid_to_git(out, &c->oid);
 		return 0;
 	}
 	if (git_blob_create_from_buffer(out, s->repo, c->data ? c->data : "",
 					c->len) < 0)
-		return git_fail(d, "cannot create a blob");
+		return aa_git_fail(d, "cannot create a blob");
 	if (aa_remember_version(s, out, NULL) < 0)
-		return git_fail(d, "out of memory");
+		return aa_git_fail(d, "out of memory");
 	return 0;
 }

@@ -14,4 +14,7 @@ int aa_remember_version(aa_session *s, const git_oid *oid, const git_oid *base);
 int aa_change_blob(aa_session *s, const aa_change *c, git_oid *out,
 		   aa_diags *d);
 
+/* The git object id of a planner's object id. */
+void aa_oid_to_git(git_oid *out, const aa_oid *in);
+
 #endif

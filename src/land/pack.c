@@ -18,6 +18,7 @@
 #include "land/journal.h"
 #include "land/loose.h"
 #include "util/testhook.h"
+#include "util/util.h"
 
 /*
  * SHA-1 for the pack's and the index's trailers: mbedTLS's, the library
@@ -394,13 +395,13 @@ static int put_object(git_odb *odb, pack_ent *e, aa_buf *pack, z_stream *zs,
 
 	if (git_odb_read(&obj, odb, &e->id) < 0) {
 		git_oid_tostr(hex, sizeof(hex), &e->id);
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		return aa_error(d, AA_NOPOS, NULL,
 				"cannot read object %s for the pack", hex);
 	}
 	if (e->has_base && read_base(odb, bases, &e->base, &base) < 0) {
 		git_odb_object_free(obj);
 		git_oid_tostr(hex, sizeof(hex), &e->base);
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		return aa_error(d, AA_NOPOS, NULL,
 				"cannot read object %s for the pack", hex);
 	}
 	e->offset = pack->len;
@@ -415,7 +416,7 @@ static int put_object(git_odb *odb, pack_ent *e, aa_buf *pack, z_stream *zs,
 				 git_odb_object_size(obj));
 	git_odb_object_free(obj);
 	if (r < 0)
-		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+		return aa_oom(d, AA_NOPOS, NULL);
 	e->crc = (uint32_t)crc32(0, (const Bytef *)pack->ptr + e->offset,
 				 (uInt)(pack->len - e->offset));
 	return 0;
@@ -433,7 +434,7 @@ static int build_pack(git_odb *odb, pack_ent *v, size_t n, aa_buf *pack,
 	memset(&bases, 0, sizeof(bases));
 	if (aa_buf_put(pack, "PACK", 4) < 0 || put_be32(pack, 2) < 0 ||
 	    put_be32(pack, (uint32_t)n) < 0)
-		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+		return aa_oom(d, AA_NOPOS, NULL);
 	for (pass = 0; pass < 2 && !r; pass++)
 		for (i = 0; i < n && !r; i++)
 			if (v[i].has_base == pass)
@@ -443,10 +444,10 @@ static int build_pack(git_odb *odb, pack_ent *v, size_t n, aa_buf *pack,
 	if (r < 0)
 		return r;
 	if (aa_buf_grow(pack, 20) < 0)
-		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+		return aa_oom(d, AA_NOPOS, NULL);
 	if (sha1_buf(pack->ptr, pack->len,
 		     (unsigned char *)pack->ptr + pack->len) < 0)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		return aa_error(d, AA_NOPOS, NULL,
 				"cannot compute the pack's checksum");
 	pack->len += 20;
 	return 0;
@@ -503,21 +504,6 @@ static int build_index(const pack_ent *v, size_t n, const aa_buf *pack,
 
 /* ---- files ---- */
 
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /* A read-only temporary file <dir>/<prefix>XXXXXX holding b, fsynced. */
 static int write_temp(const char *dir, const char *prefix, const aa_buf *b,
 		      aa_buf *name, aa_diags *d)
@@ -525,20 +511,20 @@ static int write_temp(const char *dir, const char *prefix, const aa_buf *b,
 	int fd, r = 0;
 
 	if (aa_buf_printf(name, "%s/%sXXXXXX", dir, prefix) < 0)
-		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+		return aa_oom(d, AA_NOPOS, NULL);
 	fd = mkstemp(name->ptr);
 	if (fd < 0) {
-		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot create %s: %s",
+		r = aa_error(d, AA_NOPOS, NULL, "cannot create %s: %s",
 			     aa_qpath(name->ptr), strerror(errno));
 		aa_buf_clear(name);
 		return r;
 	}
-	if (write_all(fd, b->ptr, b->len) < 0 || fchmod(fd, 0444) < 0 ||
+	if (aa_write_all(fd, b->ptr, b->len) < 0 || fchmod(fd, 0444) < 0 ||
 	    fsync(fd) < 0)
-		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot write %s: %s",
+		r = aa_error(d, AA_NOPOS, NULL, "cannot write %s: %s",
 			     aa_qpath(name->ptr), strerror(errno));
 	if (close(fd) < 0 && !r)
-		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot write %s: %s",
+		r = aa_error(d, AA_NOPOS, NULL, "cannot write %s: %s",
 			     aa_qpath(name->ptr), strerror(errno));
 	return r;
 }
@@ -559,9 +545,9 @@ static int make_keep(const aa_pack_keep *keep, const aa_buf *path, int *made,
 	fd = open(path->ptr, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
 	if (fd < 0 && errno == EEXIST)
 		return 0;
-	if (fd < 0 || write_all(fd, keep->reason, strlen(keep->reason)) < 0 ||
-	    write_all(fd, "\n", 1) < 0 || close(fd) < 0) {
-		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot write %s: %s",
+	if (fd < 0 || aa_write_all(fd, keep->reason, strlen(keep->reason)) < 0 ||
+	    aa_write_all(fd, "\n", 1) < 0 || close(fd) < 0) {
+		r = aa_error(d, AA_NOPOS, NULL, "cannot write %s: %s",
 			     aa_qpath(path->ptr), strerror(errno));
 		if (fd >= 0)
 			unlink(path->ptr);
@@ -587,17 +573,17 @@ static int place_pack(const char *dir, const aa_buf *pack, aa_buf *tmp_pack,
 	if (aa_buf_printf(&final_pack, "%s/pack-%s.pack", dir, hex) < 0 ||
 	    aa_buf_printf(&final_idx, "%s/pack-%s.idx", dir, hex) < 0 ||
 	    aa_buf_printf(&final_keep, "%s/pack-%s.keep", dir, hex) < 0)
-		r = aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+		r = aa_oom(d, AA_NOPOS, NULL);
 	if (!r && keep)
 		r = make_keep(keep, &final_keep, &kept, d);
 	had_pack = !r && access(final_pack.ptr, F_OK) == 0;
 	if (!r && rename(tmp_pack->ptr, final_pack.ptr) < 0)
-		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot rename %s: %s",
+		r = aa_error(d, AA_NOPOS, NULL, "cannot rename %s: %s",
 			     aa_qpath(tmp_pack->ptr), strerror(errno));
 	else if (!r)
 		aa_buf_clear(tmp_pack);
 	if (!r && rename(tmp_idx->ptr, final_idx.ptr) < 0) {
-		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot rename %s: %s",
+		r = aa_error(d, AA_NOPOS, NULL, "cannot rename %s: %s",
 			     aa_qpath(tmp_idx->ptr), strerror(errno));
 		if (!had_pack)
 			unlink(final_pack.ptr);
@@ -605,7 +591,7 @@ static int place_pack(const char *dir, const aa_buf *pack, aa_buf *tmp_pack,
 		aa_buf_clear(tmp_idx);
 	}
 	if (!r && aa_fsync_dir(dir) < 0)
-		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot fsync %s: %s",
+		r = aa_error(d, AA_NOPOS, NULL, "cannot fsync %s: %s",
 			     aa_qpath(dir), strerror(errno));
 	if (r && kept)
 		unlink(final_keep.ptr);
@@ -657,7 +643,7 @@ static int write_temps(const char *pack_dir, const aa_pack_keep *keep,
 static void remove_temp(const aa_buf *tmp, aa_diags *d)
 {
 	if (tmp->len && unlink(tmp->ptr) < 0 && errno != ENOENT)
-		aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		aa_error(d, AA_NOPOS, NULL,
 			 "its temporary file %s is left and could not be removed: %s",
 			 aa_qpath(tmp->ptr), strerror(errno));
 }
@@ -685,23 +671,23 @@ int aa_pack_write(const char *objects_dir, git_odb *odb,
 		}
 	if (!v || aa_buf_printf(&dir, "%s/pack", objects_dir) < 0 ||
 	    (k = unique_ents(v, n), resolve_bases(&v, &k)) < 0)
-		r = aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+		r = aa_oom(d, AA_NOPOS, NULL);
 	/* git init makes it; a repository may have lost it */
 	if (!r && mkdir(dir.ptr, 0777) < 0 && errno != EEXIST)
-		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot create %s: %s",
+		r = aa_error(d, AA_NOPOS, NULL, "cannot create %s: %s",
 			     aa_qpath(dir.ptr), strerror(errno));
 	if (!r && deflateInit(&zs, level) != Z_OK)
-		r = aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+		r = aa_oom(d, AA_NOPOS, NULL);
 	else if (!r) {
 		r = build_pack(odb, v, k, &pack, &zs, d);
 		deflateEnd(&zs);
 	}
 	/* 4-byte offsets: a pack of new objects this large is refused */
 	if (!r && pack.len > 0x7fffffff)
-		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		r = aa_error(d, AA_NOPOS, NULL,
 			     "the new objects are larger than 2 GiB");
 	if (!r && build_index(v, k, &pack, &idx) < 0)
-		r = aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+		r = aa_oom(d, AA_NOPOS, NULL);
 	if (!r)
 		r = write_temps(dir.ptr, keep, &pack, &idx, &tmp_pack, &tmp_idx, d);
 	if (!r)

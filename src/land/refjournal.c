@@ -23,6 +23,7 @@
 #include "land/loose.h"
 #include "util/testhook.h"
 #include "land/owner.h"
+#include "util/util.h"
 
 #define REFJ_MAGIC "git-ai-apply refs journal 1"
 #define NOTES_REF "refs/notes/ai-apply"
@@ -89,15 +90,8 @@ aa_refjournal *aa_refjournal_new(git_repository *repo)
 
 long aa_refjournal_add(aa_refjournal *j, const aa_refmove *m)
 {
-	if (j->nmoves == j->cap) {
-		size_t cap = j->cap ? j->cap * 2 : 8;
-		aa_refmove *v = realloc(j->moves, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		j->moves = v;
-		j->cap = cap;
-	}
+	if (AA_GROW(j->moves, j->nmoves, j->cap) < 0)
+		return -1;
 	j->moves[j->nmoves] = *m;
 	if (!(j->moves[j->nmoves].refname = aa_strdup(m->refname)))
 		return -1;
@@ -145,21 +139,6 @@ static int format(const aa_refjournal *j, aa_buf *b)
 	return aa_buf_oom(b) ? -1 : 0;
 }
 
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* The whole journal to <path>.tmp, fsynced, renamed, directory fsynced. */
 static int write_whole(aa_refjournal *j, const aa_buf *b)
 {
@@ -171,28 +150,13 @@ static int write_whole(aa_refjournal *j, const aa_buf *b)
 	/* the index guard removes an empty ai-apply/ at its end: make it again */
 	for (tries = 0; fd < 0 && tries < 3; tries++) {
 		if (mkdir(j->dir.ptr, 0777) < 0 && errno != EEXIST)
-			goto out;
+			break;
 		fd = open(tmp.ptr, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 		if (fd < 0 && errno != ENOENT)
-			goto out;
+			break;
 	}
-	if (fd < 0 || write_all(fd, b->ptr, b->len) < 0 || fsync(fd) < 0)
-		goto out;
-	r = close(fd);
-	fd = -1;
-	if (r < 0 || (r = rename(tmp.ptr, j->path.ptr)) < 0 ||
-	    (r = aa_fsync_dir(j->dir.ptr)) < 0)
-		goto out;
-	r = 0;
-out:
-	if (r < 0) {
-		int e = errno;
-
-		if (fd >= 0)
-			close(fd);
-		unlink(tmp.ptr);
-		errno = e;
-	}
+	/* the directory synced is j->dir, the one holding j->path */
+	r = aa_replace_file(fd, tmp.ptr, b->ptr, b->len, j->path.ptr, 1);
 	aa_buf_free(&tmp);
 	return r;
 }
@@ -223,8 +187,8 @@ int aa_refjournal_write(aa_refjournal *j, aa_diags *d)
 	r = format(j, &b) < 0 ? (errno = ENOMEM, -1) : write_whole(j, &b);
 	aa_buf_free(&b);
 	if (r < 0)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot write %s: %s",
-				aa_qpath(j->path.ptr), strerror(errno)), AA_FATAL;
+		return aa_fatal(d, AA_NOPOS, NULL, "cannot write %s: %s",
+				aa_qpath(j->path.ptr), strerror(errno));
 	if (j->fd >= 0)
 		close(j->fd);
 	j->fd = open(j->path.ptr, O_WRONLY | O_APPEND | O_CLOEXEC);
@@ -246,7 +210,7 @@ static void record(aa_refjournal *j, const char *fmt, const char *refname,
 	else
 		aa_buf_printf(&j->locklog, "%s %s\n", fmt, refname);
 	if (j->fd >= 0 && !aa_buf_oom(&j->locklog))
-		(void)write_all(j->fd, j->locklog.ptr + at, j->locklog.len - at);
+		(void)aa_write_all(j->fd, j->locklog.ptr + at, j->locklog.len - at);
 }
 
 char *aa_refjournal_take_leftover(aa_refjournal *j)
@@ -553,12 +517,10 @@ static int move_ref(git_repository *repo, const char *name, int had_from,
 	return r;
 }
 
-static void ref_fail(aa_diags *d, const char *what, const char *name)
+static int ref_fail(aa_diags *d, const char *what, const char *name)
 {
-	const git_error *e = git_error_last();
-
-	aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot %s %s: %s", what, name,
-		 e && e->message && *e->message ? e->message : strerror(errno));
+	return aa_fatal(d, AA_NOPOS, NULL, "cannot %s %s: %s", what, name,
+			aa_git_error(strerror(errno)));
 }
 
 /*
@@ -575,7 +537,7 @@ static int settle(git_repository *repo, const aa_refmove *m, aa_diags *d)
 	if (!m->has_note)
 		return 0; /* one ref: git's own update is all or nothing */
 	if (bhas < 0 || nhas < 0)
-		return ref_fail(d, "read", bhas < 0 ? m->refname : NOTES_REF), AA_FATAL;
+		return ref_fail(d, "read", bhas < 0 ? m->refname : NOTES_REF);
 	at_new = is_state(bhas, &b, 1, &m->new_commit);
 	at_old = is_state(bhas, &b, m->had_old, &m->old);
 	noted = has_note(repo, &m->new_commit);
@@ -590,7 +552,7 @@ static int settle(git_repository *repo, const aa_refmove *m, aa_diags *d)
 			return 1;
 		if (move_ref(repo, m->refname, 1, &m->new_commit, m->had_old, &m->old,
 			     "ai-apply: rolled back (its note could not be written)") < 0)
-			return ref_fail(d, "roll back", m->refname), AA_FATAL;
+			return ref_fail(d, "roll back", m->refname);
 		return 0;
 	}
 	if (!at_old)
@@ -604,7 +566,7 @@ static int settle(git_repository *repo, const aa_refmove *m, aa_diags *d)
 		return 3;
 	if (move_ref(repo, NOTES_REF, 1, &m->notes_new, m->had_notes, &m->notes_old,
 		     "ai-apply: rolled back (its branch could not be written)") < 0)
-		return ref_fail(d, "roll back", NOTES_REF), AA_FATAL;
+		return ref_fail(d, "roll back", NOTES_REF);
 	return 0;
 }
 
@@ -615,11 +577,10 @@ int aa_refjournal_settle(aa_refjournal *j, size_t i, aa_diags *d)
 
 	if (r == AA_FATAL) {
 		j->keep_journal = 1;
-		aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-			 "%s and its note could not be completed nor rolled back; "
-			 "the next git ai-apply (or 'git ai-apply --recover') finishes it",
-			 m->refname);
-		return AA_FATAL;
+		return aa_fatal(d, AA_NOPOS, NULL,
+				"%s and its note could not be completed nor rolled back; "
+				"the next git ai-apply (or 'git ai-apply --recover') finishes it",
+				m->refname);
 	}
 	return r == 1 || r == 2 ? 1 : 0;
 }
@@ -681,14 +642,14 @@ int aa_refjournal_finish(aa_refjournal *j, aa_diags *d)
 	if (!j->keep_journal) {
 		aa_test_hook("unkeep");
 		if (remove_keeps(j->keeps, j->nkeeps) < 0) {
-			aa_warn(d, (aa_pos){ NULL, 0 }, NULL,
+			aa_warn(d, AA_NOPOS, NULL,
 				"a .keep of this run could not be removed (%s); the next git ai-apply removes it",
 				strerror(errno));
 			refjournal_free(j);
 			return 0;
 		}
 		if (j->written && unlink(j->path.ptr) < 0 && errno != ENOENT)
-			r = (aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot remove %s: %s",
+			r = (aa_error(d, AA_NOPOS, NULL, "cannot remove %s: %s",
 				      aa_qpath(j->path.ptr), strerror(errno)), AA_FATAL);
 		if (j->written) {
 			aa_fsync_dir(j->dir.ptr);
@@ -803,17 +764,6 @@ static int parse_journal(aa_refjournal *j, char *text, lockrec **locks,
 	return r < 0 || !ended ? -1 : 0;
 }
 
-static int read_fd(int fd, aa_buf *out)
-{
-	char chunk[8192];
-	ssize_t n;
-
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-		if (aa_buf_put(out, chunk, (size_t)n) < 0)
-			return -1;
-	return n < 0 ? -1 : 0;
-}
-
 /*
  * A lock the dead run was taking when it was killed (inside libgit2's
  * open, before it could record the inode): libgit2 holds its locks
@@ -879,7 +829,7 @@ static int remove_dead_locks(aa_refjournal *j, lockrec *v, size_t n,
 		    rename(lock.ptr, aside.ptr) == 0) {
 			if (lstat(aside.ptr, &st) == 0 &&
 			    (unsigned long long)st.st_ino == v[i].ino)
-				aa_note(d, (aa_pos){ NULL, 0 }, NULL,
+				aa_note(d, AA_NOPOS, NULL,
 					"removed the lock %s of process %ld", aa_qpath(lock.ptr),
 					j->pid);
 			else
@@ -889,13 +839,13 @@ static int remove_dead_locks(aa_refjournal *j, lockrec *v, size_t n,
 			int t = taken_while_killed(&lock, &st);
 
 			if (!t) {
-				aa_warn(d, (aa_pos){ NULL, 0 }, NULL,
+				aa_warn(d, AA_NOPOS, NULL,
 					"%s may be left by process %ld, killed while taking it; "
 					"remove it if no git process is running",
 					aa_qpath(lock.ptr), j->pid);
 				r = -1;
 			} else if (t == 1) {
-				aa_note(d, (aa_pos){ NULL, 0 }, NULL,
+				aa_note(d, AA_NOPOS, NULL,
 					"removed the lock %s of process %ld",
 					aa_qpath(lock.ptr), j->pid);
 			}
@@ -929,9 +879,8 @@ static int recover_one(aa_refjournal *j, char *text, aa_diags *d)
 
 	if (parse_journal(j, text, &locks, &nlocks) < 0) {
 		locks_free(locks, nlocks);
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-				"%s is damaged; it was left as it is", aa_qpath(j->path.ptr)),
-		       AA_FATAL;
+		return aa_fatal(d, AA_NOPOS, NULL,
+				"%s is damaged; it was left as it is", aa_qpath(j->path.ptr));
 	}
 	if (!aa_owner_gone(j->pid, j->host)) {
 		locks_free(locks, nlocks);
@@ -945,24 +894,24 @@ static int recover_one(aa_refjournal *j, char *text, aa_diags *d)
 		if (s == AA_FATAL)
 			r = AA_FATAL;
 		else if (s == 1 || s == 3)
-			aa_note(d, (aa_pos){ NULL, 0 }, NULL, "%s: %s",
+			aa_note(d, AA_NOPOS, NULL, "%s: %s",
 				j->moves[i].refname + 11, settled_as[s]);
 	}
 	locks_free(locks, nlocks);
 	if (r < 0)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		return aa_fatal(d, AA_NOPOS, NULL,
 				"could not recover the suggestions interrupted in process %ld (%s); "
 				"fix the cause and run 'git ai-apply --recover' again",
-				j->pid, aa_qpath(j->path.ptr)), AA_FATAL;
+				j->pid, aa_qpath(j->path.ptr));
 	if (remove_keeps(j->keeps, j->nkeeps) < 0)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		return aa_fatal(d, AA_NOPOS, NULL,
 				"cannot remove a .keep of process %ld: %s", j->pid,
-				strerror(errno)), AA_FATAL;
+				strerror(errno));
 	if (unlink(j->path.ptr) < 0 && errno != ENOENT)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot remove %s: %s",
-				aa_qpath(j->path.ptr), strerror(errno)), AA_FATAL;
+		return aa_fatal(d, AA_NOPOS, NULL, "cannot remove %s: %s",
+				aa_qpath(j->path.ptr), strerror(errno));
 	aa_fsync_dir(j->dir.ptr);
-	aa_note(d, (aa_pos){ NULL, 0 }, NULL,
+	aa_note(d, AA_NOPOS, NULL,
 		"recovered the suggestions interrupted in process %ld: each has both its branch and its note, or neither",
 		j->pid);
 	return 1;
@@ -978,12 +927,12 @@ static int recover_file(git_repository *repo, const char *dir,
 	int fd = -1, r = 0;
 
 	if (!j)
-		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
+		return aa_fatal_oom(d, AA_NOPOS, NULL);
 	j->repo = repo;
 	j->fd = -1;
 	if (aa_buf_puts(&j->dir, dir) < 0 ||
 	    aa_buf_printf(&j->path, "%s/%s", dir, name) < 0)
-		r = (aa_oom(d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL);
+		r = (aa_oom(d, AA_NOPOS, NULL), AA_FATAL);
 	if (!r)
 		fd = open(j->path.ptr, O_RDONLY | O_CLOEXEC);
 	/*
@@ -992,7 +941,7 @@ static int recover_file(git_repository *repo, const char *dir,
 	 * holds no flock.
 	 */
 	if (fd >= 0 && flock(fd, LOCK_EX) == 0 && fstat(fd, &st) == 0 &&
-	    st.st_nlink > 0 && read_fd(fd, &text) == 0 && text.ptr)
+	    st.st_nlink > 0 && aa_read_all(fd, &text) == 0 && text.ptr)
 		r = recover_one(j, text.ptr, d);
 	if (fd >= 0)
 		close(fd);
@@ -1037,7 +986,7 @@ int aa_refs_recover(git_repository *repo, aa_diags *d)
 	int n = 0, failed = 0;
 
 	if (aa_buf_printf(&dir, "%sai-apply", git_repository_commondir(repo)) < 0)
-		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
+		return aa_fatal_oom(d, AA_NOPOS, NULL);
 	dh = opendir(dir.ptr);
 	while (dh && (e = readdir(dh))) {
 		size_t len = strlen(e->d_name);

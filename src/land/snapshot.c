@@ -9,17 +9,13 @@
 #include <sys/stat.h>
 
 #include "land/snapshot.h"
+#include "land/objects.h"
 #include "plan/history.h"
+#include "util/util.h"
 
 static void to_aa_oid(aa_oid *out, const git_oid *in)
 {
 	memcpy(out->id, in->id, sizeof(out->id));
-}
-
-static void to_git_oid(git_oid *out, const aa_oid *in)
-{
-	memset(out, 0, sizeof(*out));
-	memcpy(out->id, in->id, sizeof(in->id));
 }
 
 static int read_blob(void *ctx, const aa_oid *oid, aa_buf *out)
@@ -29,7 +25,7 @@ static int read_blob(void *ctx, const aa_oid *oid, aa_buf *out)
 	git_oid id;
 	int r;
 
-	to_git_oid(&id, oid);
+	aa_oid_to_git(&id, oid);
 	if (git_blob_lookup(&blob, s->repo, &id) < 0)
 		return -1;
 	r = aa_buf_put(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
@@ -45,7 +41,7 @@ static int lend_blob(void *ctx, const aa_oid *oid, const char **data,
 	git_blob *blob;
 	git_oid id;
 
-	to_git_oid(&id, oid);
+	aa_oid_to_git(&id, oid);
 	if (git_blob_lookup(&blob, s->repo, &id) < 0)
 		return -1;
 	*data = git_blob_rawcontent(blob);
@@ -259,10 +255,8 @@ static int worktree_beyond_link(void *ctx, const char *path, char **link)
 /* libgit2's reason for the last failure (the planner's messages give it). */
 static const char *last_error(void *ctx)
 {
-	const git_error *e = git_error_last();
-
 	(void)ctx;
-	return e ? e->message : NULL;
+	return aa_git_error(NULL);
 }
 
 /* ---- history and 3-way merges (plan/history.c) over the session ---- */

@@ -15,6 +15,7 @@
 
 #include "land/worktree.h"
 #include "util/testhook.h"
+#include "util/util.h"
 
 typedef struct wt_entry {
 	const char *path;
@@ -64,7 +65,7 @@ struct aa_wt_backup {
 
 static int wt_fail(aa_diags *d, const char *path, const char *what)
 {
-	return aa_error(d, (aa_pos){ NULL, 0 }, path, "%s: %s", what,
+	return aa_error(d, AA_NOPOS, path, "%s: %s", what,
 			strerror(errno));
 }
 
@@ -410,17 +411,6 @@ static int remove_dir(aa_wt_backup *b, const char *path)
 	return 0;
 }
 
-static int read_all(int fd, aa_buf *out)
-{
-	char chunk[65536];
-	ssize_t n;
-
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-		if (aa_buf_put(out, chunk, (size_t)n) < 0)
-			return -1;
-	return n < 0 ? -1 : 0;
-}
-
 /* Records what the work tree has at e->path now. */
 static int backup_one(aa_wt_backup *b, wt_entry *e, aa_diags *d)
 {
@@ -448,7 +438,7 @@ static int backup_one(aa_wt_backup *b, wt_entry *e, aa_diags *d)
 	} else if (S_ISREG(st.st_mode)) {
 		int fd = openat(dir, base, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 
-		if (fd < 0 || read_all(fd, &buf) < 0)
+		if (fd < 0 || aa_read_all(fd, &buf) < 0)
 			r = wt_fail(d, e->path, "cannot read");
 		if (fd >= 0)
 			close(fd);
@@ -459,7 +449,7 @@ static int backup_one(aa_wt_backup *b, wt_entry *e, aa_diags *d)
 			e->data = aa_buf_detach(&buf);
 		}
 	} else if (!S_ISDIR(st.st_mode)) {
-		r = aa_error(d, (aa_pos){ NULL, 0 }, e->path,
+		r = aa_error(d, AA_NOPOS, e->path,
 			     "is a directory or special file in the work tree");
 	} /* else a directory the plan empties (replaces_emptied_dir): nothing */
 	aa_buf_free(&buf);
@@ -485,16 +475,10 @@ static int write_file_at(int dir, const char *base, const char *data,
 	}
 	if (fd < 0)
 		return -1;
-	while (len) {
-		ssize_t n = write(fd, data, len);
-
-		if (n < 0) {
-			close(fd);
-			unlinkat(dir, tmp, 0);
-			return -1;
-		}
-		data += n;
-		len -= (size_t)n;
+	if (aa_write_all(fd, data, len) < 0) {
+		close(fd);
+		unlinkat(dir, tmp, 0);
+		return -1;
 	}
 	if (close(fd) < 0 || renameat(dir, tmp, dir, base) < 0) {
 		int e = errno;
@@ -585,7 +569,7 @@ static int gitlink_check_clean(aa_session *s, const aa_change *c,
 	if (c->base_exists || !c->exists || full_path(s, c->path, full) < 0 ||
 	    lstat(full->ptr, &st) < 0 || S_ISDIR(st.st_mode))
 		return 0;
-	return aa_error(d, (aa_pos){ NULL, 0 }, c->path,
+	return aa_error(d, AA_NOPOS, c->path,
 			"already exists in the work tree (untracked); not overwriting it");
 }
 
@@ -676,15 +660,15 @@ int aa_worktree_check_clean(aa_session *s, const aa_plan *plan, aa_diags *d)
 		}
 		if (e) {
 			if (matches_index(s, c->path, e, &same) < 0)
-				r = aa_error(d, (aa_pos){ NULL, 0 }, c->path,
+				r = aa_error(d, AA_NOPOS, c->path,
 					     "cannot read the work tree file");
 			else if (!same)
-				r = aa_error(d, (aa_pos){ NULL, 0 }, c->path,
+				r = aa_error(d, AA_NOPOS, c->path,
 					     "has unstaged changes (commit, stash or 'git add' them first, or use --cached / --branch)");
 		} else if (c->exists && full_path(s, c->path, &full) == 0 &&
 			   lstat(full.ptr, &st) == 0 &&
 			   !(S_ISDIR(st.st_mode) && replaces_emptied_dir(plan, c, full.ptr))) {
-			r = aa_error(d, (aa_pos){ NULL, 0 }, c->path,
+			r = aa_error(d, AA_NOPOS, c->path,
 				     "already exists in the work tree (untracked); not overwriting it");
 		}
 	}
@@ -720,12 +704,12 @@ static int gitlink_write(aa_wt_backup *b, wt_entry *e, const aa_change *c,
 			r = wt_fail(d, e->path, "cannot create the submodule directory");
 		else if (fstatat(dir, base, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 			 !S_ISDIR(st.st_mode))
-			r = aa_error(d, (aa_pos){ NULL, 0 }, e->path,
+			r = aa_error(d, AA_NOPOS, e->path,
 				     "already exists in the work tree and is not a directory; not overwriting it");
 	} else if (unlinkat(dir, base, AT_REMOVEDIR) == 0) {
 		e->changed = 1;
 	} else if (errno != ENOENT) {
-		aa_warn(d, (aa_pos){ NULL, 0 }, e->path,
+		aa_warn(d, AA_NOPOS, e->path,
 			"submodule directory left in the work tree: %s",
 			strerror(errno));
 	}
@@ -850,7 +834,7 @@ static int write_path(aa_session *s, aa_wt_backup *b, wt_entry *e,
 		git_blob *blob;
 
 		if (git_blob_lookup(&blob, s->repo, id) < 0)
-			r = aa_error(d, (aa_pos){ NULL, 0 }, e->path, "cannot read the link target");
+			r = aa_error(d, AA_NOPOS, e->path, "cannot read the link target");
 		else {
 			char *target = aa_strndup(git_blob_rawcontent(blob),
 						  (size_t)git_blob_rawsize(blob));
@@ -861,7 +845,7 @@ static int write_path(aa_session *s, aa_wt_backup *b, wt_entry *e,
 			git_blob_free(blob);
 		}
 	} else if (checkout_content(s->repo, b, e->path, id, &content) < 0) {
-		r = aa_error(d, (aa_pos){ NULL, 0 }, e->path, "cannot convert for the work tree");
+		r = aa_error(d, AA_NOPOS, e->path, "cannot convert for the work tree");
 	} else if (write_file_at(dir, base, content.ptr, content.size,
 				 c->mode == AA_MODE_EXEC) < 0) {
 		r = wt_fail(d, e->path, "cannot write");
@@ -942,7 +926,7 @@ int aa_worktree_restore(aa_session *s, aa_wt_backup *b, aa_diags *d)
 		if (e->restore_errno)
 			aa_buf_printf(&list, " (%s)", strerror(e->restore_errno));
 	}
-	aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+	aa_error(d, AA_NOPOS, NULL,
 		 "the work tree could not be put back; it is left so:%s\n"
 		 "the index is unchanged. Once the cause is fixed, run 'git ai-apply --recover'",
 		 aa_buf_oom(&list) || !list.ptr ?
@@ -978,7 +962,7 @@ int aa_worktree_write(aa_session *s, const aa_plan *plan, const git_oid *ids,
 
 	*out = NULL;
 	if (!b)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		return aa_error(d, AA_NOPOS, NULL,
 				"cannot open the work tree: %s", strerror(errno));
 	for (i = 0; i < plan->nchanges && !r; i++) {
 		b->v[i].path = plan->changes[i].path;

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "plan/history.h"
+#include "util/util.h"
 
 #define CONFLICT_LINES_SHOWN 4
 #define QUOTE_MAX 100
@@ -70,15 +71,8 @@ static int was_seen(const search *se, const git_oid *id)
 
 static int remember(search *se, const git_oid *id)
 {
-	if (se->nseen == se->capseen) {
-		size_t cap = se->capseen ? se->capseen * 2 : 16;
-		git_oid *v = realloc(se->seen, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		se->seen = v;
-		se->capseen = cap;
-	}
+	if (AA_GROW(se->seen, se->nseen, se->capseen) < 0)
+		return -1;
 	git_oid_cpy(&se->seen[se->nseen++], id);
 	return 0;
 }

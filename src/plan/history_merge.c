@@ -17,6 +17,7 @@
 #include <xxhash.h>
 
 #include "plan/history_merge.h"
+#include "util/util.h"
 
 /* A buffer's lines: line i is buf[at[i], at[i + 1]), terminator included. */
 typedef struct lines {
@@ -27,22 +28,16 @@ typedef struct lines {
 
 static int split_lines(lines *l, const char *buf, size_t len)
 {
-	size_t n = 0, off = 0, cap = 1024;
+	size_t n = 0, off = 0, cap = 0;
 	const char *nl;
 
 	l->buf = buf;
-	l->at = malloc(cap * sizeof(*l->at));
-	if (!l->at)
+	l->at = NULL;
+	if (aa_array_grow(&l->at, &cap, 1024, sizeof(*l->at)) < 0)
 		return -1;
 	while (off < len) {
-		if (n + 2 > cap) {
-			size_t *v = realloc(l->at, cap * 2 * sizeof(*v));
-
-			if (!v)
-				return -1;
-			l->at = v;
-			cap *= 2;
-		}
+		if (aa_array_grow(&l->at, &cap, n + 2, sizeof(*l->at)) < 0)
+			return -1;
 		l->at[n++] = off;
 		nl = memchr(buf + off, '\n', len - off);
 		off = nl ? (size_t)(nl - buf) + 1 : len;

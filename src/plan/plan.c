@@ -12,6 +12,7 @@
 
 #include "plan/plan.h"
 #include "plan/planner.h"
+#include "util/util.h"
 
 static int node_changed(planner *p, aa_plan_node *n, int *changed)
 {
@@ -49,7 +50,7 @@ static int collect_changes(planner *p)
 
 	pl->changes = calloc(pl->nnodes ? pl->nnodes : 1, sizeof(*pl->changes));
 	if (!pl->changes)
-		return oom(p, (aa_pos){ NULL, 0 });
+		return oom(p, AA_NOPOS);
 	for (i = 0; i < pl->nnodes; i++) {
 		aa_plan_node *n = &pl->nodes[i];
 		aa_change *c;
@@ -63,7 +64,7 @@ static int collect_changes(planner *p)
 			continue;
 		if (n->base_exists && n->exists &&
 		    (n->base_mode == AA_MODE_GITLINK) != (n->mode == AA_MODE_GITLINK))
-			return aa_error(p->d, (aa_pos){ NULL, 0 }, n->path,
+			return aa_error(p->d, AA_NOPOS, n->path,
 					"a submodule cannot become a file (or a file a submodule) in one change set");
 		c = &pl->changes[pl->nchanges++];
 		c->path = n->path;

@@ -10,6 +10,7 @@
 
 #include "aiapply/common.h"
 #include "plan/plan_dirs.h"
+#include "util/util.h"
 
 #define NO_ENTRY ((size_t)-1)
 
@@ -69,15 +70,8 @@ aa_dir_entry *aa_dir_index_get(aa_dir_index *ix, const char *dir, size_t len)
 	h = slot_of(ix, dir, len);
 	if (ix->table[h] != NO_ENTRY)
 		return &ix->v[ix->table[h]];
-	if (ix->n == ix->cap) {
-		size_t cap = ix->cap ? ix->cap * 2 : 16;
-		aa_dir_entry *v = realloc(ix->v, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		ix->v = v;
-		ix->cap = cap;
-	}
+	if (AA_GROW(ix->v, ix->n, ix->cap) < 0)
+		return NULL;
 	e = &ix->v[ix->n];
 	memset(e, 0, sizeof(*e));
 	e->base_count = -1;
@@ -89,15 +83,8 @@ aa_dir_entry *aa_dir_index_get(aa_dir_index *ix, const char *dir, size_t len)
 
 static int entry_list(aa_dir_entry *e, size_t node)
 {
-	if (e->nlisted == e->caplisted) {
-		size_t cap = e->caplisted ? e->caplisted * 2 : 4;
-		size_t *v = realloc(e->listed, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		e->listed = v;
-		e->caplisted = cap;
-	}
+	if (AA_GROW(e->listed, e->nlisted, e->caplisted) < 0)
+		return -1;
 	e->listed[e->nlisted++] = node;
 	return 0;
 }

@@ -19,7 +19,7 @@ int append_landings(planner *p, aa_plan_node *n, const aa_edit_ctx *cx)
 		return 0;
 	v = realloc(n->landings, (n->nlandings + cx->nlandings) * sizeof(*v));
 	if (!v)
-		return oom(p, (aa_pos){ NULL, 0 });
+		return oom(p, AA_NOPOS);
 	memcpy(v + n->nlandings, cx->landings, cx->nlandings * sizeof(*v));
 	n->landings = v;
 	n->nlandings += cx->nlandings;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "plan/planner.h"
+#include "util/util.h"
 
 /*
  * A numbered hunk fits an earlier version only this close to the line
@@ -21,16 +22,10 @@ static void diags_take(aa_diags *to, aa_diags *from)
 {
 	size_t i;
 
-	if (from->n && to->n + from->n > to->cap) {
-		size_t cap = to->n + from->n;
-		aa_diag *v = realloc(to->v, cap * sizeof(*v));
-
-		if (!v) {
-			aa_diags_free(from);
-			return;
-		}
-		to->v = v;
-		to->cap = cap;
+	if (from->n && aa_array_grow(&to->v, &to->cap, to->n + from->n,
+				     sizeof(*to->v)) < 0) {
+		aa_diags_free(from);
+		return;
 	}
 	for (i = 0; i < from->n; i++)
 		to->v[to->n++] = from->v[i];
@@ -341,15 +336,8 @@ static int find_regions(const aa_buf *m, aa_conflict_region **out, size_t *n)
 		if (!start && is_marker_line(p, len, "<<<<<<< ours")) {
 			start = line;
 		} else if (start && is_marker_line(p, len, ">>>>>>> theirs")) {
-			if (*n == cap) {
-				aa_conflict_region *v;
-
-				cap = cap ? cap * 2 : 4;
-				v = realloc(*out, cap * sizeof(*v));
-				if (!v)
-					return -1;
-				*out = v;
-			}
+			if (AA_GROW(*out, *n, cap) < 0)
+				return -1;
 			(*out)[*n].start = start;
 			(*out)[(*n)++].end = line;
 			start = 0;

@@ -9,6 +9,7 @@
 #include <xxhash.h>
 
 #include "plan/planner.h"
+#include "util/util.h"
 
 /* ---- the overlay: an open-addressing table of nodes by path ---- */
 
@@ -64,8 +65,8 @@ int base_failed(planner *p, const char *path, const char *what)
 
 	p->plan->fatal = 1;
 	if (why && *why)
-		return aa_error(p->d, (aa_pos){ NULL, 0 }, path, "%s: %s", what, why);
-	return aa_error(p->d, (aa_pos){ NULL, 0 }, path, "%s", what);
+		return aa_error(p->d, AA_NOPOS, path, "%s: %s", what, why);
+	return aa_error(p->d, AA_NOPOS, path, "%s", what);
 }
 
 static int snapshot_lookup(planner *p, const char *path, uint32_t *mode,
@@ -90,15 +91,8 @@ aa_plan_node *node_get(planner *p, const char *path)
 		return n;
 	if ((pl->nnodes + 1) * 2 > pl->tablecap && table_grow(pl) < 0)
 		return NULL;
-	if (pl->nnodes == pl->capnodes) {
-		size_t cap = pl->capnodes ? pl->capnodes * 2 : 16;
-		aa_plan_node *v = realloc(pl->nodes, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		pl->nodes = v;
-		pl->capnodes = cap;
-	}
+	if (AA_GROW(pl->nodes, pl->nnodes, pl->capnodes) < 0)
+		return NULL;
 	n = &pl->nodes[pl->nnodes];
 	memset(n, 0, sizeof(*n));
 	n->path = aa_strdup(path);
@@ -248,11 +242,11 @@ int node_sync(planner *p, aa_plan_node *n)
 	if (n->counted == n->exists)
 		return 0;
 	if (!pl->dirs && !(pl->dirs = calloc(1, sizeof(*pl->dirs))))
-		return oom(p, (aa_pos){ NULL, 0 });
+		return oom(p, AA_NOPOS);
 	if (aa_dir_index_update(pl->dirs, n->path, is_added - was_added,
 				is_removed - was_removed, list,
 				(size_t)(n - pl->nodes)) < 0)
-		return oom(p, (aa_pos){ NULL, 0 });
+		return oom(p, AA_NOPOS);
 	n->counted = n->exists;
 	n->listed |= list;
 	return 0;

@@ -8,18 +8,12 @@
 #include <string.h>
 
 #include "plan/planner.h"
+#include "util/util.h"
 
 static int dir_walk_add(struct dir_walk *w, const char *path)
 {
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 16;
-		char **v = realloc(w->paths, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		w->paths = v;
-		w->cap = cap;
-	}
+	if (AA_GROW(w->paths, w->n, w->cap) < 0)
+		return -1;
 	if (!(w->paths[w->n] = aa_strdup(path)))
 		return -1;
 	w->n++;
@@ -83,7 +77,7 @@ int dir_walk(planner *p, const char *dir, struct dir_walk *w)
 		aa_plan_node *n = &p->plan->nodes[e->listed[i]];
 
 		if (n->exists && dir_walk_add(w, n->path) < 0)
-			return oom(p, (aa_pos){ NULL, 0 });
+			return oom(p, AA_NOPOS);
 	}
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "plan/planner.h"
+#include "util/util.h"
 
 /* ---- path resolution (SPEC "Path resolution") ---- */
 
@@ -64,19 +65,12 @@ static int collect_base_file(const char *path, uint32_t mode,
 			     const aa_oid *oid, void *payload)
 {
 	planner *p = payload;
-	char **v;
 
 	(void)oid;
 	if (mode == AA_MODE_LINK || mode == AA_MODE_GITLINK)
 		return 0;
-	if (p->nfiles == p->capfiles) {
-		size_t cap = p->capfiles ? p->capfiles * 2 : 256;
-
-		if (!(v = realloc(p->files, cap * sizeof(*v))))
-			return p->files_oom = 1;
-		p->files = v;
-		p->capfiles = cap;
-	}
+	if (AA_GROW(p->files, p->nfiles, p->capfiles) < 0)
+		return p->files_oom = 1;
 	if (!(p->files[p->nfiles] = aa_strdup(path)))
 		return p->files_oom = 1;
 	p->nfiles++;
@@ -108,15 +102,8 @@ typedef struct candidates {
 
 static int candidate_add(candidates *c, const char *path, size_t tail)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 8;
-		candidate *v = realloc(c->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		c->v = v;
-		c->cap = cap;
-	}
+	if (AA_GROW(c->v, c->n, c->cap) < 0)
+		return -1;
 	c->v[c->n].path = path;
 	c->v[c->n++].tail = tail;
 	return 0;
@@ -470,18 +457,12 @@ static int resolve_path(planner *p, const aa_op *op, const char *given,
 int remember_resolved(planner *p, aa_pos pos, const char *from,
 		      const char *to)
 {
-	if (p->nres == p->capres) {
-		size_t cap = p->capres ? p->capres * 2 : 8;
-		char **f = realloc(p->res_from, cap * sizeof(*f)), **t;
+	size_t cap = p->capres;
 
-		if (!f)
-			return oom(p, pos);
-		p->res_from = f;
-		if (!(t = realloc(p->res_to, cap * sizeof(*t))))
-			return oom(p, pos);
-		p->res_to = t;
-		p->capres = cap;
-	}
+	/* two arrays, one capacity: the second grows as the first did */
+	if (AA_GROW(p->res_from, p->nres, cap) < 0 ||
+	    AA_GROW(p->res_to, p->nres, p->capres) < 0)
+		return oom(p, pos);
 	p->res_from[p->nres] = aa_strdup(from);
 	p->res_to[p->nres] = aa_strdup(to);
 	if (!p->res_from[p->nres] || !p->res_to[p->nres]) {

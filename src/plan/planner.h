@@ -13,6 +13,7 @@
 #include "plan/plan_dirs.h"
 #include "plan/history_merge.h"
 #include "plan/resolve.h"
+#include "util/util.h"
 
 /*
  * The pieces' shared functions keep their short names in the source;

@@ -8,11 +8,7 @@
 #include <xxhash.h>
 
 #include "plan/resolve.h"
-
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
-}
+#include "util/util.h"
 
 static int is_ident(char c)
 {
@@ -59,9 +55,9 @@ static int next_line(const char *s, size_t n, size_t *off, size_t *a,
 	*a = *off;
 	*z = end;
 	*off = nl ? end + 1 : n;
-	while (*a < *z && is_blank(s[*a]))
+	while (*a < *z && aa_is_hspace(s[*a]))
 		(*a)++;
-	while (*z > *a && is_blank(s[*z - 1]))
+	while (*z > *a && aa_is_hspace(s[*z - 1]))
 		(*z)--;
 	return 1;
 }
@@ -102,16 +98,9 @@ static int line_hashes(const char *s, size_t n, hashes *h)
 	while (next_line(s, n, &off, &a, &z)) {
 		if (!meaningful(s + a, z - a))
 			continue;
-		if (h->n == cap) {
-			XXH64_hash_t *v;
-
-			cap = cap ? cap * 2 : 64;
-			v = realloc(h->v, cap * sizeof(*v));
-			if (!v) {
-				free(h->v);
-				return -1;
-			}
-			h->v = v;
+		if (AA_GROW(h->v, h->n, cap) < 0) {
+			free(h->v);
+			return -1;
 		}
 		h->v[h->n++] = XXH3_64bits(s + a, z - a);
 	}
@@ -178,7 +167,7 @@ static size_t word_at(const char *s, size_t len, size_t i)
 
 static size_t skip_blanks(const char *s, size_t len, size_t i)
 {
-	while (i < len && is_blank(s[i]))
+	while (i < len && aa_is_hspace(s[i]))
 		i++;
 	return i;
 }
@@ -193,7 +182,7 @@ static size_t c_like_head(const char *s, size_t len, const char **name)
 	const char *paren = memchr(s, '(', len);
 	size_t i, words = 0, last = 0, lastlen = 0, z = len;
 
-	while (z && is_blank(s[z - 1]))
+	while (z && aa_is_hspace(s[z - 1]))
 		z--;
 	if (!paren || !z || s[z - 1] == ';' || s[z - 1] == ',')
 		return 0;
@@ -208,7 +197,7 @@ static size_t c_like_head(const char *s, size_t len, const char **name)
 			last = i;
 			lastlen = w;
 			i += w;
-		} else if (is_blank(s[i]) || s[i] == '*' || s[i] == '&') {
+		} else if (aa_is_hspace(s[i]) || s[i] == '*' || s[i] == '&') {
 			i++;
 		} else {
 			return 0;
@@ -235,7 +224,7 @@ size_t aa_definition_name(const char *s, size_t len, const char **name)
 	};
 	size_t i = 0, w;
 
-	if (!len || is_blank(s[0]) || !is_ident(s[0]))
+	if (!len || aa_is_hspace(s[0]) || !is_ident(s[0]))
 		return 0;
 	for (;;) {
 		w = word_at(s, len, i);
@@ -281,20 +270,11 @@ typedef struct defs {
 
 static int defs_add(defs *d, const char *name, size_t len)
 {
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 32;
-		const char **nv = realloc(d->name, cap * sizeof(*nv));
-		size_t *lv;
+	size_t cap = d->cap;
 
-		if (!nv)
-			return -1;
-		d->name = nv;
-		lv = realloc(d->len, cap * sizeof(*lv));
-		if (!lv)
-			return -1;
-		d->len = lv;
-		d->cap = cap;
-	}
+	/* two arrays, one capacity: the second grows as the first did */
+	if (AA_GROW(d->name, d->n, cap) < 0 || AA_GROW(d->len, d->n, d->cap) < 0)
+		return -1;
 	d->name[d->n] = name;
 	d->len[d->n++] = len;
 	return 0;

@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 
 #include "report/report.h"
+#include "util/util.h"
 
 /* ---- git's diff colors (git's diff.c emit_line_0, ws.c ws_check_emit) ---- */
 
@@ -19,12 +20,6 @@ static void put_colored(aa_buf *out, const char *set, const char *s, size_t n,
 	aa_buf_puts(out, reset);
 }
 
-/* git's isspace: the blanks a whitespace check sees. */
-static int git_blank(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
-}
-
 /*
  * An added line's text (no sign, no newline) with git's default
  * whitespace rules: a space before a tab in the indent and blanks at the
@@ -36,7 +31,7 @@ static void put_new_text(aa_buf *out, const char *s, size_t len,
 {
 	size_t trail = len, i, written = 0;
 
-	while (trail && git_blank(s[trail - 1]))
+	while (trail && aa_is_ws(s[trail - 1]))
 		trail--;
 	for (i = 0; i < trail; i++) {
 		if (s[i] == ' ')
@@ -118,8 +113,7 @@ static void put_hunk_header(aa_buf *out, const char *s, size_t len,
 	}
 	ep += 2;
 	put_colored(out, COL(c, FRAG), s, (size_t)(ep - s), COL(c, RESET));
-	for (fn = ep; fn < s + n && (*fn == ' ' || *fn == '\t'); fn++)
-		;
+	fn = s + aa_skip(s, n, (size_t)(ep - s), aa_is_blank);
 	if (fn != ep)
 		put_colored(out, COL(c, CONTEXT), ep, (size_t)(fn - ep), COL(c, RESET));
 	if (fn < s + n)
@@ -132,7 +126,7 @@ static void put_hunk_header(aa_buf *out, const char *s, size_t len,
 /* git's ws_blank_line: nothing but blanks. */
 static int blank_line(const char *s, size_t len)
 {
-	while (len && git_blank(*s)) {
+	while (len && aa_is_ws(*s)) {
 		s++;
 		len--;
 	}
@@ -492,6 +486,22 @@ static int is_rename_source(const unsigned char *sources, const aa_plan *plan,
 	return sources && sources[c - plan->changes];
 }
 
+/*
+ * The changes a report lists, in order, from plan->changes[*i] on: all
+ * but the sources of reported renames. NULL after the last.
+ */
+static const aa_change *next_listed(const aa_plan *plan,
+				    const unsigned char *src, size_t *i)
+{
+	while (*i < plan->nchanges) {
+		const aa_change *c = &plan->changes[(*i)++];
+
+		if (!is_rename_source(src, plan, c))
+			return c;
+	}
+	return NULL;
+}
+
 static char status_letter(const aa_change *c)
 {
 	if (c->conflict)
@@ -547,15 +557,13 @@ static const char *merged_mark(const aa_change *c)
 static void print_summary(FILE *out, aa_session *s, const aa_plan *plan,
 			  const unsigned char *src)
 {
-	size_t i, add, del;
+	size_t i = 0, add, del;
+	const aa_change *c;
 	int binary;
 
-	for (i = 0; i < plan->nchanges; i++) {
-		const aa_change *c = &plan->changes[i];
+	while ((c = next_listed(plan, src, &i))) {
 		char st = status_letter(c);
 
-		if (is_rename_source(src, plan, c))
-			continue;
 		if (st == 'R' || st == 'C')
 			fprintf(out, "%c %s -> %s", st, aa_qpath(c->renamed_from),
 				aa_qpath(c->path));
@@ -602,13 +610,10 @@ static int patch_stats(aa_session *s, const aa_change *c, size_t *add,
 /* The longest name git apply's --stat lines up (old names too). */
 static size_t stat_name_width(const aa_plan *plan, const unsigned char *src)
 {
-	size_t i, width = 0, n;
+	size_t i = 0, width = 0, n;
+	const aa_change *c;
 
-	for (i = 0; i < plan->nchanges; i++) {
-		const aa_change *c = &plan->changes[i];
-
-		if (is_rename_source(src, plan, c))
-			continue;
+	while ((c = next_listed(plan, src, &i))) {
 		n = strlen(aa_qpath(c->path));
 		width = n > width ? n : width;
 		if (c->renamed_from && !c->base_exists) {
@@ -688,22 +693,19 @@ static void print_stat_total(FILE *out, size_t files, size_t add, size_t del)
 static void print_stat(FILE *out, aa_session *s, const aa_plan *plan,
 		       const unsigned char *src, const aa_color *color)
 {
-	size_t i, add, del, tadd = 0, tdel = 0, most = 0, files = 0;
+	size_t i = 0, add, del, tadd = 0, tdel = 0, most = 0, files = 0;
 	size_t width = stat_name_width(plan, src);
+	const aa_change *c;
 	int binary;
 
-	for (i = 0; i < plan->nchanges; i++)
-		if (!is_rename_source(src, plan, &plan->changes[i]) &&
-		    !patch_stats(s, &plan->changes[i], &add, &del, &binary) &&
-		    !binary && add + del > most)
+	while ((c = next_listed(plan, src, &i)))
+		if (!patch_stats(s, c, &add, &del, &binary) && !binary &&
+		    add + del > most)
 			most = add + del;
 	if (width > 50)
 		width = 50;
-	for (i = 0; i < plan->nchanges; i++) {
-		const aa_change *c = &plan->changes[i];
-
-		if (is_rename_source(src, plan, c))
-			continue;
+	i = 0;
+	while ((c = next_listed(plan, src, &i))) {
 		files++;
 		if (patch_stats(s, c, &add, &del, &binary) < 0)
 			binary = 1;
@@ -721,14 +723,11 @@ static void print_stat(FILE *out, aa_session *s, const aa_plan *plan,
 static void print_numstat(FILE *out, aa_session *s, const aa_plan *plan,
 			  const unsigned char *src)
 {
-	size_t i, add, del;
+	size_t i = 0, add, del;
+	const aa_change *c;
 	int binary;
 
-	for (i = 0; i < plan->nchanges; i++) {
-		const aa_change *c = &plan->changes[i];
-
-		if (is_rename_source(src, plan, c))
-			continue;
+	while ((c = next_listed(plan, src, &i))) {
 		if (patch_stats(s, c, &add, &del, &binary) < 0 || binary)
 			fputs("-\t-\t", out);
 		else
@@ -801,15 +800,13 @@ static void print_rename(FILE *out, aa_session *s, const aa_change *c)
 static void print_git_summary(FILE *out, aa_session *s, const aa_plan *plan,
 			      const unsigned char *src)
 {
-	size_t i;
+	size_t i = 0;
+	const aa_change *c;
 
-	for (i = 0; i < plan->nchanges; i++) {
-		const aa_change *c = &plan->changes[i];
+	while ((c = next_listed(plan, src, &i))) {
 		char st = status_letter(c);
 		uint32_t from;
 
-		if (is_rename_source(src, plan, c))
-			continue;
 		if (st == 'R' || st == 'C') {
 			print_rename(out, s, c);
 			from = source_mode(plan, c);
@@ -1091,12 +1088,24 @@ static cJSON *json_diags(const aa_diags *d, aa_diag_level level)
 	return arr;
 }
 
+/* Prints the document and frees it: 0, or -1 when out of memory. */
+static int print_json_doc(FILE *out, cJSON *root)
+{
+	char *text = cJSON_Print(root);
+
+	cJSON_Delete(root);
+	if (!text)
+		return -1;
+	fprintf(out, "%s\n", text);
+	free(text);
+	return 0;
+}
+
 static int print_json(FILE *out, aa_session *s, const aa_plan *plan,
 		      const aa_diags *d, aa_outcome outcome,
 		      const aa_report_opts *o)
 {
 	cJSON *root = cJSON_CreateObject();
-	char *text;
 
 	if (!root)
 		return -1;
@@ -1115,13 +1124,7 @@ static int print_json(FILE *out, aa_session *s, const aa_plan *plan,
 	cJSON_AddItemToObject(root, "warnings", json_diags(d, AA_DIAG_WARNING));
 	cJSON_AddItemToObject(root, "notes", json_diags(d, AA_DIAG_NOTE));
 	cJSON_AddItemToObject(root, "errors", json_diags(d, AA_DIAG_ERROR));
-	text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!text)
-		return -1;
-	fprintf(out, "%s\n", text);
-	free(text);
-	return 0;
+	return print_json_doc(out, root);
 }
 
 int aa_report(FILE *out, aa_session *s, const aa_plan *plan,
@@ -1233,7 +1236,6 @@ static int print_suggestions_json(FILE *out, const aa_suggestion *v, size_t n,
 				  const aa_diags *d)
 {
 	cJSON *root = cJSON_CreateObject(), *arr = cJSON_CreateArray();
-	char *text;
 	size_t i;
 
 	if (!root || !arr) {
@@ -1246,13 +1248,7 @@ static int print_suggestions_json(FILE *out, const aa_suggestion *v, size_t n,
 		cJSON_AddItemToArray(arr, json_suggestion(&v[i]));
 	cJSON_AddItemToObject(root, "suggestions", arr);
 	cJSON_AddItemToObject(root, "errors", json_diags(d, AA_DIAG_ERROR));
-	text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!text)
-		return -1;
-	fprintf(out, "%s\n", text);
-	free(text);
-	return 0;
+	return print_json_doc(out, root);
 }
 
 int aa_report_suggestions(FILE *out, const aa_suggestion *v, size_t n,

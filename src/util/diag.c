@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aiapply/common.h"
+#include "util/util.h"
 
 void aa_diag_addv(aa_diags *d, aa_diag_level level, aa_pos pos,
 		  const char *path, const char *fmt, va_list ap)
@@ -12,15 +12,8 @@ void aa_diag_addv(aa_diags *d, aa_diag_level level, aa_pos pos,
 
 	if (level == AA_DIAG_ERROR)
 		d->nerrors++;  /* counted even if we cannot store it */
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 8;
-		aa_diag *v = realloc(d->v, cap * sizeof(*v));
-
-		if (!v)
-			return;
-		d->v = v;
-		d->cap = cap;
-	}
+	if (AA_GROW(d->v, d->n, d->cap) < 0)
+		return;
 	if (aa_buf_vprintf(&msg, fmt, ap) < 0) {
 		aa_buf_free(&msg);
 		return;
@@ -46,6 +39,22 @@ int aa_error(aa_diags *d, aa_pos pos, const char *path, const char *fmt, ...)
 int aa_oom(aa_diags *d, aa_pos pos, const char *path)
 {
 	return aa_error(d, pos, path, "out of memory");
+}
+
+int aa_fatal(aa_diags *d, aa_pos pos, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	aa_diag_addv(d, AA_DIAG_ERROR, pos, path, fmt, ap);
+	va_end(ap);
+	return AA_FATAL;
+}
+
+int aa_fatal_oom(aa_diags *d, aa_pos pos, const char *path)
+{
+	aa_oom(d, pos, path);
+	return AA_FATAL;
 }
 
 int aa_error_buf(aa_diags *d, aa_pos pos, const char *path, const aa_buf *msg)

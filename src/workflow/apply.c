@@ -16,6 +16,7 @@
 #include "format/alternatives.h"
 #include "report/report.h"
 #include "workflow/apply_internal.h"
+#include "util/util.h"
 
 /* ---- inputs ---- */
 
@@ -39,7 +40,7 @@ static int read_stream(FILE *f, const char *name, aa_buf *out, aa_diags *d)
 			return aa_oom(d, pos, NULL);
 	}
 	if (ferror(f))
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		return aa_error(d, AA_NOPOS, NULL,
 				"cannot read %s: %s", aa_qtext(name, strlen(name), 200),
 				strerror(errno));
 	return 0;
@@ -78,7 +79,7 @@ static int read_one_input(git_repository *repo, const char *file,
 
 	if (!f)
 		/* the name in the message, as "cannot open 'x'" always said */
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot open '%s': %s",
+		return aa_error(d, AA_NOPOS, NULL, "cannot open '%s': %s",
 				aa_qpath(file), strerror(errno));
 	r = read_stream(f, is_stdin ? "<stdin>" : file, &b, d);
 	if (!is_stdin)
@@ -107,7 +108,7 @@ static int read_inputs(const aa_apply_opts *o, git_repository *repo,
 	in->bufs = calloc(n, sizeof(*in->bufs));
 	in->dirs = calloc(n, sizeof(*in->dirs));
 	if (!in->v || !in->bufs || !in->dirs)
-		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+		return aa_oom(d, AA_NOPOS, NULL);
 	for (i = 0; i < n; i++)
 		if (read_one_input(repo, files[i], in, d) < 0)
 			return -1;
@@ -202,10 +203,10 @@ int aa_apply_open_repository(git_repository **repo, aa_land_mode mode,
 
 	*repo = NULL;
 	if (open_from_env(repo) < 0) {
-		const git_error *e = git_error_last();
+		const char *why = aa_git_error(NULL);
 
 		aa_error(d, none, NULL, "not a git repository (or any of the parent directories)%s%s",
-			 e && e->message ? ": " : "", e && e->message ? e->message : "");
+			 why ? ": " : "", why ? why : "");
 		return AA_FATAL;
 	}
 	if (mode == AA_LAND_INDEX && git_repository_is_bare(*repo)) {
@@ -279,13 +280,13 @@ static int build_trailers(git_repository *repo, const aa_apply_inputs *in,
 		aa_buf_printf(out, "%s: ", key.ptr);
 	if (k && aa_assisted_by(in, cs, out) < 0) {
 		aa_buf_free(&key);
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		return aa_error(d, AA_NOPOS, NULL,
 				"cannot build the %s trailer", AA_TRAILER_KEY);
 	}
 	if (k)
 		aa_buf_putc(out, '\n');
 	aa_buf_free(&key);
-	return aa_buf_oom(out) ? aa_oom(d, (aa_pos){ NULL, 0 }, NULL) : 0;
+	return aa_buf_oom(out) ? aa_oom(d, AA_NOPOS, NULL) : 0;
 }
 
 /*
@@ -309,7 +310,7 @@ static int build_note(const aa_apply_inputs *in, aa_buf *out, aa_diags *d)
 	}
 	if (!out->ptr)
 		aa_buf_puts(out, "");
-	return aa_buf_oom(out) ? aa_oom(d, (aa_pos){ NULL, 0 }, NULL) : 0;
+	return aa_buf_oom(out) ? aa_oom(d, AA_NOPOS, NULL) : 0;
 }
 
 /* ---- the pipeline ---- */
@@ -450,7 +451,7 @@ static int lock_after_asking(git_repository *repo, aa_apply_result *res)
 	seen = res->peek.base->index ? git_index_checksum(res->peek.base->index) : NULL;
 	now = res->session.base->index ? git_index_checksum(res->session.base->index) : NULL;
 	if (!seen || !now || !git_oid_equal(seen, now))
-		return aa_error(&res->diags, (aa_pos){ NULL, 0 }, NULL,
+		return aa_error(&res->diags, AA_NOPOS, NULL,
 				"the index changed while the questions were asked; "
 				"nothing applied (run again)");
 	return 0;
@@ -507,7 +508,7 @@ static int confirm_deletions(const aa_apply_opts *o, aa_apply_result *res,
 	size_t i, n = 0;
 
 	if (!paths)
-		return aa_oom(&res->diags, (aa_pos){ NULL, 0 }, NULL);
+		return aa_oom(&res->diags, AA_NOPOS, NULL);
 	for (i = 0; i < res->cs.n; i++)
 		if (res->cs.ops[i].kind == AA_OP_DELETE)
 			paths[n++] = res->cs.ops[i].path;

@@ -10,8 +10,7 @@
 #include <string.h>
 
 #include "aiapply/apply.h"
-
-#define NO_POS ((aa_pos){ NULL, 0 })
+#include "util/util.h"
 
 /* Said for -p with an option that lands nothing, several times or a conflict. */
 static const char patch_conflict[] =
@@ -43,9 +42,9 @@ static void check_select(const aa_apply_opts *o, int each, aa_diags *d)
 	if (!o->select)
 		return;
 	if (o->land.mode == AA_LAND_CHECK || o->plan.threeway || each)
-		aa_error(d, NO_POS, NULL, "%s", patch_conflict);
+		aa_error(d, AA_NOPOS, NULL, "%s", patch_conflict);
 	if (answer_on_question_stream(o))
-		aa_error(d, NO_POS, NULL,
+		aa_error(d, AA_NOPOS, NULL,
 			 "--patch reads its answers from standard input: give the AI's answer as a file, not on standard input");
 }
 
@@ -56,17 +55,17 @@ static int check(const aa_apply_opts *o, int each, aa_diags *d)
 
 	if (o->land.mode != AA_LAND_BRANCH &&
 	    (o->land.base || o->land.message || o->land.force))
-		aa_error(d, NO_POS, NULL, "--base, -m and --force need --branch");
+		aa_error(d, AA_NOPOS, NULL, "--base, -m and --force need --branch");
 	if (each && o->land.mode != AA_LAND_BRANCH)
-		aa_error(d, NO_POS, NULL,
+		aa_error(d, AA_NOPOS, NULL,
 			 "--each needs --branch: each input lands on its own branch");
 	if (o->plan.threeway && o->land.mode == AA_LAND_BRANCH)
-		aa_error(d, NO_POS, NULL,
+		aa_error(d, AA_NOPOS, NULL,
 			 "--3way cannot be used with --branch: a branch never commits a conflict");
 	check_select(o, each, d);
 	if (o->parse.strict && o->parse.format != AA_FORMAT_AUTO &&
 	    o->parse.format != AA_FORMAT_DIFF)
-		aa_error(d, NO_POS, NULL,
+		aa_error(d, AA_NOPOS, NULL,
 			 "--strict is the unified diff contract; it takes --format=diff only");
 	return d->nerrors > before ? AA_FATAL : AA_OK;
 }

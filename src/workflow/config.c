@@ -10,6 +10,7 @@
 #include <git2/sys/config.h>
 
 #include "aiapply/config.h"
+#include "util/util.h"
 
 void aa_config_params_free(aa_config_params *p)
 {
@@ -54,15 +55,8 @@ static int params_add(aa_config_params *p, const char *name, size_t nlen,
 {
 	aa_config_param *e;
 
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 8;
-		aa_config_param *v = realloc(p->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		p->v = v;
-		p->cap = cap;
-	}
+	if (AA_GROW(p->v, p->n, p->cap) < 0)
+		return -1;
 	e = &p->v[p->n];
 	e->name = normalized_name(name, nlen);
 	e->value = has_value ? aa_strndup(value, vlen) : NULL;
@@ -375,26 +369,21 @@ int aa_config_add_command_line(git_repository *repo, aa_diags *d)
 
 	if (parse_count(&p, &why) < 0 ||
 	    aa_config_parse_parameters(&p, getenv("GIT_CONFIG_PARAMETERS"), &why) < 0) {
-		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL, "%s", why);
+		r = aa_error(d, AA_NOPOS, NULL, "%s", why);
 		r = AA_FATAL;
 		goto out;
 	}
 	if (!p.n)
 		goto out;
 	if (!(m = mem_new(&p))) {
-		aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+		aa_oom(d, AA_NOPOS, NULL);
 		r = AA_FATAL;
 		goto out;
 	}
 	if (git_repository_config(&cfg, repo) < 0 ||
 	    git_config_add_backend(cfg, &m->parent, GIT_CONFIG_LEVEL_APP, repo, 0) < 0) {
-		const git_error *e = git_error_last();
-
 		mem_free(&m->parent);
-		aa_error(d, (aa_pos){ NULL, 0 }, NULL,
-			 "cannot use the command line's configuration: %s",
-			 e && e->message ? e->message : "unknown error");
-		r = AA_FATAL;
+		r = aa_git_fail(d, "cannot use the command line's configuration");
 	}
 out:
 	git_config_free(cfg);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "workflow/apply_internal.h"
+#include "util/util.h"
 
 /*
  * One suggestion: input `file` (its index in the inputs), or one
@@ -69,7 +70,7 @@ static void build_one(git_repository *repo, aa_each_result *res,
 	aa_apply_result_init(one);
 	if (suggestion_opts(o, sg, &oi, &res->branches[i]) < 0) {
 		one->outcome = AA_OUT_FATAL;
-		aa_oom(&one->diags, (aa_pos){ NULL, 0 }, NULL);
+		aa_oom(&one->diags, AA_NOPOS, NULL);
 		return;
 	}
 	if (!res->base_opened) {
@@ -98,7 +99,7 @@ static void land_ready(aa_each_result *res, const size_t *ready, size_t n)
 	int r;
 
 	if (!landers)
-		r = aa_oom(&why, (aa_pos){ NULL, 0 }, NULL);
+		r = aa_oom(&why, AA_NOPOS, NULL);
 	for (k = 0; landers && k < n; k++)
 		landers[k] = &res->v[ready[k]].session;
 	if (landers)
@@ -155,15 +156,8 @@ static int tally(aa_each_result *res)
 static int add_suggestion(suggestion **v, size_t *n, size_t *cap,
 			  size_t file, size_t alternative, size_t of)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 16;
-		suggestion *w = realloc(*v, c * sizeof(**v));
-
-		if (!w)
-			return -1;
-		*v = w;
-		*cap = c;
-	}
+	if (AA_GROW(*v, *n, *cap) < 0)
+		return -1;
 	(*v)[*n].file = file;
 	(*v)[*n].alternative = alternative;
 	(*v)[(*n)++].of = of;
@@ -209,14 +203,14 @@ static int apply_each(git_repository *repo, const aa_apply_opts *o,
 	if (aa_apply_each_opts_check(o, &res->diags) < 0)
 		return AA_APPLY_EXIT_FATAL;
 	if (!o->nfiles)
-		return aa_error(&res->diags, (aa_pos){ NULL, 0 }, NULL,
+		return aa_error(&res->diags, AA_NOPOS, NULL,
 				"--each needs the answer files (standard input is one answer)"),
 		       AA_APPLY_EXIT_FATAL;
 	/* the pattern is a branch name itself: HEAD-1 is never asked for */
 	if (aa_land_check_branch(o->land.branch, &res->diags) < 0)
 		return AA_APPLY_EXIT_FATAL;
 	if (!(sg = list_suggestions(repo, o, &n)))
-		return aa_oom(&res->diags, (aa_pos){ NULL, 0 }, NULL),
+		return aa_oom(&res->diags, AA_NOPOS, NULL),
 		       AA_APPLY_EXIT_FATAL;
 	res->v = calloc(n, sizeof(*res->v));
 	res->branches = calloc(n, sizeof(*res->branches));
@@ -224,7 +218,7 @@ static int apply_each(git_repository *repo, const aa_apply_opts *o,
 	if (!res->v || !res->branches || !ready) {
 		free(ready);
 		free(sg);
-		return aa_oom(&res->diags, (aa_pos){ NULL, 0 }, NULL),
+		return aa_oom(&res->diags, AA_NOPOS, NULL),
 		       AA_APPLY_EXIT_FATAL;
 	}
 	res->n = n;

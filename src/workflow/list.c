@@ -12,6 +12,7 @@
 #include <git2/sys/odb_backend.h>
 
 #include "aiapply/list.h"
+#include "util/util.h"
 
 /* The paths (files, links, gitlinks) one tree pair changes, sorted. */
 typedef struct path_set {
@@ -32,15 +33,6 @@ typedef struct lister {
 	int has_moved;
 	path_set moved;
 } lister;
-
-static int git_fail(aa_diags *d, const char *what)
-{
-	const git_error *e = git_error_last();
-
-	aa_error(d, (aa_pos){ NULL, 0 }, NULL, "%s: %s", what,
-		 e && e->message ? e->message : "unknown error");
-	return AA_FATAL;
-}
 
 /* AI-Answer values joined, and AI-Tolerant-Placements; 0 if not ours. */
 static int read_trailers(const char *message, aa_suggestion *sg)
@@ -184,7 +176,7 @@ static int diff_stats(lister *l, git_commit *tip, aa_suggestion *sg)
 	git_tree_free(new);
 	git_tree_free(old);
 	git_commit_free(parent);
-	return r < 0 ? git_fail(l->d, "cannot compare a suggestion with its base") : 0;
+	return r < 0 ? aa_git_fail(l->d, "cannot compare a suggestion with its base") : 0;
 }
 
 /* Where the base stands to HEAD: an ancestor, and how far behind. */
@@ -199,11 +191,11 @@ static int base_to_head(lister *l, aa_suggestion *sg)
 	r = git_oid_equal(head, &sg->base) ? 1 :
 	    git_graph_descendant_of(l->repo, head, &sg->base);
 	if (r < 0)
-		return git_fail(l->d, "cannot walk the history");
+		return aa_git_fail(l->d, "cannot walk the history");
 	sg->base_in_head = r;
 	if (git_graph_ahead_behind(&sg->head_ahead, &behind, l->repo, head,
 				   &sg->base) < 0)
-		return git_fail(l->d, "cannot walk the history");
+		return aa_git_fail(l->d, "cannot walk the history");
 	return 0;
 }
 
@@ -223,15 +215,8 @@ static int path_set_add(path_set *ps, const char *dir, const char *name)
 {
 	aa_buf p = AA_BUF_INIT;
 
-	if (ps->n == ps->cap) {
-		size_t cap = ps->cap ? ps->cap * 2 : 64;
-		char **v = realloc(ps->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		ps->v = v;
-		ps->cap = cap;
-	}
+	if (AA_GROW(ps->v, ps->n, ps->cap) < 0)
+		return -1;
 	if (aa_buf_printf(&p, "%s%s%s", dir, *dir ? "/" : "", name) < 0) {
 		aa_buf_free(&p);
 		return -1;
@@ -419,7 +404,7 @@ static int merge_state(lister *l, git_commit *tip, aa_suggestion *sg)
 	r = git_oid_equal(head, &sg->tip) ? 1 :
 	    git_graph_descendant_of(l->repo, head, &sg->tip);
 	if (r < 0)
-		return git_fail(l->d, "cannot walk the history");
+		return aa_git_fail(l->d, "cannot walk the history");
 	if (r) {
 		sg->merge = AA_MERGE_MERGED;
 		return 0;
@@ -437,15 +422,15 @@ static int merge_state(lister *l, git_commit *tip, aa_suggestion *sg)
 	}
 	r = disjoint_changes(l, tip, sg);
 	if (r < 0)
-		return git_fail(l->d, "cannot compare a suggestion with HEAD");
+		return aa_git_fail(l->d, "cannot compare a suggestion with HEAD");
 	if (r)
 		return 0;
 	if (git_merge_commits(&index, l->repo, l->head, tip, NULL) < 0)
-		return git_fail(l->d, "cannot merge a suggestion in memory");
+		return aa_git_fail(l->d, "cannot merge a suggestion in memory");
 	if (git_index_has_conflicts(index))
 		sg->merge = AA_MERGE_CONFLICTS;
 	else if (git_index_write_tree_to(&tree, index, l->repo) < 0)
-		r = git_fail(l->d, "cannot merge a suggestion in memory");
+		r = aa_git_fail(l->d, "cannot merge a suggestion in memory");
 	else
 		sg->merge = git_oid_equal(&tree, git_commit_tree_id(l->head)) ?
 			    AA_MERGE_APPLIED : AA_MERGE_CLEAN;
@@ -462,16 +447,9 @@ static int add_suggestion(lister *l, const char *name, git_commit *tip)
 	memset(&sg, 0, sizeof(sg));
 	if (!read_trailers(git_commit_message(tip), &sg))
 		return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		aa_suggestion *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v) {
-			free(sg.answers);
-			return aa_oom(l->d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
-		}
-		l->v = v;
-		l->cap = cap;
+	if (AA_GROW(l->v, l->n, l->cap) < 0) {
+		free(sg.answers);
+		return aa_fatal_oom(l->d, AA_NOPOS, NULL);
 	}
 	sg.branch = aa_strdup(name);
 	git_oid_cpy(&sg.tip, git_commit_id(tip));
@@ -481,7 +459,7 @@ static int add_suggestion(lister *l, const char *name, git_commit *tip)
 	sg.merge = AA_MERGE_NO_HEAD;
 	l->v[l->n++] = sg;
 	if (!sg.branch)
-		return aa_oom(l->d, (aa_pos){ NULL, 0 }, NULL), AA_FATAL;
+		return aa_fatal_oom(l->d, AA_NOPOS, NULL);
 	r = diff_stats(l, tip, &l->v[l->n - 1]);
 	if (!r && l->head)
 		r = base_to_head(l, &l->v[l->n - 1]);
@@ -498,7 +476,7 @@ static int each_branch(lister *l, const char *pattern)
 	int r = 0, next;
 
 	if (git_branch_iterator_new(&it, l->repo, GIT_BRANCH_LOCAL) < 0)
-		return git_fail(l->d, "cannot list the branches");
+		return aa_git_fail(l->d, "cannot list the branches");
 	while (!r && (next = git_branch_next(&ref, &type, it)) == 0) {
 		const char *name = git_reference_shorthand(ref);
 		git_commit *tip = NULL;
@@ -506,7 +484,7 @@ static int each_branch(lister *l, const char *pattern)
 		if (!pattern || !fnmatch(pattern, name, 0)) {
 			if (git_reference_peel((git_object **)&tip, ref,
 					       GIT_OBJECT_COMMIT) < 0)
-				r = git_fail(l->d, "cannot read a branch");
+				r = aa_git_fail(l->d, "cannot read a branch");
 			else
 				r = add_suggestion(l, name, tip);
 		}
@@ -515,7 +493,7 @@ static int each_branch(lister *l, const char *pattern)
 	}
 	git_branch_iterator_free(it);
 	if (!r && next != GIT_ITEROVER)
-		r = git_fail(l->d, "cannot list the branches");
+		r = aa_git_fail(l->d, "cannot list the branches");
 	return r;
 }
 
@@ -530,15 +508,15 @@ static int open_lister(lister *l, aa_diags *d)
 		r = -1;
 	git_reference_free(head);
 	if (r < 0 && r != GIT_EUNBORNBRANCH && r != GIT_ENOTFOUND)
-		return git_fail(d, "cannot read HEAD");
+		return aa_git_fail(d, "cannot read HEAD");
 	if (git_repository_odb(&l->odb, l->repo) < 0 ||
 	    git_mempack_new(&l->mempack) < 0)
-		return git_fail(d, "cannot set up the object database");
+		return aa_git_fail(d, "cannot set up the object database");
 	/* every object a merge makes stays in memory */
 	if (git_odb_add_backend(l->odb, l->mempack, 1000) < 0) {
 		l->mempack->free(l->mempack);
 		l->mempack = NULL;
-		return git_fail(d, "cannot set up the in-memory object store");
+		return aa_git_fail(d, "cannot set up the in-memory object store");
 	}
 	return 0;
 }

@@ -24,6 +24,7 @@
 #include "aiapply/review.h"
 #include "report/report.h"
 #include "workflow/apply_internal.h"
+#include "util/util.h"
 
 #define RECORD_NAME "ai-apply/review"
 #define ZERO_HEX "0000000000000000000000000000000000000000"
@@ -99,11 +100,11 @@ int aa_trailer_key(git_repository *repo, aa_buf *key, aa_diags *d)
 	git_buf_dispose(&v);
 	git_config_free(cfg);
 	if (aa_buf_oom(key))
-		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+		return aa_oom(d, AA_NOPOS, NULL);
 	if (!strcmp(key->ptr, "off"))
 		r = 0;
 	else if (!is_trailer_key(key->ptr))
-		r = aa_error(d, (aa_pos){ NULL, 0 }, NULL,
+		r = aa_error(d, AA_NOPOS, NULL,
 			     "ai-apply.trailer is '%s': a trailer key (letters, digits and '-') or 'off'",
 			     key->ptr);
 	return r;
@@ -221,7 +222,7 @@ static int write_record(git_repository *repo, const aa_buf *text, aa_diags *d)
 	r = rename(tmp.ptr, path.ptr);
 out:
 	if (r < 0)
-		aa_warn(d, (aa_pos){ NULL, 0 }, NULL,
+		aa_warn(d, AA_NOPOS, NULL,
 			"cannot write the review record %s: %s",
 			path.ptr ? aa_qpath(path.ptr) : RECORD_NAME, strerror(errno));
 	if (f)
@@ -248,7 +249,7 @@ void aa_review_record(git_repository *repo, aa_apply_result *res)
 			put_change(&res->plan.changes[i], ix, &text);
 	put_warnings(&res->diags, &text);
 	if (aa_buf_oom(&text))
-		aa_warn(&res->diags, (aa_pos){ NULL, 0 }, NULL,
+		aa_warn(&res->diags, AA_NOPOS, NULL,
 			"cannot write the review record: out of memory");
 	else
 		write_record(repo, &text, &res->diags);
@@ -439,7 +440,7 @@ static int read_record(const char *file, rv_record *r, aa_diags *d)
 
 	if (!f)
 		return errno == ENOENT ? 0 :
-		       aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot read %s: %s",
+		       aa_error(d, AA_NOPOS, NULL, "cannot read %s: %s",
 				aa_qpath(file), strerror(errno));
 	while (!bad && (n = getline(&line, &cap, f)) >= 0) {
 		if (n && line[n - 1] == '\n')
@@ -680,7 +681,7 @@ static int build_diff(git_repository *repo, git_index *ix, git_tree *head,
 	int rc = -1;
 
 	if (!paths)
-		return aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+		return aa_oom(d, AA_NOPOS, NULL);
 	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
 	for (i = 0; i < r->nfiles; i++)
 		paths[n++] = r->files[i].path;
@@ -689,8 +690,8 @@ static int build_diff(git_repository *repo, git_index *ix, git_tree *head,
 	o.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;
 	if (git_diff_tree_to_index(&diff, repo, head, ix, &o) < 0 ||
 	    git_diff_print(diff, GIT_DIFF_FORMAT_PATCH, print_line, &p) < 0)
-		aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot diff HEAD to the index: %s",
-			 git_error_last() ? git_error_last()->message : "unknown error");
+		aa_error(d, AA_NOPOS, NULL, "cannot diff HEAD to the index: %s",
+			 aa_git_error("unknown error"));
 	else
 		rc = 0;
 	git_diff_free(diff);
@@ -868,7 +869,7 @@ static void mark_seen(const char *record, aa_diags *d)
 
 	if (git_odb_hashfile(&id, record, GIT_OBJECT_BLOB) < 0 ||
 	    aa_buf_printf(&seen, "%s.seen", record) < 0) {
-		aa_warn(d, (aa_pos){ NULL, 0 }, NULL, "cannot mark %s as seen",
+		aa_warn(d, AA_NOPOS, NULL, "cannot mark %s as seen",
 			aa_qpath(record));
 		aa_buf_free(&seen);
 		return;
@@ -879,7 +880,7 @@ static void mark_seen(const char *record, aa_diags *d)
 	if (f && fclose(f) < 0)
 		written = 0;
 	if (!written)
-		aa_warn(d, (aa_pos){ NULL, 0 }, NULL, "cannot write %s: %s",
+		aa_warn(d, AA_NOPOS, NULL, "cannot write %s: %s",
 			aa_qpath(seen.ptr), strerror(errno));
 	aa_buf_free(&seen);
 }
@@ -890,8 +891,8 @@ static int open_state(git_repository *repo, git_index **ix, git_tree **head,
 	git_object *obj = NULL;
 
 	if (git_repository_index(ix, repo) < 0 || git_index_read(*ix, 1) < 0)
-		return aa_error(d, (aa_pos){ NULL, 0 }, NULL, "cannot read the index: %s",
-				git_error_last() ? git_error_last()->message : "unknown error");
+		return aa_error(d, AA_NOPOS, NULL, "cannot read the index: %s",
+				aa_git_error("unknown error"));
 	/* an unborn HEAD: everything staged is new */
 	if (git_revparse_single(&obj, repo, "HEAD^{tree}") < 0) {
 		git_error_clear();
@@ -914,7 +915,7 @@ int aa_review_show(git_repository *repo, FILE *out, int json,
 
 	memset(&r, 0, sizeof(r));
 	if (record_path(repo, &path) < 0) {
-		aa_oom(d, (aa_pos){ NULL, 0 }, NULL);
+		aa_oom(d, AA_NOPOS, NULL);
 		goto out;
 	}
 	found = read_record(path.ptr, &r, d);
@@ -923,7 +924,7 @@ int aa_review_show(git_repository *repo, FILE *out, int json,
 	if (found && !compare_with_index(repo, ix, head, &r)) {
 		/* committed, reset or restaged: nothing of it is staged now */
 		if (unlink(path.ptr) < 0 && errno != ENOENT)
-			aa_warn(d, (aa_pos){ NULL, 0 }, NULL, "cannot remove %s: %s",
+			aa_warn(d, AA_NOPOS, NULL, "cannot remove %s: %s",
 				aa_qpath(path.ptr), strerror(errno));
 		aa_buf_puts(&path, ".seen");
 		if (!aa_buf_oom(&path))

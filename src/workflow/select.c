@@ -25,6 +25,7 @@
 #include "workflow/select_model.h"
 #include "report/report.h"
 #include "workflow/editor.h"
+#include "util/util.h"
 
 /* ---- the session of questions ---- */
 
@@ -54,7 +55,7 @@ static const char *color(const selector *x, aa_color_slot slot)
 
 static int oom(selector *x)
 {
-	aa_oom(x->set.d, (aa_pos){ NULL, 0 }, x->path);
+	aa_oom(x->set.d, AA_NOPOS, x->path);
 	return AA_FATAL;
 }
 
@@ -351,7 +352,7 @@ static int decide(selector *x, qkind kind, const char *keys)
 
 static int end_of_input(selector *x)
 {
-	aa_error(x->set.d, (aa_pos){ NULL, 0 }, x->path,
+	aa_error(x->set.d, AA_NOPOS, x->path,
 		 "end of input at question %zu/%zu: nothing was applied",
 		 x->qnum, x->qtotal);
 	return AA_REJECTED;
@@ -398,7 +399,7 @@ static int run_editor(selector *x, const char *file)
 	fflush(x->out);
 	r = aa_editor_run(cmd, file, &status);
 	if (r < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-		aa_warn(x->set.d, (aa_pos){ NULL, 0 }, x->path,
+		aa_warn(x->set.d, AA_NOPOS, x->path,
 			"there was a problem with the editor '%s'", cmd);
 	free(cmd);
 	return r == 0 && WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
@@ -486,14 +487,14 @@ static int edit_round(selector *x, const char *file, const aa_buf *text,
 		      aa_buf *out)
 {
 	if (aa_buf_oom(text) || write_file(file, text->ptr, text->len) < 0) {
-		aa_warn(x->set.d, (aa_pos){ NULL, 0 }, x->path, "cannot write %s: %s",
+		aa_warn(x->set.d, AA_NOPOS, x->path, "cannot write %s: %s",
 			aa_qpath(file), strerror(errno));
 		return -1;
 	}
 	if (run_editor(x, file) < 0)
 		return -1;
 	if (read_file(file, out) < 0) {
-		aa_warn(x->set.d, (aa_pos){ NULL, 0 }, x->path, "cannot read %s: %s",
+		aa_warn(x->set.d, AA_NOPOS, x->path, "cannot read %s: %s",
 			aa_qpath(file), strerror(errno));
 		return -1;
 	}
@@ -606,7 +607,7 @@ static int ask_hunks(selector *x, file_q *fq)
 static int read_base(selector *x, const aa_oid *oid, aa_buf *out)
 {
 	if (x->set.s->snap.read(x->set.s->snap.ctx, oid, out) < 0)
-		return aa_error(x->set.d, (aa_pos){ NULL, 0 }, x->path,
+		return aa_error(x->set.d, AA_NOPOS, x->path,
 				"cannot read the base content"), AA_FATAL;
 	if (!out->ptr)
 		aa_buf_puts(out, "");

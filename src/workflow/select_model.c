@@ -19,10 +19,11 @@
 #include <string.h>
 
 #include "workflow/select_model.h"
+#include "util/util.h"
 
 static int oom(aa_diags *d, const char *path)
 {
-	aa_oom(d, (aa_pos){ NULL, 0 }, path);
+	aa_oom(d, AA_NOPOS, path);
 	return AA_FATAL;
 }
 
@@ -555,7 +556,7 @@ int aa_sel_load_content(aa_session *s, file_q *fq, aa_change *c,
 	if (!fq->keep_landing)
 		return oom(d, c->path);
 	if (aa_change_content(s, c, blob, &data, &len) < 0)
-		return aa_error(d, (aa_pos){ NULL, 0 }, c->path,
+		return aa_error(d, AA_NOPOS, c->path,
 				"cannot read the planned content"), AA_FATAL;
 	if (len == old_len && !memcmp(data, fq->old, len))
 		return 0;
@@ -786,7 +787,7 @@ void aa_sel_keep_consistent(sel_set *x)
 			dep = missing_dependency(x, c);
 			if (!dep)
 				continue;
-			aa_note(x->d, (aa_pos){ NULL, 0 }, c->path,
+			aa_note(x->d, AA_NOPOS, c->path,
 				"not applied: %s stays, and it was not selected to go",
 				aa_qpath(dep));
 			free(dep);
