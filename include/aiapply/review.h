@@ -1,8 +1,9 @@
 /*
- * The review record (issue 10, point 2): what a staged landing put in the
+ * The review record: what a staged landing put in the
  * index, kept under the git dir as "ai-apply/review", and --review, which
  * prints the staged AI change with its tolerant placements marked.
- * Format and lifetime: Documentation/decisions.md, "Review record".
+ * Format and lifetime: Documentation/workflows.md, "Review record and
+ * --review".
  */
 #ifndef AIAPPLY_REVIEW_H
 #define AIAPPLY_REVIEW_H

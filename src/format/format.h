@@ -29,7 +29,7 @@ typedef struct aa_input {
 	/*
 	 * Repository-relative directory of the input file when it lies
 	 * inside the work tree ("" at the top), else NULL: ap file_path
-	 * is relative to it (seed 003 §2.3).
+	 * is relative to it (Documentation/format-ap.md).
 	 */
 	const char *dir_in_worktree;
 } aa_input;
@@ -51,7 +51,7 @@ typedef struct aa_block {
 
 typedef struct aa_parse_opts {
 	aa_format format;   /* AA_FORMAT_AUTO = detect */
-	int strict;         /* seed 004 --strict */
+	int strict;         /* --strict (Documentation/format-diff.md) */
 } aa_parse_opts;
 
 /*

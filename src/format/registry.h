@@ -126,8 +126,8 @@ typedef struct aa_format_row {
 	int wrapped;
 	/*
 	 * Its blocks are file content (whole-file): in --format=auto a block
-	 * holding an edit structure is refused instead (SPEC "Nothing
-	 * skipped, nothing mistaken for content").
+	 * holding an edit structure is refused instead (Documentation/
+	 * formats.md, "Edit markers are never content").
 	 */
 	int content;
 	/* The fence's content is a block of this format. */
@@ -180,7 +180,7 @@ typedef enum aa_sr_mark {
 
 aa_sr_mark aa_sr_mark_of(const char *s, size_t len);
 
-/* An edit format's structure in a block (SPEC "Nothing skipped"). */
+/* An edit format's structure in a block (formats.md, "Edit markers"). */
 typedef enum aa_structure {
 	AA_STRUCT_NONE,
 	AA_STRUCT_SR,        /* a SEARCH-style opener, a divider, a closer */
