@@ -65,7 +65,7 @@ test_expect_success '--diff --color=always: the hunks as git diff --color=always
 		git diff --cached --color=always >../git.out &&
 		git reset -q --hard base && rm -f n
 	) &&
-	# ai-apply --diff has no "index" lines (decisions.md); all else the same
+	# ai-apply --diff has no "index" lines (Documentation/output.md, "Color"); all else the same
 	grep -v "^${esc}\[1mindex " git.out >expect &&
 	test_cmp expect out &&
 	test_decode_color <out >decoded &&

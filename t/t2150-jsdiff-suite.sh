@@ -196,7 +196,8 @@ test_expect_success 'a hunk that fits two places equally far from its header: re
 
 # Zero-context hunks: the header's line is the only place information.
 # jsdiff adds the lines at that line; here (as git apply without
-# --unidiff-zero, decisions.md "A hunk with no old lines") a hunk with no
+# --unidiff-zero, Documentation/locating.md,
+# "Locating hunks": "A hunk with no old lines") a hunk with no
 # old lines is taken only where the file confirms the place: an empty
 # file or its end. Elsewhere: refused, nothing written. Removals are
 # pinned by what they remove and land.

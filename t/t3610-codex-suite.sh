@@ -342,7 +342,7 @@ test_expect_success 'scenario 015: a failure after a success leaves nothing' '
 '
 
 # Codex writes every updated file with a final newline; here a file
-# without one keeps that state (decisions.md: no final newline is added).
+# without one keeps that state (Documentation/format-v4a.md: no final newline is added).
 test_expect_success 'scenario 014: an update keeps the missing final newline' '
 	seed s014 no_newline.txt "no newline at end" &&
 	printf "*** Begin Patch\n*** Update File: no_newline.txt\n@@\n-no newline at end\n+first line\n+second line\n*** End Patch\n" >s014.patch &&

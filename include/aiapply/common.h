@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdarg.h>
 
-/* Limits: every size has one (SPEC "Limits"). */
+/* Limits: every size has one (Documentation/safety.md, "Limits"). */
 #define AA_MAX_INPUT_SIZE   (256u * 1024 * 1024) /* one input file */
 #define AA_MAX_TEXT_SIZE    (64u * 1024 * 1024)  /* a file we edit as text */
 #define AA_MAX_LINE_LENGTH  (1024u * 1024)       /* one line of input or text */

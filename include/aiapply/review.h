@@ -2,8 +2,8 @@
  * --review: the staged AI change, from the review record a staged
  * landing (default mode or --cached) keeps under the git dir as
  * "ai-apply/review", with its tolerant placements marked. Format and
- * lifetime: Documentation/decisions.md, "Review record". The stream,
- * colors and diagnostics are the caller's.
+ * lifetime: Documentation/workflows.md, "Review record and --review".
+ * The stream, colors and diagnostics are the caller's.
  */
 #ifndef AIAPPLY_REVIEW_H
 #define AIAPPLY_REVIEW_H

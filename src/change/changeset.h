@@ -28,7 +28,7 @@ typedef enum aa_edit_kind {
 	AA_EDIT_NONE,         /* mode change only */
 	AA_EDIT_HUNKS,        /* unified-diff hunks (with or without line hints) */
 	AA_EDIT_REPLACEMENTS, /* literal find/replace (aptix) */
-	AA_EDIT_AP,           /* ap modifications (seed 003) */
+	AA_EDIT_AP,           /* ap modifications (format-ap.md) */
 	AA_EDIT_V4A,          /* v4a chunks: hunks with "@@ context" anchors */
 	AA_EDIT_ELIDE         /* `content` replaces the file; its elisions
 				 stand for the original's lines */
@@ -66,7 +66,8 @@ typedef struct aa_hunk {
 	/*
 	 * The header's counts disagreed with the body, which was recounted
 	 * (old_count/new_count now hold the body's counts). --strict
-	 * rejects this after context validation (seed 004 order).
+	 * rejects this after context validation (the order of
+	 * Documentation/format-diff.md, "--strict").
 	 */
 	int count_mismatch;
 	/*
@@ -144,7 +145,8 @@ typedef struct aa_op {
 	/*
 	 * AA_OP_RENAME of a file: the destination may already exist when it
 	 * holds exactly the moved file (bytes and mode); then only the
-	 * source goes (SPEC: Move onto an existing path unless identical).
+	 * source goes (Documentation/format-v4a.md: Move onto an existing path
+	 * is refused unless identical).
 	 */
 	int onto_identical;
 	/*
@@ -202,7 +204,8 @@ typedef struct aa_op {
 
 	/*
 	 * Read hunks and paths as git apply does (the --strict contract
-	 * of SPEC): rung 1 only, no path resolution, its messages.
+	 * of Documentation/format-diff.md): rung 1 only, no path
+	 * resolution, its messages.
 	 */
 	int strict;
 	/*

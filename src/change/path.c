@@ -1,5 +1,6 @@
 /*
- * Path validation (SPEC "Paths"): the first check any path gets, so that
+ * Path validation (Documentation/safety.md, "Paths an answer may name"):
+ * the first check any path gets, so that
  * nothing later (planner, tree builder, index, work tree) ever sees a path
  * that escapes the repository or writes into .git on any platform.
  */

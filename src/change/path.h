@@ -1,4 +1,7 @@
-/* Path validation: the first check any path gets (SPEC "Paths"). */
+/*
+ * Path validation: the first check any path gets (Documentation/safety.md,
+ * "Paths an answer may name").
+ */
 #ifndef AIAPPLY_PATH_H
 #define AIAPPLY_PATH_H
 
@@ -23,7 +26,8 @@ char *aa_path_join(const char *dir, const char *path);
 
 /*
  * A path as an answer wrote it, made ready for the planner (the pure
- * part of SPEC "Path resolution", the same for every format): leading
+ * part of Documentation/locating.md, "Which file a path names", the same
+ * for every format): leading
  * "./" components are dropped ("./pkg/x.py" -> "pkg/x.py"); an absolute
  * POSIX path ("/home/u/repo/x.py") is kept whole, for the planner to
  * make relative to the work tree or refuse (aa_path_in_root). Returns 0

@@ -1,5 +1,5 @@
 /*
- * ap modifications (seed 003 §3) on a decoded text.
+ * ap modifications (Documentation/format-ap.md) on a decoded text.
  *
  * Location is the seed's normalised search: the sought text (anchor,
  * snippet, start/end snippet) is split into lines, blank lines dropped,
@@ -620,7 +620,10 @@ out:
 
 static int landed(const modrun *r, size_t k)
 {
-	/* SPEC: a first-of-several match is allowed after an anchor, not silent. */
+	/*
+	 * A first-of-several match is allowed after an anchor, not silent
+	 * (Documentation/format-ap.md, "How the tool reads it").
+	 */
 	if (r->m->anchor && r->next_after_anchor != SIZE_MAX)
 		aa_warn(r->cx->diags, r->m->pos, r->cx->path,
 			"%s: %s occurs more than once after the anchor; used the "

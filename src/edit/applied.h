@@ -1,5 +1,6 @@
 /*
- * SPEC "Already applied", for edits whose new side contains their old
+ * Already applied (Documentation/locating.md, "Re-applying is a no-op"),
+ * for edits whose new side contains their old
  * side: an insertion (context, added lines), an append (SEARCH kept at
  * the start of REPLACE), a SEARCH that REPLACE keeps, ap INSERT_AFTER /
  * INSERT_BEFORE, an aptix find that its replace holds. Such an edit's

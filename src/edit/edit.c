@@ -44,7 +44,8 @@ const char *aa_how_name(aa_how how)
 }
 
 /*
- * SPEC "Locating edits": a placement is tolerant only when a rung beyond
+ * Documentation/locating.md, "One list of tolerant placements": a
+ * placement is tolerant only when a rung beyond
  * exact was needed, a path was resolved, or definitions were dropped. An
  * exact unique content match (SEARCH/REPLACE, V4A, ap, bare hunks) is
  * not, nor an offset git apply would take too. The one list: the

@@ -10,7 +10,7 @@
 #include "edit/elision.h"
 #include "edit/text.h"
 
-/* How an edit landed: the rung of SPEC's "Locating edits" ladder. */
+/* How an edit landed: the rung of the ladder (Documentation/locating.md). */
 typedef enum aa_how {
 	AA_HOW_EXACT,           /* rung 1: exact, at the hinted line */
 	AA_HOW_OFFSET,          /* rung 2: exact, elsewhere */
@@ -23,7 +23,7 @@ typedef enum aa_how {
 	/*
 	 * Not a rung: a whole operation's mark (line 0), tolerant. Its
 	 * path named no file and was resolved by content to this one
-	 * (SPEC "Path resolution") ...
+	 * (Documentation/locating.md, "Which file a path names") ...
 	 */
 	AA_HOW_PATH_RESOLVED,
 	/* ... or a whole-file replacement dropped top-level definitions. */
@@ -56,7 +56,7 @@ typedef struct aa_landing {
 typedef struct aa_edit_ctx {
 	const char *path;     /* repository path, for messages */
 	aa_diags *diags;
-	int strict;           /* seed 004 --strict: rung 1 only */
+	int strict;           /* --strict (format-diff.md): rung 1 only */
 	/*
 	 * Rungs 1 and 2 only: no "new side found once" rung, no tolerant
 	 * rung (a new side covering the place found is still "already
@@ -75,7 +75,10 @@ typedef struct aa_edit_ctx {
 int aa_edit_landing_add(aa_edit_ctx *cx, aa_pos pos, long line,
 			long offset, aa_how how);
 const char *aa_how_name(aa_how how);
-/* 1 when a placement made this way is tolerant (SPEC "Locating edits"). */
+/*
+ * 1 when a placement made this way is tolerant (Documentation/locating.md,
+ * "One list of tolerant placements").
+ */
 int aa_how_is_tolerant(aa_how how);
 /* The same for a name aa_how_name gave (0 for an unknown name). */
 int aa_how_name_is_tolerant(const char *name);

@@ -1,5 +1,6 @@
 /*
- * Unified-diff hunks on a decoded text: SPEC "Locating edits".
+ * Unified-diff hunks on a decoded text: the ladder of
+ * Documentation/locating.md, "Locating hunks".
  *
  * Each hunk goes down one ladder and stops at the first rung that gives
  * a place; it never applies at an ambiguous one:
@@ -21,7 +22,8 @@
  * A numbered hunk exact both at its header's line and at that line
  * moved by the earlier hunks' offset is refused (report_two_places()).
  * A v4a chunk's region (aa_hunk.has_scope) bounds every search: the
- * match must start inside it. --strict (seed 004) allows rung 1 only.
+ * match must start inside it. --strict (Documentation/format-diff.md)
+ * allows rung 1 only.
  *
  * The text is rebuilt in one pass: the lines before a hunk's place move
  * from the original ("src") to the result ("out") as hunks land, so
@@ -461,7 +463,10 @@ static int place_hunk(hrun *r, const aa_hunk *h)
 	return rr < 0 ? -1 : 0;
 }
 
-/* --strict: seed 004's encoding rule, before any context is looked at. */
+/*
+ * --strict: the encoding rule (Documentation/format-diff.md, "--strict"),
+ * before any context is looked at.
+ */
 static int strict_encoding(const aa_text *t, const aa_op *op, aa_edit_ctx *cx)
 {
 	if (t->enc != AA_ENC_UTF16LE && t->enc != AA_ENC_UTF16BE)
@@ -471,7 +476,10 @@ static int strict_encoding(const aa_text *t, const aa_op *op, aa_edit_ctx *cx)
 			aa_enc_name(t->enc));
 }
 
-/* --strict: seed 004's hunk validation, after every context matched. */
+/*
+ * --strict: the hunk counts (Documentation/format-diff.md, "--strict"),
+ * after every context matched.
+ */
 static int strict_counts(const aa_op *op, aa_edit_ctx *cx)
 {
 	size_t i;

@@ -238,9 +238,10 @@ static int report_two_places(hrun *r, const htry *y, size_t hint, size_t moved)
 /*
  * A numbered hunk whose old lines are not at its header's line but
  * elsewhere, and whose new lines are at that line: its result stands
- * where the header places it, so it is already applied (SPEC "Already
- * applied") rather than applied by rung 2 at the other place (short
- * context: the change taken a second time). With its old lines
+ * where the header places it, so it is already applied
+ * (Documentation/locating.md, "Re-applying is a no-op") rather than
+ * applied by rung 2 at the other place (short context: the change
+ * taken a second time). With its old lines
  * nowhere, the history and the ladder decide, as before. Only
  * a hunk that adds lines: the new side of one that only removes lines
  * is context, weaker evidence (see aa_hk_ladder()).

@@ -161,7 +161,8 @@ int aa_hk_record(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv,
 }
 
 /*
- * SPEC "Already applied" for a hunk whose new side holds its old side
+ * Already applied (Documentation/locating.md, "Re-applying is a no-op")
+ * for a hunk whose new side holds its old side
  * (src/edit/applied.h): with its old side located at `at`, its
  * new side already covering that place. 1 with *start where the new
  * side stands, 0 not, -1 out of memory. Only a hunk with more new
@@ -170,7 +171,7 @@ int aa_hk_record(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv,
  * ignores (blanks) or the final newline, which the file cannot show to
  * be done. (With lines added, a final newline the file still lacks is
  * left so: applying again would add the lines twice.) Not under
- * --strict (seed 004 has no such rule).
+ * --strict (Documentation/format-diff.md: the contract has no such rule).
  */
 int aa_hk_applied_at(hrun *r, const htry *y, size_t at, aa_ws lv, size_t *start)
 {

@@ -122,7 +122,8 @@ long aa_locate_closest(const aa_lview *v, const aa_needle *nd, size_t hint,
 typedef int (*aa_hit_fn)(size_t at, void *arg);
 
 /*
- * Blank-line drift (SPEC "Locating edits", rung 5): every place where
+ * Blank-line drift (Documentation/locating.md, "Blank-line drift, rung
+ * 5"): every place where
  * the needle's non-blank lines follow one another at level lv with only
  * blank lines between them in the text, however many the needle has
  * there. Calls fn with the line of the text where the needle's first
@@ -135,11 +136,12 @@ int aa_locate_drift(const aa_lview *v, const aa_needle *nd, aa_ws lv,
 		    aa_hit_fn fn, void *arg);
 
 /*
- * The region an anchor line (a V4A "@@ class Writer:") opens, SPEC
- * "Locating edits": from line `at` to the first later line indented at
- * or left of it; returns that line's index (aa_lview_len() when the
- * region runs to the end). Blank lines belong to the region. Widths
- * count a tab to the next multiple of 8.
+ * The region an anchor line (a V4A "@@ class Writer:") opens
+ * (Documentation/locating.md, "V4A anchors name a region"): from line
+ * `at` to the first later line indented at or left of it; returns that
+ * line's index (aa_lview_len() when the region runs to the end). Blank
+ * lines belong to the region. Widths count a tab to the next multiple
+ * of 8.
  *
  *   - An anchor that ends in an opening bracket ("{", "[", "(") opens a
  *     bracketed block, and so does one followed by a line "{" alone at

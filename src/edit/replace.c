@@ -323,8 +323,9 @@ fail:
 /*
  * Limit "once" needs one place. Every match counts, overlapping ones
  * too ("aa" in "aaa" is two places). When there are several the
- * replacement is refused with their lines (seed 002 §2.4: a unique find
- * is the answer's duty; replacing the first put edits in the wrong place).
+ * replacement is refused with their lines (Documentation/format-aptix.md:
+ * a unique find is the answer's duty; replacing the first put edits in
+ * the wrong place).
  */
 static int refuse_several(const repl_job *j, const char *first)
 {
@@ -361,7 +362,8 @@ static int refuse_several(const repl_job *j, const char *first)
 
 /*
  * The find text is not in the file and the replace text is, exactly
- * once: the replacement was already applied (SPEC's first rule).
+ * once: the replacement was already applied (Documentation/locating.md,
+ * "Re-applying is a no-op").
  */
 static const char *unique_result(const repl_job *j)
 {

@@ -1,6 +1,6 @@
 /*
  * An answer's alternatives: where one answer's blocks cannot form one
- * change set, cut it into several (Documentation/decisions.md, "An
+ * change set, cut it into several (Documentation/workflows.md, "An
  * answer's alternatives", has the rule and its examples).
  *
  * Each operation may have a "rival": an earlier operation of the same

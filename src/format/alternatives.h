@@ -2,7 +2,7 @@
  * An answer's alternatives ("Option 1 ... Option 2"): one parsed change
  * set cut into several, each a suggestion of its own, only where its
  * blocks cannot form one change set. A pure stage: no libgit2, no base
- * content; the rule is in Documentation/decisions.md ("An answer's
+ * content; the rule is in Documentation/workflows.md ("An answer's
  * alternatives").
  */
 #ifndef AIAPPLY_ALTERNATIVES_H

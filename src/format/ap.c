@@ -1,5 +1,6 @@
 /*
- * ap (seed 003): a YAML document `version: "2.0"` with a list of file
+ * ap (Documentation/format-ap.md): a YAML document `version: "2.0"` with
+ * a list of file
  * changes, each a list of modifications located by snippets.
  *
  * libyaml's event API drives a strict recursive-descent reader: the
@@ -457,7 +458,7 @@ static int mod_error(yreader *y, const mod_fields *m, const char *fmt, ...)
 	return -1;
 }
 
-/* The combinations of keys seed 003 §2.4 allows for each action. */
+/* The keys each action takes (Documentation/format-ap.md, "The document"). */
 static int check_mod(yreader *y, const mod_fields *m)
 {
 	unsigned locators = m->seen & (K_SNIPPET | K_START | K_END);
@@ -585,10 +586,10 @@ static int read_newline(yreader *y, change_fields *c)
 	return r;
 }
 
-/* True when the path has a ".." component (seed 003 §2.3). */
+/* True when the path has a ".." component (Documentation/format-ap.md). */
 /*
  * "./x" is x (path.h: every format drops it). An absolute file_path is
- * left as it is: seed 003 §2.3 makes it relative to the patch file, so
+ * left as it is: format-ap.md makes it relative to the patch file, so
  * the check below refuses it.
  */
 static const char *without_dot_slash(const char *p)

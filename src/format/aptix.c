@@ -1,5 +1,6 @@
 /*
- * aptix (seed 002): a JSON document with a file bundle (`files`) and/or a
+ * aptix (Documentation/format-aptix.md): a JSON document with a file
+ * bundle (`files`) and/or a
  * structured patch (`patches`: literal find/replace). The block is the
  * content of one ```json fence or a bare JSON document; the extractor
  * finds the fences and sends ```patch blocks to the diff parser.

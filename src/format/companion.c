@@ -1,5 +1,6 @@
 /*
- * companion (seed 000): `--- VERB: path ---` command lines.
+ * companion (Documentation/format-companion.md): `--- VERB: path ---`
+ * command lines.
  *
  *   --- START-FILE: p ---          ... --- END-FILE: p ---          create
  *   --- START-REPLACE-FILE: p ---  ... --- END-REPLACE-FILE: p ---  replace
@@ -343,7 +344,8 @@ static int is_markdown_like(const char *path)
 
 /*
  * Body [*from, *to): when its first line opens a code fence and its last
- * line closes it, the fence is the assistant's wrapper (issue 7.5):
+ * line closes it, the fence is the assistant's wrapper
+ * (Documentation/format-companion.md, "How the tool reads it"):
  * dropped with a warning, or kept with a note for a Markdown-like file.
  */
 static void strip_fence(cparse *p, aa_pos pos, const char *path,

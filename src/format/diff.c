@@ -215,7 +215,7 @@ static int is_blank_line(const aa_dline *l)
 	return 1;
 }
 
-/* ---- strict (seed 004) path classes -------------------------------- */
+/* ---- --strict path classes (Documentation/format-diff.md) -------- */
 
 static int has_dotdot(const char *s, size_t len)
 {
@@ -1122,7 +1122,8 @@ static int read_headers(aa_dparser *P, fdiff *f, fstart how)
  * Reads one file's diff starting at the current line. Outside --strict
  * its paths are checked before its hunks are read and its operations
  * are emitted at once; under --strict it waits in R->pending until the
- * whole block passed the format checks (seed 004: format, then paths).
+ * whole block passed the format checks (the order of
+ * Documentation/format-diff.md, "--strict": format, then paths).
  */
 static int file_diff(run *R, const aa_dline *start, fstart how)
 {
@@ -1279,7 +1280,7 @@ static int scan(run *R)
 	return 0;
 }
 
-/* ---- --strict: forbidden constructs (seed 004) --------------------- */
+/* ---- --strict: forbidden constructs (Documentation/format-diff.md) - */
 
 static const char *forbidden_in_line(const aa_dline *l)
 {

@@ -71,7 +71,10 @@ size_t aa_diff_stamp_len(const char *s, size_t len, size_t *sep);
 /* 1 when the stamp s[0..len) (no separator) is GNU diff -N's epoch. */
 int aa_diff_stamp_is_epoch(const char *s, size_t len);
 
-/* --strict: the start of every message of seed 004's first rule. */
+/*
+ * --strict: the start of every message of the contract's first rule
+ * (Documentation/format-diff.md, "--strict").
+ */
 #define INVALID "Invalid unified diff format: "
 
 #endif

@@ -19,7 +19,8 @@
  * an ap YAML document) is one block. With no block at all, a refusal sentence ("A patch
  * cannot be safely generated...") is quoted in an error.
  *
- * Nothing is skipped, nothing mistaken for content (SPEC): in auto mode
+ * Nothing is skipped, nothing mistaken for content (Documentation/
+ * formats.md, "Edit markers are never content"): in auto mode
  * the prose between blocks, every fence that is prose and every fence
  * that a `content` row (whole-file) would write are given to the one
  * edit-structure detector (src/format/markers.c); what it finds there,
@@ -209,7 +210,7 @@ static aa_pos pos_at(scan *sc, size_t off)
 	return p;
 }
 
-/* ---------- edit structure outside its format (SPEC "Nothing skipped") ---------- */
+/* ---- edit structure outside its format (formats.md, "Edit markers") ---- */
 
 static const char *structure_hint(aa_structure k)
 {
@@ -632,7 +633,10 @@ static int contains_any(const char *s, size_t len, const char *const *v, size_t 
 	return 0;
 }
 
-/* "cannot ... safely ... patch": a declared refusal (seed 002 §2.4, §3.2). */
+/*
+ * "cannot ... safely ... patch": a declared refusal
+ * (Documentation/format-aptix.md, "How the tool reads it").
+ */
 static int is_refusal(const char *s, size_t len)
 {
 	return aa_ci_contains(s, len, "safe") &&
@@ -786,7 +790,8 @@ static int check_limits(scan *sc)
  * before it: pasted from a Windows clipboard) uses CRLF as its line
  * break, so it is parsed as LF text. Anywhere else a CR before an LF is
  * part of the line: a real diff of a CRLF file carries it in its lines,
- * and the files it creates must have it (SPEC "Text fidelity").
+ * and the files it creates must have it (Documentation/formats.md,
+ * "Line breaks in an answer").
  */
 static int crlf_throughout(const char *s, size_t n)
 {
@@ -903,7 +908,7 @@ int aa_parse_input(const aa_input *in, const aa_parse_opts *o,
 	if (prepare_text(&sc, &lf) < 0) {
 		sc.failed = 1;
 	} else if (o->strict) {
-		/* seed 004: the whole input is one unified diff, nothing else */
+		/* --strict: the whole input is one unified diff, no more */
 		parse_span(&sc, aa_format_row_of(AA_FORMAT_DIFF), sc.s, sc.n, 1);
 	} else if (o->format != AA_FORMAT_AUTO &&
 		   (row = aa_format_row_of(o->format)) != NULL) {

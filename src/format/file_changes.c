@@ -1,5 +1,6 @@
 /*
- * file-changes (seed 001): XML-like tags found by name, not by an XML
+ * file-changes (Documentation/format-file-changes.md): XML-like tags
+ * found by name, not by an XML
  * parser, and nothing is unescaped (`&lt;` stays `&lt;`).
  *
  *   <FILE_CHANGES>                                   optional root

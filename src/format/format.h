@@ -17,7 +17,7 @@ typedef struct aa_input {
 	/*
 	 * Repository-relative directory of the input file when it lies
 	 * inside the work tree ("" at the top), else NULL: ap file_path
-	 * is relative to it (seed 003 §2.3).
+	 * is relative to it (Documentation/format-ap.md).
 	 */
 	const char *dir_in_worktree;
 } aa_input;

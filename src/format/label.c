@@ -93,7 +93,8 @@ enum {
 /*
  * File names that carry no dot and are files all the same. Only these
  * count as a bare-word label: "Update" or "Here" before a fence is
- * prose, and a parser has no tree to ask (SPEC "Path resolution").
+ * prose, and a parser has no tree to ask (Documentation/locating.md,
+ * "Which file a path names").
  */
 static int well_known_name(const char *s, size_t len)
 {

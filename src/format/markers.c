@@ -2,8 +2,8 @@
  * Edit markers: the one classifier of SEARCH/REPLACE marker lines (the
  * search-replace parser reads blocks with it) and the one detector of
  * edit structure (the extractor runs it over every block that would be
- * file content or prose). SPEC "Nothing skipped, nothing mistaken for
- * content": a block holding an edit format's structure parses as that
+ * file content or prose). Documentation/formats.md, "Edit markers are
+ * never content": a block holding an edit format's structure parses as that
  * format, or the answer is refused naming the line.
  *
  * Marker variants, as the peers' parsers accept them (read in Aider's

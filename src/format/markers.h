@@ -20,7 +20,7 @@ typedef enum aa_sr_mark {
 
 aa_sr_mark aa_sr_mark_of(const char *s, size_t len);
 
-/* An edit format's structure in a block (SPEC "Nothing skipped"). */
+/* An edit format's structure in a block (formats.md, "Edit markers"). */
 typedef enum aa_structure {
 	AA_STRUCT_NONE,
 	AA_STRUCT_SR,        /* a SEARCH-style opener, a divider, a closer */

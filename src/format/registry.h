@@ -44,8 +44,8 @@ typedef struct aa_format_row {
 	int wrapped;
 	/*
 	 * Its blocks are file content (whole-file): in --format=auto a block
-	 * holding an edit structure is refused instead (SPEC "Nothing
-	 * skipped, nothing mistaken for content").
+	 * holding an edit structure is refused instead (Documentation/
+	 * formats.md, "Edit markers are never content").
 	 */
 	int content;
 	/* The fence's content is a block of this format. */

@@ -254,7 +254,7 @@ static void add_file(vparse *p, size_t at, char *path)
 		aa_buf_free(&content);
 		return;
 	}
-	op->exist = AA_EXIST_NEW;  /* SPEC: refused unless identical */
+	op->exist = AA_EXIST_NEW;  /* format-v4a.md: refused unless identical */
 	op->content_len = content.len;
 	op->content = aa_buf_detach(&content);
 }
@@ -438,7 +438,7 @@ static void update_file(vparse *p, size_t at, char *path)
 			fail(p, at, path, "out of memory");
 		} else if (mv) {
 			mv->to = dest;
-			mv->onto_identical = 1;  /* SPEC: refused unless identical */
+			mv->onto_identical = 1;  /* format-v4a.md */
 			dest = NULL;
 		}
 	}

@@ -1,7 +1,8 @@
 /*
  * The landing guard: git's index.lock held for the whole landing, and a
  * journal that a later run (or --recover) uses to finish or undo a
- * landing that was killed (Documentation/decisions.md, "Landing safety").
+ * landing that was killed (Documentation/safety.md, "The landing
+ * journal", "Recovery").
  *
  * Files, all under the git dir of the index:
  *   <index>.lock          our lock (git's protocol: O_EXCL, renamed onto
@@ -13,7 +14,7 @@
  *                         is a hard link to it (link(2) fails when the
  *                         lock exists, as O_EXCL does), so at no instant
  *                         is the lock held without a name saying whose it
- *                         is (issue 17 item 3);
+ *                         is (safety.md, "The index lock");
  *   ai-apply/index        the index libgit2 reads and writes (a hard link
  *                         to, or copy of, the index, taken under the lock);
  *   ai-apply/journal      pid, lock inode, old index checksum and, once

@@ -2,7 +2,8 @@
  * The landing guard of the index modes: git's index.lock, held from before
  * the index is read until the new index is renamed into place, and a
  * journal under the git dir that lets a later run finish or undo a landing
- * that was killed half way (Documentation/decisions.md, "Landing safety").
+ * that was killed half way (Documentation/safety.md, "The landing
+ * journal", "Recovery").
  */
 #ifndef AA_JOURNAL_H
 #define AA_JOURNAL_H

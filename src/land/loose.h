@@ -3,7 +3,8 @@
  * 1.5 ignores a failed unlink of its temporary file after linking it into
  * place (p_rename) and never fsyncs by default, so a temporary could stay
  * behind with exit 0 and an object could be lost on a crash after the
- * journal named it (Documentation/decisions.md, "Object temporaries").
+ * journal named it (Documentation/safety.md, "New objects: loose objects
+ * written by us").
  */
 #ifndef AA_LOOSE_H
 #define AA_LOOSE_H

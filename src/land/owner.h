@@ -1,7 +1,8 @@
 /*
  * Who holds a lock or a journal: a process id and the host it runs on.
  * A record of ours is stale only when it names this host and a process
- * that is gone; a record from another host is never judged (issue 17).
+ * that is gone; a record from another host is never judged
+ * (Documentation/safety.md, "The index lock": no window without a record).
  */
 #ifndef AA_OWNER_H
 #define AA_OWNER_H

@@ -29,7 +29,8 @@ typedef struct aa_pack_object {
  * pack is kept (below). On failure nothing of ours stays; returns 0 or AA_FATAL with the reason in d.
  */
 /*
- * Keeping the pack until the refs that reach it are written (issue 17):
+ * Keeping the pack until the refs that reach it are written
+ * (Documentation/safety.md, "Kept packs"):
  * `record` is told the path of `pack-<sum>.keep` before it is created
  * (the run's journal names it, so that a kill leaves nothing unnamed);
  * the keep, holding `reason` (a line, as git's index-pack --keep=<msg>

@@ -1,8 +1,8 @@
 /*
- * The journal of a --branch or --each run's ref updates (issue 17,
- * Documentation/decisions.md "Suggestion refs: kept pack, journal,
- * recovery"). Before the pack of the new objects becomes visible and
- * before the first ref lock, the run records, fsynced with its
+ * The journal of a --branch or --each run's ref updates
+ * (Documentation/safety.md, "Suggestion refs: journal and recovery").
+ * Before the pack of the new objects becomes visible and before the
+ * first ref lock, the run records, fsynced with its
  * directory: its pid and host, the `.keep` of its pack, and each
  * suggestion's moves (its branch from old to new, the notes ref from old
  * to new). While it runs it appends (not fsynced) each ref lock it takes

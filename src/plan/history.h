@@ -13,7 +13,10 @@
 
 #include "plan/plan.h"
 
-/* Bounds of one search (see Documentation/decisions.md). */
+/*
+ * Bounds of one search (Documentation/locating.md, "The revision the
+ * answer was written against").
+ */
 #define AA_HISTORY_MAX_COMMITS  20000
 #define AA_HISTORY_MAX_VERSIONS 1000
 #define AA_HISTORY_MAX_MSEC     3000

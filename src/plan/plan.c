@@ -1,6 +1,7 @@
 /*
  * The planner: runs the change set over a base snapshot into an
- * in-memory overlay of path nodes, enforcing SPEC's shared rules. Pure:
+ * in-memory overlay of path nodes, enforcing the shared rules
+ * (Documentation/landing.md, "Planner rules"). Pure:
  * all repository access goes through aa_snapshot. This file holds the
  * driver: one operation after another, failures and what follows
  * from them, the result (the edit step is plan_edit.c; planner.h

@@ -1,7 +1,8 @@
 /*
  * The planner: applies a change set, in order, over a base snapshot into
- * an in-memory overlay and enforces SPEC's shared rules (paths, modes,
- * binary, symlinks, submodules, existence, file/directory conflicts).
+ * an in-memory overlay and enforces the shared rules (paths, modes,
+ * binary, symlinks, submodules, existence, file/directory conflicts:
+ * Documentation/landing.md, "Planner rules").
  * It never writes: the result is a list of changed paths for landing.
  */
 #ifndef AIAPPLY_PLAN_H

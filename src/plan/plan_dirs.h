@@ -4,7 +4,8 @@
  * not in the base) and how many base files under it were deleted, and
  * the added files themselves. With it, "is anything live under d/?" and
  * "list the files under d/" cost what the answer costs, not a scan of
- * every path the plan touched (issue 11 point 6).
+ * every path the plan touched (Documentation/landing.md, "Planner
+ * rules": linear planning).
  */
 #ifndef AIAPPLY_PLAN_DIRS_H
 #define AIAPPLY_PLAN_DIRS_H

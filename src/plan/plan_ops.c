@@ -219,9 +219,10 @@ int existed_before(planner *p, const aa_plan_node *n)
 }
 
 /*
- * SPEC "Already applied" for a file that is gone: a delete of a path
+ * Already applied (Documentation/locating.md, "Re-applying is a no-op")
+ * for a file that is gone: a delete of a path
  * that existed before, or a move of one whose destination exists, is
- * skipped with a note. Not under --strict (seed 004: an error).
+ * skipped with a note. Not under --strict (format-diff.md: an error).
  */
 static int gone_already(planner *p, const aa_op *op, const aa_plan_node *n,
 			const char *what)

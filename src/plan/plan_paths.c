@@ -228,7 +228,8 @@ static size_t dir_len(const char *path)
 /*
  * A directory operation reaches every file under `dir`: neither the
  * directory itself nor any directory on the way to one of its files may
- * be a symbolic link in the work tree (SPEC: nothing beyond a link).
+ * be a symbolic link in the work tree (Documentation/landing.md,
+ * "Symbolic links, submodules and gitlinks").
  * Stops at the first one found, so a link holding many files gives one
  * error. Files come in walk order, so each directory is checked once.
  */

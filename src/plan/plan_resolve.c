@@ -1,5 +1,6 @@
 /*
- * Path resolution (SPEC "Path resolution"): a path that names no file
+ * Path resolution (Documentation/locating.md, "Which file a path
+ * names"): a path that names no file
  * resolved by its tail and the operation's content.
  */
 #include <stdio.h>
@@ -9,7 +10,7 @@
 #include "plan/planner.h"
 #include "util/util.h"
 
-/* ---- path resolution (SPEC "Path resolution") ---- */
+/* ---- path resolution (locating.md, "Which file a path names") ---- */
 
 /*
  * What an operation's path is to it: a path its content can confirm
@@ -434,7 +435,7 @@ static int resolve_path(planner *p, const aa_op *op, const char *given,
 		return -1;
 	if (r && (r = path_lives(p, op, *out, role)) != 0)
 		return r < 0 ? -1 : 0;
-	/* seed 004: --strict paths are exact, its own errors say why */
+	/* --strict paths are exact (format-diff.md); its own errors say why */
 	if (role == ROLE_NEW || role == ROLE_DEST || op->strict)
 		return 0;
 	/* one path, one file: as an earlier operation's content resolved it */

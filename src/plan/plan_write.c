@@ -34,7 +34,8 @@ static int refuse_excerpt(planner *p, const aa_op *op, const char *cur,
 /*
  * A second whole-file write of one path in one answer throws the first
  * away: often two alternatives ("Option 1 ... Option 2") for the same
- * file. It applies in order as SPEC says, but not silently.
+ * file. It applies in order, but not silently (Documentation/landing.md,
+ * "Whole-file writes").
  */
 static void warn_written_twice(planner *p, const aa_op *op, aa_plan_node *n)
 {
@@ -113,7 +114,8 @@ static int check_overwrite(planner *p, const aa_op *op, aa_plan_node *n,
 
 /*
  * A whole replacement of an existing text file keeps the file's
- * conventions (SPEC "Text fidelity"), which a chat answer cannot carry:
+ * conventions (Documentation/landing.md, "Whole-file writes"), which a
+ * chat answer cannot carry:
  * its encoding and BOM, and its line endings -- each new line ending in
  * LF takes the file's dominant ending; a line whose own CR stood before
  * its LF (a CRLF answer, a real diff of a CRLF file) keeps CRLF. The
@@ -175,7 +177,8 @@ static int only_blanks(const char *s, size_t len)
 }
 
 /*
- * SPEC "No silent loss", before a whole write replaces the existing
+ * Documentation/landing.md, "No silent loss": before a whole write
+ * replaces the existing
  * file n (cur, len bytes): a text block never replaces a binary file,
  * an empty block never empties a file (a deletion is said explicitly).
  */

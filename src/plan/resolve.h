@@ -1,6 +1,7 @@
 /*
  * The pure measures behind path resolution and the no-silent-loss rules
- * (SPEC "Path resolution", "No silent loss"): how two paths share their
+ * (Documentation/locating.md, "Which file a path names"; landing.md,
+ * "No silent loss"): how two paths share their
  * last components, whether a whole-file block is a version of a file,
  * and which top-level definitions a whole-file replacement drops. No
  * tree, no libgit2: the planner (src/plan/plan.c) asks them with the bytes.

@@ -350,7 +350,8 @@ static int take_alternative(const aa_apply_opts *o, aa_apply_result *res)
 
 /*
  * Not --each: an answer that holds alternatives still lands as one
- * change set, in order (SPEC), but says so and how to land each apart.
+ * change set, in order, but says so and how to land each apart
+ * (Documentation/workflows.md, "An answer's alternatives").
  */
 static void say_alternatives(aa_apply_result *res)
 {

@@ -1,5 +1,6 @@
 /*
- * --each: many suggestions in one pass (issue 9). The repository and the
+ * --each: many suggestions in one pass (Documentation/workflows.md,
+ * "--each in one pass"). The repository and the
  * base are read once; every suggestion gets its own lander on that base
  * and is planned and built in memory; the objects of every suggestion
  * that built go to disk in one pack; then each suggestion's branch and

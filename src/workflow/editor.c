@@ -1,5 +1,6 @@
 /*
- * The hunk editor of -p (issue 17 item 5). git runs the editor in its
+ * The hunk editor of -p (Documentation/safety.md, "The hunk editor never
+ * outlives the run"). git runs the editor in its
  * own process group and ignores SIGINT and SIGQUIT while it waits
  * (editor.c: launch_specified_editor), so that the terminal's ^C goes
  * to the editor, which decides. A run that ends by a signal while the
