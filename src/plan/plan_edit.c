@@ -89,12 +89,18 @@ int commit_result(planner *p, aa_plan_node *n, aa_buf *out,
 	return 0;
 }
 
-/* The whole ladder of the op's engine on the current content. */
-int edit_on_ladder(planner *p, const aa_op *op, aa_plan_node *n)
+/*
+ * The node's text with the op's edits: loads it, runs `engine` (NULL:
+ * the op's own, from the engine table) with cx, whose path is set here,
+ * and encodes the result into out. 0, the engine's refusal, or -1 with
+ * the error reported. *enc (when enc is not NULL) receives the file's
+ * encoding once the text is loaded.
+ */
+int edit_node_text(planner *p, const aa_op *op, aa_plan_node *n,
+		   aa_engine_fn engine, aa_edit_ctx *cx, aa_buf *out,
+		   aa_enc *enc)
 {
 	aa_text t = AA_TEXT_INIT;
-	aa_edit_ctx cx = { 0 };
-	aa_buf out = AA_BUF_INIT;
 	const char *why = NULL;
 	int r;
 
@@ -102,13 +108,26 @@ int edit_on_ladder(planner *p, const aa_op *op, aa_plan_node *n)
 		aa_text_free(&t);
 		return -1;
 	}
-	cx.path = n->path;
-	cx.diags = p->d;
-	cx.strict = op->strict;
-	r = run_edit_engine(&t, op, &cx);
-	if (!r && aa_text_encode_why(&t, &out, &why) < 0)
+	if (enc)
+		*enc = t.enc;
+	cx->path = n->path;
+	r = engine ? engine(&t, op, cx) : run_edit_engine(&t, op, cx);
+	if (!r && aa_text_encode_why(&t, out, &why) < 0)
 		r = aa_error(p->d, op->pos, n->path, "cannot encode the result: %s", why);
 	aa_text_free(&t);
+	return r;
+}
+
+/* The whole ladder of the op's engine on the current content. */
+int edit_on_ladder(planner *p, const aa_op *op, aa_plan_node *n)
+{
+	aa_edit_ctx cx = { 0 };
+	aa_buf out = AA_BUF_INIT;
+	int r;
+
+	cx.diags = p->d;
+	cx.strict = op->strict;
+	r = edit_node_text(p, op, n, NULL, &cx, &out, NULL);
 	if (!r)
 		r = commit_result(p, n, &out, &cx);
 	aa_buf_free(&out);

@@ -42,25 +42,14 @@ static void diags_take(aa_diags *to, aa_diags *from)
 int exact_here(planner *p, const aa_op *op, aa_plan_node *n,
 	       aa_enc *enc)
 {
-	aa_text t = AA_TEXT_INIT;
 	aa_edit_ctx cx = { 0 };
 	aa_diags scratch = AA_DIAGS_INIT;
 	aa_buf out = AA_BUF_INIT;
-	const char *why = NULL;
 	int r;
 
-	if (load_text(p, op, n, &t) < 0) {
-		aa_text_free(&t);
-		return -1;
-	}
-	*enc = t.enc;
-	cx.path = n->path;
 	cx.diags = &scratch;
 	cx.exact_only = 1;
-	r = aa_edit_hunks(&t, op, &cx);
-	if (!r && aa_text_encode_why(&t, &out, &why) < 0)
-		r = aa_error(p->d, op->pos, n->path, "cannot encode the result: %s", why);
-	aa_text_free(&t);
+	r = edit_node_text(p, op, n, aa_edit_hunks, &cx, &out, enc);
 	if (!r) {
 		diags_take(p->d, &scratch);
 		r = commit_result(p, n, &out, &cx) < 0 ? -1 : 1;

@@ -35,6 +35,7 @@
 #define dir_walk_free aa_pl_dir_walk_free
 #define drop_diags aa_pl_drop_diags
 #define edit_fits aa_pl_edit_fits
+#define edit_node_text aa_pl_edit_node_text
 #define edit_on_ladder aa_pl_edit_on_ladder
 #define exact_here aa_pl_exact_here
 #define existed_before aa_pl_existed_before
@@ -256,6 +257,9 @@ int append_landings(planner *p, aa_plan_node *n, const aa_edit_ctx *cx);
 int load_text(planner *p, const aa_op *op, aa_plan_node *n, aa_text *t);
 int commit_result(planner *p, aa_plan_node *n, aa_buf *out,
 		  const aa_edit_ctx *cx);
+int edit_node_text(planner *p, const aa_op *op, aa_plan_node *n,
+		   aa_engine_fn engine, aa_edit_ctx *cx, aa_buf *out,
+		   aa_enc *enc);
 int edit_on_ladder(planner *p, const aa_op *op, aa_plan_node *n);
 int edit_fits(const aa_op *op, aa_plan_node *n, const char *data,
 	      size_t len);
