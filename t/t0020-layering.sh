@@ -10,8 +10,9 @@ test_description='src/ by stage: no include of a higher stage, no call to one, n
 # an elision line looks like; plan/ uses of format/ only its types.
 stages='util change edit format plan land report workflow cli'
 
-# Include edges the other helpers of issue 18 remove in parallel, one
-# "from to" a line; each goes when its branch has landed.
+# Include edges allowed against the rules while a change removes them,
+# one "from to" a line with the reason above it (none today); the test
+# fails when a listed edge no longer exists.
 include_exceptions='
 '
 
