@@ -55,8 +55,7 @@ static const char *color(const selector *x, aa_color_slot slot)
 
 static int oom(selector *x)
 {
-	aa_oom(x->set.d, AA_NOPOS, x->path);
-	return AA_FATAL;
+	return aa_fatal_oom(x->set.d, AA_NOPOS, x->path);
 }
 
 /* Keeps buf (a selected content) with the selection; -1 out of memory. */
@@ -64,15 +63,8 @@ static int own(selector *x, char *buf)
 {
 	aa_selection *sel = x->sel;
 
-	if (sel->n == sel->cap) {
-		size_t cap = sel->cap ? sel->cap * 2 : 8;
-		char **v = realloc(sel->bufs, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		sel->bufs = v;
-		sel->cap = cap;
-	}
+	if (AA_GROW(sel->bufs, sel->n, sel->cap) < 0)
+		return -1;
 	sel->bufs[sel->n++] = buf;
 	return 0;
 }
@@ -607,8 +599,8 @@ static int ask_hunks(selector *x, file_q *fq)
 static int read_base(selector *x, const aa_oid *oid, aa_buf *out)
 {
 	if (x->set.s->snap.read(x->set.s->snap.ctx, oid, out) < 0)
-		return aa_error(x->set.d, AA_NOPOS, x->path,
-				"cannot read the base content"), AA_FATAL;
+		return aa_fatal(x->set.d, AA_NOPOS, x->path,
+				"cannot read the base content");
 	if (!out->ptr)
 		aa_buf_puts(out, "");
 	return AA_OK;

@@ -23,8 +23,7 @@
 
 static int oom(aa_diags *d, const char *path)
 {
-	aa_oom(d, AA_NOPOS, path);
-	return AA_FATAL;
+	return aa_fatal_oom(d, AA_NOPOS, path);
 }
 
 /* ---- building a file's diff ---- */
@@ -556,8 +555,8 @@ int aa_sel_load_content(aa_session *s, file_q *fq, aa_change *c,
 	if (!fq->keep_landing)
 		return oom(d, c->path);
 	if (aa_change_content(s, c, blob, &data, &len) < 0)
-		return aa_error(d, AA_NOPOS, c->path,
-				"cannot read the planned content"), AA_FATAL;
+		return aa_fatal(d, AA_NOPOS, c->path,
+				"cannot read the planned content");
 	if (len == old_len && !memcmp(data, fq->old, len))
 		return 0;
 	bin = s->snap.attr_binary &&
