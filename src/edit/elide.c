@@ -12,9 +12,13 @@
  * Otherwise the edit is refused, naming the elision's line and why.
  *
  * A line that occurs in the original as it stands is content, never an
- * elision. The original's lines are hashed once into a table per white
- * space level (built on first use), so resolving is linear in the size
- * of the file and of the answer.
+ * elision. So is a placeholder only by its words (no ellipsis: "// c:
+ * unchanged") that stands for nothing, its anchors adjacent in the
+ * original: ordinary comments say such words too, and dropping a line
+ * the answer wrote is a silent loss (resolve_one). The original's
+ * lines are hashed once into a table per white space level (built on
+ * first use), so resolving is linear in the size of the file and of the
+ * answer.
  */
 #include <stdio.h>
 #include <stdlib.h>
