@@ -12,9 +12,13 @@
  * Otherwise the edit is refused, naming the elision's line and why.
  *
  * A line that occurs in the original as it stands is content, never an
- * elision. The original's lines are hashed once into a table per white
- * space level (built on first use), so resolving is linear in the size
- * of the file and of the answer.
+ * elision. So is a placeholder only by its words (no ellipsis: "// c:
+ * unchanged") that stands for nothing, its anchors adjacent in the
+ * original: ordinary comments say such words too, and dropping a line
+ * the answer wrote is a silent loss (resolve_one). The original's
+ * lines are hashed once into a table per white space level (built on
+ * first use), so resolving is linear in the size of the file and of the
+ * answer.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,7 +76,11 @@ static size_t words(const char *s, size_t len)
 	return k;
 }
 
-/* What placeholder comments say, with or without an ellipsis. */
+/*
+ * What placeholder comments say: AA_ELISION_ELLIPSIS with an ellipsis,
+ * AA_ELISION_WORDS when only a phrase says it ("rest of", "unchanged"),
+ * which ordinary comments say too (see aa_elision_kind).
+ */
 static int says_skipped(const char *s, size_t len)
 {
 	static const char *const phrases[] = {
@@ -86,11 +94,11 @@ static int says_skipped(const char *s, size_t len)
 	if (words(s, len) > 12)
 		return 0;
 	if (has_ellipsis(s, len))
-		return 1;
+		return AA_ELISION_ELLIPSIS;
 	for (i = 0; i < sizeof(phrases) / sizeof(*phrases); i++)
 		if (aa_ci_contains(s, len, phrases[i]))
-			return 1;
-	return 0;
+			return AA_ELISION_WORDS;
+	return AA_ELISION_NONE;
 }
 
 /* The comment's text without its markers, or 0 when it is no comment. */
@@ -148,7 +156,7 @@ static int may_open(unsigned char c)
 	       c == 0xe2;
 }
 
-int aa_is_elision(const char *s, size_t len, const char *path)
+int aa_elision_kind(const char *s, size_t len, const char *path)
 {
 	const char *b;
 	size_t n;
@@ -163,10 +171,18 @@ int aa_is_elision(const char *s, size_t len, const char *path)
 	while (len && aa_is_blank_cr(s[len - 1]))
 		len--;
 	if (only_ellipsis(s, len))
-		return !bare_dots_are_content(path);
+		return bare_dots_are_content(path) ? AA_ELISION_NONE :
+		       AA_ELISION_ELLIPSIS;
 	if (!comment_body(s, len, &b, &n) || !n)
-		return 0;
-	return only_ellipsis(b, n) || says_skipped(b, n);
+		return AA_ELISION_NONE;
+	if (only_ellipsis(b, n))
+		return AA_ELISION_ELLIPSIS;
+	return says_skipped(b, n);
+}
+
+int aa_is_elision(const char *s, size_t len, const char *path)
+{
+	return aa_elision_kind(s, len, path) != AA_ELISION_NONE;
 }
 
 int aa_has_elision(const char *s, size_t len, const char *path)
@@ -260,6 +276,7 @@ typedef struct aline {
 	const char *s;
 	size_t len;
 	int elision;
+	int by_words;   /* a placeholder by its words only, no ellipsis */
 } aline;
 
 typedef struct resolver {
@@ -311,14 +328,16 @@ static int in_original(original *o, const char *s, size_t len)
 static int mark_elisions(resolver *r)
 {
 	size_t i;
-	int k;
+	int k, kind;
 
 	for (i = 0; i < r->n; i++) {
-		if (!aa_is_elision(r->v[i].s, r->v[i].len, r->op->path))
+		kind = aa_elision_kind(r->v[i].s, r->v[i].len, r->op->path);
+		if (kind == AA_ELISION_NONE)
 			continue;
 		if ((k = in_original(&r->o, r->v[i].s, r->v[i].len)) < 0)
 			return -1;
 		r->v[i].elision = !k;
+		r->v[i].by_words = !k && kind == AA_ELISION_WORDS;
 	}
 	return 0;
 }
@@ -469,6 +488,24 @@ static int anchor_run(resolver *r, size_t e, size_t lo, size_t hi,
 	return elision_error(r, e, side, before ? hi - 1 : lo, found);
 }
 
+/* 1 when the run [i, j) has no ellipsis line: only worded ones. */
+static int only_worded(const resolver *r, size_t i, size_t j)
+{
+	for (; i < j; i++)
+		if (r->v[i].elision && !r->v[i].by_words)
+			return 0;
+	return 1;
+}
+
+/* Emits the answer lines of [i, j) that are worded placeholders. */
+static int push_worded(resolver *r, size_t i, size_t j)
+{
+	for (; i < j; i++)
+		if (r->v[i].by_words && push_answer(r, i) < 0)
+			return -1;
+	return 0;
+}
+
 /*
  * Resolves the elision (or run of elisions and blank lines) [i, j) and
  * emits it: the original lines between the anchors around it. `*floor`
@@ -478,7 +515,7 @@ static int resolve_one(resolver *r, size_t i, size_t j, size_t seg,
 		       size_t *floor)
 {
 	size_t before = i, after = j, pb = 0, qa = r->o.t->n, k, end;
-	int has_before = 0, has_after = 0;
+	int has_before = 0, has_after = 0, nothing;
 
 	while (before > seg && blank(&r->v[before - 1]))
 		before--;
@@ -506,11 +543,30 @@ static int resolve_one(resolver *r, size_t i, size_t j, size_t seg,
 	if (has_before && pb < *floor && *floor)
 		return elision_error(r, i, "the line before it lies before "
 				     "an earlier part of the answer in the file", 0, 0);
+	/*
+	 * A run that stands for no lines of the original (its anchors are
+	 * adjacent there, or it is before the first line or after the last)
+	 * has nothing to put back: its lines that are placeholders only by
+	 * their words ("// c: unchanged", "// keep existing behaviour") are
+	 * the answer's own comments and stay as they stand. A run of those
+	 * only stays whole, blank lines and all; one with an ellipsis line
+	 * loses the ellipsis lines and the blank lines, as it always did.
+	 */
+	nothing = qa == (has_before ? pb + 1 : 0);
+	if (nothing && only_worded(r, i, j)) {
+		*floor = qa;
+		for (k = i; k < j; k++)
+			if (push_answer(r, k) < 0)
+				return -1;
+		return 0;
+	}
 	/* drop the answer's blank lines around it: the original has its own */
 	while (r->nout && blank(&r->v[before]) && before < i) {
 		before++;
 		r->nout--;
 	}
+	if (nothing && push_worded(r, i, j) < 0)
+		return -1;
 	for (k = has_before ? pb + 1 : 0; k < qa; k++)
 		if (push(r, r->o.t->lines[k]) < 0)
 			return -1;
