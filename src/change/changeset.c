@@ -69,6 +69,18 @@ int aa_hunk_add_line(aa_hunk *h, char kind, const char *text, size_t len)
 	return 0;
 }
 
+int aa_hunk_side_text(const aa_hunk *h, char kind, aa_buf *out)
+{
+	size_t k;
+
+	for (k = 0; k < h->nlines; k++)
+		if (h->lines[k].kind == kind &&
+		    (aa_buf_put(out, h->lines[k].text, h->lines[k].len) < 0 ||
+		     aa_buf_putc(out, '\n') < 0))
+			return -1;
+	return 0;
+}
+
 aa_repl *aa_op_add_repl(aa_op *op, aa_pos pos)
 {
 	aa_repl *r;

@@ -254,6 +254,8 @@ aa_op *aa_changeset_add(aa_changeset *cs, aa_op_kind kind, aa_pos pos);
 /* Append a hunk / hunk line / replacement / ap modification. */
 aa_hunk *aa_op_add_hunk(aa_op *op, aa_pos pos);
 int aa_hunk_add_line(aa_hunk *h, char kind, const char *text, size_t len);
+/* Appends the hunk's lines of one kind (' ', '-', '+'), each with "\n". */
+int aa_hunk_side_text(const aa_hunk *h, char kind, aa_buf *out);
 aa_repl *aa_op_add_repl(aa_op *op, aa_pos pos);
 aa_apmod *aa_op_add_apmod(aa_op *op, aa_pos pos);
 void aa_op_free(aa_op *op);

@@ -672,19 +672,6 @@ out:
 
 /* ---- elisions in a hunk's added lines ---- */
 
-/* The lines of one side of a hunk, each followed by "\n". */
-static int side_text(const aa_hunk *h, char kind, aa_buf *out)
-{
-	size_t k;
-
-	for (k = 0; k < h->nlines; k++)
-		if (h->lines[k].kind == kind &&
-		    (aa_buf_put(out, h->lines[k].text, h->lines[k].len) < 0 ||
-		     aa_buf_putc(out, '\n') < 0))
-			return -1;
-	return 0;
-}
-
 /* The hunk's added lines become the lines of t; the others stay. */
 static int set_added(aa_hunk *h, const aa_text *t)
 {
@@ -752,7 +739,8 @@ int aa_hunk_resolve_elisions(aa_hunk *h, const char *path,
 	cx.diags = d;
 	tmp.path = (char *)path;
 	tmp.pos = h->added_pos;
-	if (side_text(h, '-', &removed) < 0 || side_text(h, '+', &added) < 0 ||
+	if (aa_hunk_side_text(h, '-', &removed) < 0 ||
+	    aa_hunk_side_text(h, '+', &added) < 0 ||
 	    aa_text_decode(&t, removed.ptr ? removed.ptr : "", removed.len, &why) < 0) {
 		ret = aa_oom(d, h->pos, shown);
 		goto out;

@@ -351,19 +351,6 @@ static void add_line(sparse *p, char kind, const char *s, size_t len)
 	}
 }
 
-/* The hunk's lines of one kind as text, each with "\n". */
-static int hunk_text(const aa_hunk *h, char kind, aa_buf *out)
-{
-	size_t k;
-
-	for (k = 0; k < h->nlines; k++)
-		if (h->lines[k].kind == kind &&
-		    (aa_buf_put(out, h->lines[k].text, h->lines[k].len) < 0 ||
-		     aa_buf_putc(out, '\n') < 0))
-			return -1;
-	return 0;
-}
-
 /* The two hunks remove the same lines. */
 static int same_search(const aa_hunk *a, const aa_hunk *b)
 {
@@ -478,7 +465,7 @@ static int strip_line_numbers(sparse *p)
 	if (!p->hint)
 		p->hint = first;
 	aa_buf_clear(&p->replace);
-	return hunk_text(h, '+', &p->replace);
+	return aa_hunk_side_text(h, '+', &p->replace);
 }
 
 /*
