@@ -93,6 +93,17 @@ $(B)/%.o: %.c $(B)/build-flags
 	@mkdir -p $(dir $@)
 	$(CC) $(AA_CFLAGS) -c -o $@ $<
 
+# The version (AA_VERSION) reaches the binary through cli.o alone, which
+# is rebuilt when it changes (version-string is rewritten only then).
+$(B)/version-string: FORCE
+	@mkdir -p $(B)
+	@echo '$(AA_VERSION)' >$@.new
+	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
+
+$(B)/src/cli/cli.o: src/cli/cli.c $(B)/build-flags $(B)/version-string
+	@mkdir -p $(dir $@)
+	$(CC) $(AA_CFLAGS) -DAA_VERSION='"$(AA_VERSION)"' -c -o $@ $<
+
 $(B)/libaiapply.a: $(LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^

@@ -208,6 +208,17 @@ test_expect_success '-h prints the usage generated from the table, as it always 
 	test_cmp expect actual
 '
 
+test_expect_success '--version: one line "git ai-apply version <v>", exit 0, as git --version' '
+	git ai-apply --version >out 2>err &&
+	test_must_be_empty err &&
+	test $(wc -l <out) -eq 1 &&
+	grep -E "^git ai-apply version [^ ]+\$" out &&
+	git -C repo ai-apply --vers >out2 &&
+	test_cmp out out2 &&
+	git-ai-apply --version >out3 &&
+	test_cmp out out3
+'
+
 # The table's long options as --git-completion-helper lists them, one a
 # line, without "=" and without the "--" separator.
 table_options () {
@@ -218,7 +229,7 @@ table_options () {
 test_expect_success '--git-completion-helper: the options, then the --no- forms (exit 0)' '
 	git ai-apply --git-completion-helper >helper &&
 	test_grep "^--cached --branch= --each --check --format= " helper &&
-	test_grep " --review --help --no-each -- --no-strict " helper &&
+	test_grep " --review --help --version --no-each -- --no-strict " helper &&
 	table_options >names &&
 	test_grep "^--message\$" names &&
 	test_grep "^--no-color\$" names &&

@@ -71,7 +71,7 @@ enum {
 	OPT_BASE, OPT_MESSAGE, OPT_FORCE, OPT_ALLOW_DELETE, OPT_3WAY,
 	OPT_PATCH, OPT_STAT, OPT_NUMSTAT, OPT_SUMMARY, OPT_DIFF, OPT_APPLY,
 	OPT_JSON, OPT_COLOR, OPT_QUIET, OPT_RECOVER, OPT_LIST, OPT_REVIEW,
-	OPT_CHDIR, OPT_HELP, OPT_COMPLETION,
+	OPT_CHDIR, OPT_HELP, OPT_VERSION, OPT_COMPLETION,
 	OPT_INPUT,   /* an input (a file, or a --list pattern) */
 	OPT_INPUTS   /* more than one */
 };
@@ -91,6 +91,8 @@ static int show_help(cli_parser *p, const cli_option *opt, const char *arg,
 		     int unset);
 static int show_completion(cli_parser *p, const cli_option *opt,
 			   const char *arg, int unset);
+static int show_version(cli_parser *p, const cli_option *opt, const char *arg,
+			int unset);
 static int format_names(aa_buf *out);
 
 /*
@@ -172,6 +174,7 @@ static const cli_option options[] = {
 	{ OPT_CHDIR, 'C', NULL, CLI_VALUE, FIELD_STR(chdir_to), .argh = "<dir>",
 	  .missing = "a directory" },
 	{ OPT_HELP, 'h', "help", CLI_FLAG, NO_FIELD, .fn = show_help },
+	{ OPT_VERSION, 0, "version", CLI_FLAG, NO_FIELD, .fn = show_version },
 	{ OPT_COMPLETION, 0, "git-completion-helper", CLI_FLAG, NO_FIELD,
 	  .fn = show_completion, .flags = CLI_NOCOMPLETE },
 };
@@ -246,6 +249,23 @@ static int show_help(cli_parser *p, const cli_option *opt, const char *arg,
 	(void)unset;
 	print_usage(stdout);
 	return CLI_HELP;
+}
+
+/* The Makefile's AA_VERSION (git describe), given to this file alone. */
+#ifndef AA_VERSION
+#define AA_VERSION "unknown"
+#endif
+
+/* --version: "git ai-apply version <v>" on standard output, exit 0 (git's). */
+static int show_version(cli_parser *p, const cli_option *opt, const char *arg,
+			int unset)
+{
+	(void)p;
+	(void)opt;
+	(void)arg;
+	(void)unset;
+	printf("git ai-apply version %s\n", AA_VERSION);
+	return CLI_DONE;
 }
 
 /* --git-completion-helper: what bash's __gitcomp_builtin offers. */

@@ -400,12 +400,40 @@ static int open_parent(aa_wt_backup *b, const char *path, int create,
  * Removes the empty directory `path` through its parent's descriptor;
  * the cache starts over (it may hold the directory or one below it).
  */
+/*
+ * Whether st is a directory the command keeps although it is empty, as
+ * git does since 2.36 (remove_path() and startup_info->original_cwd):
+ * the directory the command was started in. That is the process's
+ * current directory and, when the environment's PWD names a directory,
+ * that one: chdir() does not change PWD, so it is the directory before
+ * -C (git's original cwd is too), even before git's own `git -C`.
+ * Its parents are never empty, so they stay anyway.
+ */
+static int is_kept_dir(const struct stat *st)
+{
+	const char *pwd = getenv("PWD");
+	struct stat k;
+
+	if (stat(".", &k) == 0 && k.st_dev == st->st_dev && k.st_ino == st->st_ino)
+		return 1;
+	return pwd && *pwd == '/' && stat(pwd, &k) == 0 && S_ISDIR(k.st_mode) &&
+	       k.st_dev == st->st_dev && k.st_ino == st->st_ino;
+}
+
+/* Removes the empty directory path, unless is_kept_dir(); -1 if not. */
 static int remove_dir(aa_wt_backup *b, const char *path)
 {
 	const char *base;
 	int dir = open_parent(b, path, 0, &base);
+	struct stat st;
 
-	if (dir < 0 || unlinkat(dir, base, AT_REMOVEDIR) < 0)
+	if (dir < 0)
+		return -1;
+	if (fstatat(dir, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && is_kept_dir(&st)) {
+		errno = EBUSY;
+		return -1;
+	}
+	if (unlinkat(dir, base, AT_REMOVEDIR) < 0)
 		return -1;
 	dirs_forget(b);
 	return 0;
@@ -595,8 +623,15 @@ static int emptied_by_plan(const aa_plan *plan, aa_buf *full, aa_buf *rel)
 {
 	size_t flen = full->len, rlen = rel->len, entries = 0;
 	struct dirent *de;
-	DIR *dh = opendir(full->ptr);
-	int ok = dh != NULL;
+	struct stat here;
+	DIR *dh;
+	int ok;
+
+	/* the directory the command started in stays (remove_dir) */
+	if (stat(full->ptr, &here) == 0 && is_kept_dir(&here))
+		return 0;
+	dh = opendir(full->ptr);
+	ok = dh != NULL;
 
 	while (ok && (de = readdir(dh)) != NULL) {
 		struct stat st;
