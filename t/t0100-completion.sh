@@ -28,7 +28,7 @@ test_expect_success COMPLETION 'options' '
 	echo --branch= >expect &&
 	test_cmp expect actual &&
 	complete --st >actual &&
-	printf "%s\n" --strict --stat >expect &&
+	printf "%s\n" --strict --strip= --stat >expect &&
 	sort expect >expect.sorted && sort actual >actual.sorted &&
 	test_cmp expect.sorted actual.sorted
 '

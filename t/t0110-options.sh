@@ -166,9 +166,9 @@ test_expect_success 'the library'"'"'s rules, said once even when two rules give
 test_expect_success '-h prints the usage generated from the table, as it always read' '
 	cat >expect <<-\EOF &&
 	usage: git ai-apply [--cached | --branch=<name> [--each] | --check] [--format=<name>]
-	                    [--strict] [--base=<rev>] [-m <msg>] [--force] [--allow-delete]
-	                    [--3way] [-p] [--stat] [--numstat] [--summary] [--diff] [--apply]
-	                    [--json] [-q] [-C <dir>] [<file>...]
+	                    [--strict] [-p<n>] [--directory=<root>] [--base=<rev>] [-m <msg>]
+	                    [--force] [--allow-delete] [--3way] [-p] [--stat] [--numstat]
+	                    [--summary] [--diff] [--apply] [--json] [-q] [-C <dir>] [<file>...]
 	   or: git ai-apply --recover [-C <dir>]
 	   or: git ai-apply --list [--json] [-C <dir>] [<pattern>]
 	   or: git ai-apply --review [--json] [-C <dir>]
@@ -182,6 +182,10 @@ test_expect_success '-h prints the usage generated from the table, as it always 
 	    --format=<name>    auto, companion, file-changes, aptix, ap, diff, v4a,
 	                       search-replace, whole-file
 	    --strict           enforce the unified diff contract exactly
+	    --strip=<n>        a diff'"'"'s names lose <n> leading components
+	                       (-p<n>, digits attached; -p alone is --patch)
+	    --directory=<root>
+	                       prepend <root> to every path of a diff
 	    --base=<rev>       base commit for --branch (default HEAD)
 	    -m <msg>           commit message for --branch
 	    --force            replace an existing branch

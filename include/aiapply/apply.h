@@ -65,6 +65,15 @@ typedef enum aa_format {
 typedef struct aa_parse_opts {
 	aa_format format;   /* AA_FORMAT_AUTO = detect */
 	int strict;         /* --strict: the unified diff contract */
+	/*
+	 * -p<n>, --strip=<n> (strip_given set): a diff's names lose n
+	 * leading components, as git apply's -p<n>, and the prefixes are
+	 * no longer guessed. Unset: a/ b/ and differing first components.
+	 */
+	int strip_given;
+	int strip;
+	/* --directory=<root>: prepended to every path of a diff; NULL: none */
+	const char *directory;
 } aa_parse_opts;
 
 /*

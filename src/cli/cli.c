@@ -36,9 +36,9 @@ enum {
 
 static const char synopsis[] =
 	"usage: git ai-apply [--cached | --branch=<name> [--each] | --check] [--format=<name>]\n"
-	"                    [--strict] [--base=<rev>] [-m <msg>] [--force] [--allow-delete]\n"
-	"                    [--3way] [-p] [--stat] [--numstat] [--summary] [--diff] [--apply]\n"
-	"                    [--json] [-q] [-C <dir>] [<file>...]\n"
+	"                    [--strict] [-p<n>] [--directory=<root>] [--base=<rev>] [-m <msg>]\n"
+	"                    [--force] [--allow-delete] [--3way] [-p] [--stat] [--numstat]\n"
+	"                    [--summary] [--diff] [--apply] [--json] [-q] [-C <dir>] [<file>...]\n"
 	"   or: git ai-apply --recover [-C <dir>]\n"
 	"   or: git ai-apply --list [--json] [-C <dir>] [<pattern>]\n"
 	"   or: git ai-apply --review [--json] [-C <dir>]\n";
@@ -71,7 +71,7 @@ enum {
 	OPT_BASE, OPT_MESSAGE, OPT_FORCE, OPT_ALLOW_DELETE, OPT_3WAY,
 	OPT_PATCH, OPT_STAT, OPT_NUMSTAT, OPT_SUMMARY, OPT_DIFF, OPT_APPLY,
 	OPT_JSON, OPT_COLOR, OPT_QUIET, OPT_RECOVER, OPT_LIST, OPT_REVIEW,
-	OPT_CHDIR, OPT_HELP, OPT_VERSION, OPT_COMPLETION,
+	OPT_CHDIR, OPT_HELP, OPT_VERSION, OPT_COMPLETION, OPT_STRIP, OPT_DIRECTORY,
 	OPT_INPUT,   /* an input (a file, or a --list pattern) */
 	OPT_INPUTS   /* more than one */
 };
@@ -94,6 +94,8 @@ static int show_completion(cli_parser *p, const cli_option *opt,
 static int show_version(cli_parser *p, const cli_option *opt, const char *arg,
 			int unset);
 static int format_names(aa_buf *out);
+static int set_strip(cli_parser *p, const cli_option *opt, const char *arg,
+		     int unset);
 
 /*
  * Every option, in the order of the usage's help lines. The conflicts
@@ -117,6 +119,15 @@ static const cli_option options[] = {
 	  .fn = set_format, .help_fn = format_names },
 	{ OPT_STRICT, 0, "strict", CLI_NEGFLAG, FIELD(o.parse.strict),
 	  .help = "enforce the unified diff contract exactly" },
+	{ OPT_STRIP, 0, "strip", CLI_VALUE, NO_FIELD, .argh = "<n>",
+	  .missing = "a number", .flags = CLI_NONEMPTY, .fn = set_strip,
+	  .help = "a diff's names lose <n> leading components\n"
+		  "(-p<n>, digits attached; -p alone is --patch)" },
+	{ OPT_STRIP, 'p', NULL, CLI_VALUE, NO_FIELD, .argh = "<n>",
+	  .flags = CLI_ATTACHED, .fn = set_strip },
+	{ OPT_DIRECTORY, 0, "directory", CLI_VALUE, FIELD_STR(o.parse.directory),
+	  .argh = "<root>", .missing = "a directory", .flags = CLI_NONEMPTY,
+	  .help = "prepend <root> to every path of a diff" },
 	{ OPT_BASE, 0, "base", CLI_VALUE, FIELD_STR(o.land.base), .argh = "<rev>",
 	  .missing = "a revision",
 	  .help = "base commit for --branch (default HEAD)" },
@@ -217,6 +228,30 @@ static int set_format(cli_parser *p, const cli_option *opt, const char *arg,
 		      aa_qtext(arg, strlen(arg), 200), names.ptr ? names.ptr : "");
 	aa_buf_free(&names);
 	return CLI_USAGE;
+}
+
+/* --strip=<n>, -p<n>: n is digits only, as git's -p<n>. */
+static int set_strip(cli_parser *p, const cli_option *opt, const char *arg,
+		     int unset)
+{
+	cli *c = p->target;
+	const char *s = arg;
+	long n = 0;
+
+	(void)opt;
+	(void)unset;
+	for (; *s >= '0' && *s <= '9' && n <= 100000; s++)
+		n = n * 10 + (*s - '0');
+	if (s == arg || *s || n > 100000) {
+		aa_buf_clear(&p->err);
+		aa_buf_printf(&p->err, "option '%s' expects a number of leading "
+			      "components (not %s)", cli_option_name(p, opt),
+			      aa_qtext(arg, strlen(arg), 200));
+		return CLI_USAGE;
+	}
+	c->o.parse.strip_given = 1;
+	c->o.parse.strip = (int)n;
+	return CLI_OK;
 }
 
 /* --color: always; --color=<when>; --no-color: never. */

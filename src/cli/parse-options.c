@@ -280,6 +280,11 @@ static int parse_short(cli_parser *p, int argc, char **argv, int *i)
 
 		if (!o->short_name || a[1] != o->short_name)
 			continue;
+		if (o->flags & CLI_ATTACHED) {
+			if (a[2] < '0' || a[2] > '9')
+				continue;
+			return store(p, o, a + 2, 0);
+		}
 		if (a[2] && (a[2] != '=' || o->kind != CLI_VALUE))
 			continue;
 		if ((r = take_value(p, o, argc, argv, i, a[2] ? a + 2 : NULL,

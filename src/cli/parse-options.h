@@ -29,6 +29,8 @@ enum cli_store {
 
 #define CLI_NONEMPTY   1u  /* an empty value is a missing one */
 #define CLI_NOCOMPLETE 2u  /* not listed by --git-completion-helper */
+/* a short option whose value is digits attached only (-p1): "-x" alone is another option */
+#define CLI_ATTACHED   4u
 
 /* An option id's bit: in cli_option.conflicts and cli_parser.given. */
 #define CLI_BIT(id) (1ull << (id))

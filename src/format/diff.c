@@ -37,6 +37,7 @@ typedef struct fdiff {
 	int old_epoch, new_epoch; /* that side is dated at the epoch (diff -N) */
 	dname pfx_old, pfx_new;   /* "i/", "w/": the git line's own prefixes */
 	int git;                  /* started with "diff --git" */
+	int whole;                /* -p<n>: the git line's names kept whole */
 	dname from, to;           /* rename/copy from/to */
 	int rename, copy, new_file, deleted;
 	uint32_t old_mode, new_mode, file_mode;
@@ -135,6 +136,28 @@ static int strip_differing_tops(dname *x, dname *y, dname *px, dname *py)
 }
 
 /*
+ * -p<n>: drops n leading components, each up to a '/' (a run of
+ * slashes is one separator), as git apply's -p<n>. -1 when the name
+ * has fewer than n slashes.
+ */
+static int strip_components(dname *x, int n)
+{
+	size_t i = 0;
+
+	for (; n > 0; n--) {
+		const char *sl = i < x->len ? memchr(x->s + i, '/', x->len - i) : NULL;
+
+		if (!sl)
+			return -1;
+		for (i = (size_t)(sl - x->s); i < x->len && x->s[i] == '/'; i++)
+			;
+	}
+	memmove(x->s, x->s + i, x->len - i + 1);
+	x->len -= i;
+	return 0;
+}
+
+/*
  * A diagnostic whose path is a name from the diff: the diag quotes it
  * (aa_diag_format). A name holding NUL is no C string: it is quoted
  * into the message instead.
@@ -152,6 +175,20 @@ static int name_diag(aa_dparser *P, aa_diag_level lv, aa_pos pos,
 			 raw || !s ? "" : ": ", msg);
 	free(raw);
 	return -1;
+}
+
+/* strip_components for -p<n>, naming line l when the name is too short. */
+static int strip_at(aa_dparser *P, const aa_dline *l, dname *x, int n)
+{
+	char msg[128];
+
+	if (strip_components(x, n) == 0)
+		return 0;
+	snprintf(msg, sizeof(msg), "the name has too few components for -p%d%s",
+		 P->o->strip, n == P->o->strip ? "" :
+		 " (a rename or copy line loses one less, as in git)");
+	return name_diag(P, AA_DIAG_ERROR, aa_diff_pos(P, l->lineno), x->s,
+			 x->len, msg);
 }
 
 static int octal_escape(const char *s, size_t len, size_t *i, aa_buf *out)
@@ -372,6 +409,8 @@ static int header_name(aa_dparser *P, const aa_dline *l, const char *prefix,
 		else if (dname_set(name, b.ptr ? b.ptr : "", b.len) < 0)
 			r = aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
 				     "out of memory");
+		else if (P->o->strip_given)
+			r = strip_at(P, l, name, P->o->strip);
 		else if ((*stripped = strip_prefix(name, prefix)) == 0)
 			/* "--- ./x" (diff -u of relative names): git apply's -p1 */
 			*stripped = strip_prefix(name, "./");
@@ -525,7 +564,7 @@ static int read_names(aa_dparser *P, fdiff *f)
 		return -1;
 	f->have_names = 1;
 	if (!f->git && !so && !sn && !f->old_null && !f->new_null &&
-	    !P->o->strict)
+	    !P->o->strict && !P->o->strip_given)
 		strip_differing_tops(&f->old_name, &f->new_name, NULL, NULL);
 	/* (for one file named by its block the names are not used) */
 	if (f->git && !P->only_path)
@@ -543,6 +582,8 @@ static int set_git_names(fdiff *f, const char *a, size_t alen,
 	if (dname_set(&f->git_old, a, alen) < 0 ||
 	    dname_set(&f->git_new, b, blen) < 0)
 		return -1;
+	if (f->whole)
+		return 0;
 	if (strip_prefix(&f->git_old, "a/") + strip_prefix(&f->git_new, "b/"))
 		return 0;
 	return strip_differing_tops(&f->git_old, &f->git_new, &f->pfx_old,
@@ -754,7 +795,11 @@ static int ext_read(aa_dparser *P, const aa_dline *l,
 	case EXT_MODE:
 		return parse_mode(P, l, row->skip, (uint32_t *)(at + row->field));
 	case EXT_NAME:
-		return parse_ext_name(P, l, row->skip, (dname *)(at + row->field));
+		/* git strips one component less from rename/copy names */
+		return parse_ext_name(P, l, row->skip, (dname *)(at + row->field)) < 0 ||
+		       (P->o->strip_given && P->o->strip > 1 &&
+			strip_at(P, l, (dname *)(at + row->field), P->o->strip - 1) < 0)
+		       ? -1 : 0;
 	case EXT_INDEX:
 		parse_index_line(l, row->skip, f);
 		return 0;
@@ -786,8 +831,13 @@ static int read_git_headers(aa_dparser *P, fdiff *f)
 	if (aa_diff_take(P, &l) < 0)
 		return -1;
 	f->git = 1;
+	f->whole = P->o->strip_given;
 	if (parse_git_line(f, &l) < 0)
 		return aa_error(P->d, f->pos, NULL, "out of memory");
+	if (f->whole && f->git_old.len &&
+	    (strip_at(P, &l, &f->git_old, P->o->strip) < 0 ||
+	     strip_at(P, &l, &f->git_new, P->o->strip) < 0))
+		return -1;
 	while (aa_diff_peek(P, 0, &l)) {
 		r = ext_header(P, &l, f);
 		if (r <= 0)
@@ -902,9 +952,43 @@ static int resolve(aa_dparser *P, fdiff *f)
 	return 0;
 }
 
+/* --directory=<root>: root/name (a root's trailing slashes are one). */
+static int add_root(const char *root, dname *n)
+{
+	size_t k = strlen(root);
+	aa_buf b = AA_BUF_INIT;
+	int r;
+
+	while (k > 1 && root[k - 1] == '/')
+		k--;
+	if (!n->s)
+		return 0;
+	aa_buf_put(&b, root, k);
+	if (root[k - 1] != '/')
+		aa_buf_putc(&b, '/');
+	aa_buf_put(&b, n->s, n->len);
+	r = aa_buf_oom(&b) ? -1 : dname_set(n, b.ptr, b.len);
+	aa_buf_free(&b);
+	return r;
+}
+
+/* The names of a diff under --directory=<root> (not a block's one path). */
+static int add_roots(aa_dparser *P, fdiff *f)
+{
+	const char *root = P->o->directory;
+
+	if (!root || !*root || P->only_path)
+		return 0;
+	if (add_root(root, &f->path) < 0 || add_root(root, &f->dest) < 0 ||
+	    add_root(root, &f->other) < 0)
+		return aa_error(P->d, f->pos, NULL, "out of memory");
+	return 0;
+}
+
 static int resolve_and_check(aa_dparser *P, fdiff *f)
 {
-	if (resolve(P, f) < 0 || check_path(P, f->pos, &f->path) < 0)
+	if (resolve(P, f) < 0 || add_roots(P, f) < 0 ||
+	    check_path(P, f->pos, &f->path) < 0)
 		return -1;
 	if (f->dest.s && check_path(P, f->pos, &f->dest) < 0)
 		return -1;
@@ -1367,7 +1451,7 @@ static int parse_block(run *R)
 int aa_parse_diff(const aa_block *b, const aa_parse_opts *o,
 		  const char *only_path, aa_changeset *cs, aa_diags *d)
 {
-	static const aa_parse_opts defaults = { AA_FORMAT_DIFF, 0 };
+	static const aa_parse_opts defaults = { .format = AA_FORMAT_DIFF, .strict = 0 };
 	size_t n0 = cs->n, i;
 	run R;
 	int r;

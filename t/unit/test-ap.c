@@ -18,7 +18,7 @@ static void parse_in(parsed *p, const char *yaml, size_t len, long line,
 {
 	aa_input in = { "answer.md", yaml, len, dir };
 	aa_block b = { &in, yaml, len, line, NULL };
-	aa_parse_opts o = { AA_FORMAT_AP, 0 };
+	aa_parse_opts o = { .format = AA_FORMAT_AP, .strict = 0 };
 	aa_changeset empty = AA_CHANGESET_INIT;
 	aa_diags none = AA_DIAGS_INIT;
 

@@ -19,7 +19,7 @@ static const aa_input input = { "answer.md", NULL, 0, NULL };
 static void parse_len(res *r, const char *json, size_t len)
 {
 	aa_block b = { &input, json, len, BLOCK_LINE, NULL };
-	aa_parse_opts o = { AA_FORMAT_APTIX, 0 };
+	aa_parse_opts o = { .format = AA_FORMAT_APTIX, .strict = 0 };
 
 	memset(r, 0, sizeof(*r));
 	r->rc = aa_parse_aptix(&b, &o, &r->cs, &r->d);
@@ -463,7 +463,7 @@ static void test_all_errors_reported_and_rolled_back(void **state)
 	assert_non_null(aa_changeset_add(&r.cs, AA_OP_DELETE, pos));
 	{
 		aa_block b = { &input, NULL, 0, BLOCK_LINE, NULL };
-		aa_parse_opts o = { AA_FORMAT_APTIX, 0 };
+		aa_parse_opts o = { .format = AA_FORMAT_APTIX, .strict = 0 };
 		static const char json[] =
 			"{\"files\": [{\"path\": \"ok\", \"content\": \"\"},\n"
 			" {\"path\": \"a\", \"operation\": \"move\"},\n"
@@ -635,7 +635,7 @@ static void test_too_large_block(void **state)
 {
 	static const char tiny[] = "{}";
 	aa_block b = { &input, tiny, (size_t)AA_MAX_INPUT_SIZE + 1, BLOCK_LINE, NULL };
-	aa_parse_opts o = { AA_FORMAT_APTIX, 0 };
+	aa_parse_opts o = { .format = AA_FORMAT_APTIX, .strict = 0 };
 	res r;
 
 	(void)state;

@@ -21,7 +21,7 @@ static void parse_n(result *res, const char *text, size_t len,
 		    const char *only, int strict)
 {
 	aa_block b;
-	aa_parse_opts o = { AA_FORMAT_DIFF, strict };
+	aa_parse_opts o = { .format = AA_FORMAT_DIFF, .strict = strict };
 
 	memset(res, 0, sizeof(*res));
 	input.data = text;
@@ -1248,7 +1248,7 @@ static void strict_offset_errors_name_the_line(void **state)
 {
 	static const char nul[] = "--- a/x\n+++ b/x\n@@ -1,1 +1,1 @@\n-a\n+b\0c\n";
 	static const char nonl[] = "--- a/x\n+++ b/x\n@@ -1,1 +1,1 @@\n-a\n+b";
-	aa_parse_opts o = { AA_FORMAT_DIFF, 1 };
+	aa_parse_opts o = { .format = AA_FORMAT_DIFF, .strict = 1 };
 	aa_changeset cs = AA_CHANGESET_INIT;
 	aa_diags d = AA_DIAGS_INIT;
 	aa_block b = { &input, nul, sizeof(nul) - 1, 7, NULL };
