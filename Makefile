@@ -5,7 +5,9 @@
 #                   plain and under -fsanitize=address,undefined
 #   make demo       apply the example answers in a throw-away repository
 #   make SANITIZE=1 build into build-asan/ with the sanitizers
-#   make doc        the manual, man page and HTML, into $(B)/Documentation/
+#   make doc        the manual git-ai-apply(1) and the formats page
+#                   gitai-apply-formats(7), man pages and HTML, into
+#                   $(B)/Documentation/
 #                   (needs asciidoctor: make deps installs it)
 #   make install    the command, its man page, completions (bash, zsh) and
 #                   contrib hooks under $(prefix) (default /usr/local), and
@@ -33,6 +35,7 @@ pkgconfigdir ?= $(libdir)/pkgconfig
 datarootdir ?= $(prefix)/share
 mandir ?= $(datarootdir)/man
 man1dir ?= $(mandir)/man1
+man7dir ?= $(mandir)/man7
 htmldir ?= $(datarootdir)/doc/git-ai-apply
 # bash-completion loads completions/git-ai-apply when git's own
 # completion meets "git ai-apply" (its _completion_loader "git-<cmd>").
@@ -71,6 +74,12 @@ PUBLIC_HEADERS := $(wildcard include/aiapply/*.h)
 MAN_SRC := Documentation/git-ai-apply.adoc
 MAN_PAGE := $(B)/Documentation/git-ai-apply.1
 MAN_HTML := $(B)/Documentation/git-ai-apply.html
+# The formats page, gitai-apply-formats(7), and the list of formats both
+# pages include: generated from the format table and the format pages.
+FORMATS_SRC := Documentation/gitai-apply-formats.adoc
+FORMATS_PAGE := $(B)/Documentation/gitai-apply-formats.7
+FORMATS_HTML := $(B)/Documentation/gitai-apply-formats.html
+FORMAT_LIST := $(B)/Documentation/format-list.adoc
 AA_VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 .PHONY: all deps test test-build test-run demo bench fuzz fuzz-long clean \
@@ -160,25 +169,47 @@ fuzz: deps
 fuzz-long: fuzz
 	FUZZ_RUNS="$(FUZZ_RUNS)" FUZZ_TIME="$(FUZZ_TIME)" sh contrib/fuzz/run.sh
 
-# The manual: one source, Documentation/git-ai-apply.adoc.
+# The manual: Documentation/git-ai-apply.adoc, and the formats page
+# Documentation/gitai-apply-formats.adoc; both include the list of formats
+# Documentation/format-list.sh writes from src/format/registry.c.
 doc: man html
-man: $(MAN_PAGE)
-html: $(MAN_HTML)
+man: $(MAN_PAGE) $(FORMATS_PAGE)
+html: $(MAN_HTML) $(FORMATS_HTML)
 
 NEED_ASCIIDOCTOR = @command -v $(ASCIIDOCTOR) >/dev/null 2>&1 || { \
 	echo "asciidoctor is needed for the manual: make deps" \
 	     "(or make install NO_MAN=1)" >&2; exit 1; }
 
-$(MAN_PAGE): $(MAN_SRC)
+$(FORMAT_LIST): Documentation/format-list.sh src/format/registry.c \
+		$(wildcard Documentation/format-*.md)
 	@mkdir -p $(dir $@)
-	$(NEED_ASCIIDOCTOR)
-	$(ASCIIDOCTOR) -b manpage -d manpage -a mansource=git-ai-apply \
-		-a manversion=$(AA_VERSION) -a manmanual="Git Manual" -o $@ $<
+	sh Documentation/format-list.sh . >$@.new && mv $@.new $@
 
-$(MAN_HTML): $(MAN_SRC)
+ADOC_MAN = $(ASCIIDOCTOR) -b manpage -d manpage -a mansource=git-ai-apply \
+	-a manversion=$(AA_VERSION) -a manmanual="Git Manual" \
+	-a formatlist=$(abspath $(FORMAT_LIST))
+ADOC_HTML = $(ASCIIDOCTOR) -b html5 -d manpage -a manversion=$(AA_VERSION) \
+	-a formatlist=$(abspath $(FORMAT_LIST))
+
+$(MAN_PAGE): $(MAN_SRC) $(FORMAT_LIST)
 	@mkdir -p $(dir $@)
 	$(NEED_ASCIIDOCTOR)
-	$(ASCIIDOCTOR) -b html5 -d manpage -a manversion=$(AA_VERSION) -o $@ $<
+	$(ADOC_MAN) -o $@ $<
+
+$(FORMATS_PAGE): $(FORMATS_SRC) $(FORMAT_LIST)
+	@mkdir -p $(dir $@)
+	$(NEED_ASCIIDOCTOR)
+	$(ADOC_MAN) -o $@ $<
+
+$(MAN_HTML): $(MAN_SRC) $(FORMAT_LIST)
+	@mkdir -p $(dir $@)
+	$(NEED_ASCIIDOCTOR)
+	$(ADOC_HTML) -o $@ $<
+
+$(FORMATS_HTML): $(FORMATS_SRC) $(FORMAT_LIST)
+	@mkdir -p $(dir $@)
+	$(NEED_ASCIIDOCTOR)
+	$(ADOC_HTML) -o $@ $<
 
 # Installs what is built; needs no network (make deps beforehand).
 install: install-bin install-lib $(if $(NO_MAN),,install-man)
@@ -210,18 +241,22 @@ install-lib: $(if $(NO_BUILD),,$(B)/libaiapply.a $(B)/libaiapply.ldflags)
 		-e 's| *$$||' aiapply.pc.in >'$(DESTDIR)$(pkgconfigdir)/aiapply.pc'
 	chmod 644 '$(DESTDIR)$(pkgconfigdir)/aiapply.pc'
 
-install-man: $(MAN_PAGE)
-	$(INSTALL) -d -m 755 '$(DESTDIR)$(man1dir)'
+install-man: $(MAN_PAGE) $(FORMATS_PAGE)
+	$(INSTALL) -d -m 755 '$(DESTDIR)$(man1dir)' '$(DESTDIR)$(man7dir)'
 	$(INSTALL) -m 644 $(MAN_PAGE) '$(DESTDIR)$(man1dir)/git-ai-apply.1'
+	$(INSTALL) -m 644 $(FORMATS_PAGE) \
+		'$(DESTDIR)$(man7dir)/gitai-apply-formats.7'
 
-install-html: $(MAN_HTML)
+install-html: $(MAN_HTML) $(FORMATS_HTML)
 	$(INSTALL) -d -m 755 '$(DESTDIR)$(htmldir)'
-	$(INSTALL) -m 644 $(MAN_HTML) '$(DESTDIR)$(htmldir)/git-ai-apply.html'
+	$(INSTALL) -m 644 $(MAN_HTML) $(FORMATS_HTML) '$(DESTDIR)$(htmldir)'
 
 uninstall:
 	rm -f '$(DESTDIR)$(bindir)/git-ai-apply' \
 		'$(DESTDIR)$(man1dir)/git-ai-apply.1' \
+		'$(DESTDIR)$(man7dir)/gitai-apply-formats.7' \
 		'$(DESTDIR)$(htmldir)/git-ai-apply.html' \
+		'$(DESTDIR)$(htmldir)/gitai-apply-formats.html' \
 		'$(DESTDIR)$(bashcompdir)/git-ai-apply' \
 		'$(DESTDIR)$(zshcompdir)/_git-ai-apply' \
 		$(foreach h,$(HOOKS),'$(DESTDIR)$(hooksdir)/$(notdir $(h))') \
