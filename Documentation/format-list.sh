@@ -17,7 +17,8 @@ test -n "$names" || {
 for name in $names
 do
 	page="$top/Documentation/format-$name.md"
-	title=$(sed -n 1p "$page" 2>/dev/null)
+	title=
+	test -f "$page" && title=$(sed -n 1p "$page")
 	what=$(printf '%s\n' "$title" | sed -n 's/^# The `[^`]*` format (\(.*\)).*$/\1/p' |
 		sed 's/).*//')
 	test -n "$what" || {

@@ -262,6 +262,52 @@ test_expect_success 'the manual'"'"'s synopsis names options of the table only' 
 	test_must_be_empty unknown
 '
 
+# The registry's formats in the order --format names them, without auto,
+# one a line (from the message of an unknown --format).
+registry_formats () {
+	test_expect_code 129 git ai-apply --format=no-such-format >/dev/null 2>err &&
+	sed -n "s/^error: unknown format .no-such-format. (\(.*\))\$/\1/p" err |
+	tr -d " " | tr "," "\n" | grep -v "^auto\$"
+}
+
+formats_page="$top/Documentation/gitai-apply-formats.adoc"
+
+test_expect_success 'the formats page has a section per format of the registry, in --format'"'"'s order' '
+	registry_formats >expect &&
+	test $(wc -l <expect) -ge 8 &&
+	sed -n "s/^== //p" "$formats_page" >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'the manual'"'"'s --format entry names the registry'"'"'s formats, in order' '
+	{ echo auto && registry_formats; } >expect &&
+	sed -n "/^--format=<name>::\$/,/^\$/p" "$manual" | sed -n 2,3p |
+	grep -o "\`[a-z0-9-]*\`" | tr -d "\`" >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'format-list.sh: each format of the registry, one line from its page' '
+	sh "$top/Documentation/format-list.sh" "$top" >list &&
+	sed -n "s/^\`\([a-z0-9-]*\)\`::\$/\1/p" list | sort >listed &&
+	registry_formats | sort >expect &&
+	test_cmp expect listed &&
+	grep "^	" list >lines &&
+	test $(wc -l <lines) -eq $(wc -l <expect) &&
+	test_grep "^	Unified and git diffs; \`Documentation/format-diff.md\`.\$" lines
+'
+
+test_expect_success 'format-list.sh: a format without its page is an error naming it' '
+	mkdir -p fake/src/format fake/Documentation &&
+	cp "$top/src/format/registry.c" fake/src/format/ &&
+	cp "$top"/Documentation/format-*.md fake/Documentation/ &&
+	rm fake/Documentation/format-v4a.md &&
+	test_must_fail sh "$top/Documentation/format-list.sh" fake >list 2>err &&
+	test_grep "fake/Documentation/format-v4a.md: no title" err &&
+	printf "# The v4a format\n" >fake/Documentation/format-v4a.md &&
+	test_must_fail sh "$top/Documentation/format-list.sh" fake >list 2>err &&
+	test_grep "format-v4a.md: no title" err
+'
+
 test_expect_success 'the zsh completion offers every option of the table, and no other' '
 	table_options >table &&
 	grep -v "^#" "$top/contrib/completion/_git-ai-apply" |
