@@ -233,6 +233,7 @@ typedef struct aa_op {
 			aa_binhunk bin[2];
 			size_t nbin;
 			char new_blob[41];
+			aa_pos bin_pos; /* "GIT binary patch" / "Binary files" line */
 		};
 	};
 

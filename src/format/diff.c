@@ -1079,6 +1079,7 @@ static void move_binary(aa_op *op, fdiff *f)
 	memcpy(op->new_blob, f->idx_new, sizeof(op->new_blob));
 	memcpy(op->bin, f->bin, sizeof(op->bin));
 	op->nbin = f->nbin;
+	op->bin_pos = f->binary_pos;
 	memset(f->bin, 0, sizeof(f->bin));
 	f->nbin = 0;
 }

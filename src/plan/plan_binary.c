@@ -111,7 +111,7 @@ static int check_preimage(planner *p, const aa_op *op, const aa_oid *cur,
 		return 0;
 	hex_of_id(cur, has);
 	hex_of_id(want, wants);
-	return aa_error(p->d, op->pos, op->path,
+	return aa_error(p->d, op->bin_pos, op->path,
 			"the binary patch applies to blob %s, but the file is blob %s "
 			"(a binary change applies to exactly its pre-image: it is "
 			"never located or merged%s)", wants, has,
@@ -137,7 +137,7 @@ static int binary_result(planner *p, const aa_op *op, const aa_plan_node *n,
 	if (r)
 		return r < 0 ? -1 : 0;
 	if (!op->nbin)
-		return aa_error(p->d, op->pos, n->path,
+		return aa_error(p->d, op->bin_pos, n->path,
 				"the binary content is not in the patch and blob %s is "
 				"not in this repository; ask for a patch made with git "
 				"diff --binary", op->new_blob);
