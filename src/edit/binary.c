@@ -20,6 +20,8 @@
 
 /* The smallest delta: two one-byte sizes and one opcode with a byte. */
 #define DELTA_SIZE_MIN 4
+/* What a delta's stated size may reserve before a byte is made. */
+#define PREALLOC_MAX (4u << 20)
 
 /* A varint at *p (below end): 0, or -1 when cut short or too large. */
 static int delta_size(const unsigned char **p, const unsigned char *end,
@@ -76,7 +78,8 @@ int aa_delta_apply(const unsigned char *src, size_t srclen,
 		return *why = "the delta is for a source of another size", -1;
 	if (left > max)
 		return *why = "the delta's result is too large", -1;
-	if (aa_buf_grow(out, left) < 0)
+	/* room for the stated size, but not more than a few MiB ahead of need */
+	if (aa_buf_grow(out, left < PREALLOC_MAX ? left : PREALLOC_MAX) < 0)
 		return *why = "out of memory", -1;
 	while (p < end) {
 		unsigned char cmd = *p++;

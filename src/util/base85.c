@@ -61,11 +61,12 @@ int aa_inflate_exact(const unsigned char *in, size_t inlen, size_t outlen,
 	int st;
 
 	*out = NULL;
-	if (inlen > UINT_MAX || outlen > UINT_MAX) {
+	if (inlen > UINT_MAX || outlen >= UINT_MAX) {
 		*why = "too large";
 		return -1;
 	}
-	buf = malloc(outlen ? outlen : 1);
+	/* one byte of room more: a stream longer than stated shows in it */
+	buf = malloc(outlen + 1);
 	if (!buf) {
 		*why = "out of memory";
 		return -1;
@@ -79,17 +80,16 @@ int aa_inflate_exact(const unsigned char *in, size_t inlen, size_t outlen,
 	z.next_in = (unsigned char *)in;
 	z.avail_in = (uInt)inlen;
 	z.next_out = buf;
-	z.avail_out = (uInt)outlen;
+	z.avail_out = (uInt)outlen + 1;
 	st = inflate(&z, Z_FINISH);
 	if (st == Z_STREAM_END && z.total_out == outlen) {
 		inflateEnd(&z);
 		*out = buf;
 		return 0;
 	}
-	/* Z_BUF_ERROR with no room left: the data is longer than stated */
-	*why = st == Z_DATA_ERROR ? "the data is not zlib's deflate"
+	*why = z.total_out > outlen ? "the data inflates to more bytes than stated"
 	       : st == Z_STREAM_END ? "the data inflates to fewer bytes than stated"
-	       : z.avail_out == 0 ? "the data inflates to more bytes than stated"
+	       : st == Z_DATA_ERROR ? "the data is not zlib's deflate"
 	       : "the deflated data is cut short";
 	inflateEnd(&z);
 	free(buf);
