@@ -115,6 +115,28 @@ test_expect_success 'creation, deletion, empty files' '
 	round_trip fromempty.diff
 '
 
+test_expect_success 'a copy with a modification; a deletion as "Binary files differ"' '
+	rm -rf src && cp -R repo src &&
+	(
+		cd src &&
+		cp small.bin copy.bin && printf Z >>copy.bin &&
+		git add -A &&
+		git diff --cached --binary -C -C >../copy.diff &&
+		git write-tree >../copy.diff.tree
+	) &&
+	test_grep "^copy from small.bin" copy.diff &&
+	lands_as_git copy.diff &&
+	rm -rf src && cp -R repo src &&
+	(
+		cd src &&
+		git rm -q small.bin &&
+		git diff --cached --full-index >../deldiffer.diff &&
+		git write-tree >../deldiffer.diff.tree
+	) &&
+	test_grep "^Binary files a/small.bin and /dev/null differ" deldiffer.diff &&
+	lands_as_git deldiffer.diff
+'
+
 test_expect_success 'a rename with a modification, a mode change with a binary change' '
 	patch_of rename.diff sh -c "git mv big.bin moved.bin && printf ABC >>moved.bin" &&
 	test_grep "^rename from big.bin" rename.diff &&
@@ -204,9 +226,40 @@ test_expect_success 'the pre-image must be the blob the index line names' '
 		git tag moved
 	) &&
 	rejected_at mod.diff 3 small.bin "the binary patch applies to blob [0-9a-f]\{40\}, but the file is blob [0-9a-f]\{40\}" &&
-	rejected_at mod.diff 3 small.bin "the binary patch applies to blob .*never located or merged; --3way does not merge binary files" --3way &&
 	rejected_at delete.diff 4 small.bin "the binary patch applies to blob" &&
 	(cd repo && git reset -q --hard base && git tag -d moved >/dev/null)
+'
+
+test_expect_success '--3way: a binary conflict, as git apply --3way writes it' '
+	(
+		cd repo &&
+		printf "changed" >>small.bin &&
+		git commit -q -a -m "small changed"
+	) &&
+	rm -rf us them && cp -R repo us && cp -R repo them &&
+	git -C them update-index -q --refresh &&
+	test_expect_code 1 git -C them apply --3way ../mod.diff &&
+	(
+		cd us &&
+		test_expect_code 1 git ai-apply --3way ../mod.diff 2>err &&
+		test_grep "small.bin: ../mod.diff:3: applied with conflicts: binary files cannot be merged" err
+	) &&
+	git -C us ls-files -s >us.stages &&
+	git -C them ls-files -s >them.stages &&
+	test_cmp them.stages us.stages &&
+	test "$(grep -c " [123]	small.bin" us.stages)" = 3 &&
+	cmp us/small.bin repo/small.bin &&
+	# a pre-image the repository lacks: no merge, refused
+	rm -rf other && git init -q other &&
+	(
+		cd other &&
+		printf "\000other" >small.bin &&
+		git add small.bin &&
+		printf X >>small.bin &&
+		git diff --binary >../other.diff
+	) &&
+	rejected_at other.diff 3 small.bin "the binary patch applies to blob [0-9a-f]\{40\}, which this repository lacks" --3way &&
+	(cd repo && git reset -q --hard base)
 '
 
 test_expect_success 'already applied: skipped' '

@@ -114,8 +114,7 @@ static int check_preimage(planner *p, const aa_op *op, const aa_oid *cur,
 	return aa_error(p->d, op->bin_pos, op->path,
 			"the binary patch applies to blob %s, but the file is blob %s "
 			"(a binary change applies to exactly its pre-image: it is "
-			"never located or merged%s)", wants, has,
-			p->opts->threeway ? "; --3way does not merge binary files" : "");
+			"never located or merged)", wants, has);
 }
 
 /*
@@ -184,6 +183,76 @@ static int op_ids(planner *p, const aa_op *op, aa_oid *old_id, aa_oid *new_id)
 	return 0;
 }
 
+/* The bytes of blob id, read from the repository into out. */
+static int read_blob(planner *p, const aa_op *op, const aa_oid *id, aa_buf *out)
+{
+	if (p->base->read(p->base->ctx, id, out) < 0)
+		return base_failed(p, op->path, "cannot read the object");
+	return 0;
+}
+
+/*
+ * --3way, the file not the pre-image, as git apply --3way: the result
+ * is made from the pre-image blob (which the repository must hold), and
+ * binary files cannot be merged, so the path is a conflict: stages 1, 2
+ * and 3 (pre-image, the file, the result) in the index, the work tree
+ * keeps the file.
+ */
+static int binary_conflict(planner *p, const aa_op *op, aa_plan_node *n,
+			   const aa_oid *old_id, const aa_oid *new_id)
+{
+	aa_buf pre = AA_BUF_INIT, theirs = AA_BUF_INIT;
+	const char *cur;
+	char *ours = NULL, *ours_wt = NULL;
+	size_t len = 0;
+	int use_id = 0, r = repository_has(p, op, old_id), i;
+
+	if (r == 0)
+		return aa_error(p->d, op->bin_pos, op->path,
+				"the binary patch applies to blob %s, which this repository "
+				"lacks, and the file is another blob; no 3-way merge (--3way) "
+				"without it", op->base_blob);
+	if (r < 0 || read_blob(p, op, old_id, &pre) < 0 ||
+	    binary_result(p, op, n, pre.ptr ? pre.ptr : "", pre.len, new_id,
+			  &use_id, &theirs) < 0 ||
+	    (use_id && read_blob(p, op, new_id, &theirs) < 0) ||
+	    node_bytes(p, n, &cur, &len) < 0)
+		goto fail;
+	ours = aa_strndup(cur, len);
+	ours_wt = aa_strndup(cur, len);
+	if (!ours || !ours_wt) {
+		oom(p, op->pos);
+		goto fail;
+	}
+	n->stage_len[0] = pre.len;
+	n->stage[0] = pre.ptr ? aa_buf_detach(&pre) : aa_strdup("");
+	n->stage_len[1] = len;
+	n->stage[1] = ours;
+	n->stage_len[2] = theirs.len;
+	n->stage[2] = theirs.ptr ? aa_buf_detach(&theirs) : aa_strdup("");
+	for (i = 0; i < 3; i++)
+		if (!n->stage[i]) {
+			free(ours_wt);
+			return oom(p, op->pos);
+		}
+	n->stage_mode = n->mode;
+	n->conflict = 1;
+	node_set_data(n, ours_wt, len);
+	p->plan->ops_applied++;
+	aa_warn(p->d, op->bin_pos, op->path,
+		"applied with conflicts: binary files cannot be merged (the patch applies "
+		"to blob %s, the file is another blob); the work tree keeps the file, "
+		"stages 1, 2 and 3 in the index (--3way), as git apply --3way",
+		op->base_blob);
+	return 0;
+fail:
+	free(ours);
+	free(ours_wt);
+	aa_buf_free(&pre);
+	aa_buf_free(&theirs);
+	return -1;
+}
+
 /* A binary modification of the existing file n (plan_edit). */
 int plan_binary_edit(planner *p, const aa_op *op, aa_plan_node *n)
 {
@@ -205,6 +274,8 @@ int plan_binary_edit(planner *p, const aa_op *op, aa_plan_node *n)
 		p->plan->ops_skipped++;
 		return 0;
 	}
+	if (!same_id(&cur, &old_id) && p->opts->threeway && p->base->merge3_markers)
+		return binary_conflict(p, op, n, &old_id, &new_id);
 	if (check_preimage(p, op, &cur, &old_id) < 0 ||
 	    node_bytes(p, n, &data, &len) < 0 ||
 	    binary_result(p, op, n, data, len, &new_id, &use_id, &out) < 0) {
