@@ -296,7 +296,7 @@ test_expect_success 'corrupt data is refused at its line' '
 	sed "s/^literal 3000/literal x/" lit.diff >corrupt5.diff &&
 	rejected_at corrupt5.diff "$line" small.bin "corrupt binary patch: no size" &&
 	sed "/^literal 3000/d" lit.diff >corrupt6.diff &&
-	rejected_at corrupt6.diff "$line" small.bin "unrecognized binary patch"
+	rejected_at corrupt6.diff $((line - 1)) small.bin "unrecognized binary patch"
 '
 
 test_expect_success 'an abbreviated index line is refused, as git does' '

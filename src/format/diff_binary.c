@@ -160,7 +160,7 @@ int aa_diff_read_binary(aa_dparser *P, const char *name, aa_binhunk bin[2],
 	*nbin = 0;
 	r = read_hunk(P, name, &bin[0]);
 	if (r == 0)
-		return aa_error(P->d, aa_diff_pos(P, l.lineno + 1), name,
+		return aa_error(P->d, aa_diff_pos(P, l.lineno), name,
 				"unrecognized binary patch: 'GIT binary patch' is not "
 				"followed by a 'literal <size>' or 'delta <size>' line");
 	if (r < 0)

@@ -246,7 +246,7 @@ static void test_parse_refusals(void **state)
 	/* no hunk after "GIT binary patch" */
 	assert_int_equal(parse(&f, "diff --git a/x b/x\nGIT binary patch\nnope\n",
 			       AA_FORMAT_DIFF), -1);
-	assert_true(has_error(&f, 3, "unrecognized binary patch"));
+	assert_true(has_error(&f, 2, "unrecognized binary patch"));
 	release(&f);
 }
 
