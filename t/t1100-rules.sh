@@ -375,14 +375,14 @@ test_expect_success 'binary files can be deleted' '
 	test_grep "^index [0-9a-f]\{40\}\.\.0\{40\}" bd.out
 '
 
-test_expect_success 'GIT binary patches are rejected as not supported yet' '
+test_expect_success 'a GIT binary patch with an abbreviated index line is refused, as git does' '
 	write_diff gb.diff <<-\EOF &&
 	diff --git a/img.png b/img.png
 	new file mode 100644
-	index 0000000..1111111
+	index 0000000..e69de29
 	GIT binary patch
-	literal 5
-	McmZ?wbhEO000
+	literal 0
+	HcmV?d00001
 
 	literal 0
 	HcmV?d00001
@@ -391,7 +391,7 @@ test_expect_success 'GIT binary patches are rejected as not supported yet' '
 	(
 		cd repo &&
 		test_rejected ../gb.diff &&
-		test_grep "not supported" err
+		test_grep "img.png: ../gb.diff:4: cannot apply binary patch without full index line" err
 	)
 '
 test_expect_success 'a path written whole twice: the second wins, with a warning naming the first' '

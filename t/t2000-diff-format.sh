@@ -754,26 +754,31 @@ test_expect_success 'edits see the result of earlier ones: create, then patch it
 	)
 '
 
-test_expect_success 'GIT binary patch and "Binary files differ" are rejected' '
+test_expect_success 'GIT binary patch lands; "Binary files differ" with abbreviated ids is refused' '
 	(
 		cd repo &&
 		printf "\211PNG\r\n\032\n\000\000\000\rIHDR\000\001" >docs/logo.png &&
 		git diff --binary >../bin.diff &&
 		git diff >../bin2.diff &&
+		cp docs/logo.png ../logo.expect &&
 		git checkout -q -- docs/logo.png
 	) &&
 	test_grep "^GIT binary patch" bin.diff &&
 	test_grep "^Binary files a/docs/logo.png and b/docs/logo.png differ" bin2.diff &&
-	for d in bin.diff bin2.diff
-	do
-		chat_answer diff $d >answer.md &&
-		fresh w-rej &&
-		(
-			cd w-rej &&
-			test_rejected ../answer.md &&
-			test_grep -i "docs/logo.png: .*binary" err
-		) || return 1
-	done
+	chat_answer diff bin.diff >answer.md &&
+	fresh w-bin &&
+	(
+		cd w-bin &&
+		git ai-apply ../answer.md &&
+		test_cmp ../logo.expect docs/logo.png
+	) &&
+	chat_answer diff bin2.diff >answer.md &&
+	fresh w-rej &&
+	(
+		cd w-rej &&
+		test_rejected ../answer.md &&
+		test_grep "docs/logo.png: ../answer.md:[0-9]*: cannot apply binary patch without full index line" err
+	)
 '
 
 test_done

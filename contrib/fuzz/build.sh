@@ -33,7 +33,7 @@ san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-fram
 opt="-O2 -g"
 ${MAKE:-make} -s B="$out" CC="$CLANG" OPT="$opt" \
 	SAN_FLAGS="-fsanitize=fuzzer-no-link $san" "$out/libaiapply.a"
-pkgs="libgit2 yaml-0.1 libcjson libxxhash"
+pkgs="libgit2 yaml-0.1 libcjson libxxhash zlib"
 cflags="-std=c11 -Wall -Wextra -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc $opt"
 for t in $FUZZ_TARGETS; do
 	src=contrib/fuzz/fuzz-$t.c

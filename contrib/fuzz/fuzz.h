@@ -122,6 +122,11 @@ static inline void fz_check_op(const aa_op *op)
 		for (i = 0; i < op->nrepls; i++)
 			fz_check(op->repls[i].find && op->repls[i].find_len,
 				 "replacement without a find text", op->path);
+	} else if (op->edit_kind == AA_EDIT_BINARY) {
+		for (i = 0; i < op->nbin && i < 2; i++)
+			fz_check(!op->bin[i].len || op->bin[i].data,
+				 "binary hunk data is NULL", op->path);
+		fz_check(op->nbin <= 2, "more than two binary hunks", op->path);
 	} else if (op->edit_kind != AA_EDIT_AP) {
 		for (i = 0; i < op->nhunks; i++)
 			fz_check_hunk(&op->hunks[i]);

@@ -40,7 +40,7 @@ add_answers() {
 
 for t in $FUZZ_TARGETS; do
 	case $t in
-	path|text) ;;
+	path|text|binary) ;;
 	*) add_answers "$t" ;;
 	esac
 	if test -d "contrib/fuzz/seeds/$t"; then

@@ -230,6 +230,46 @@ static int apmods_clone(aa_op *op, const aa_op *src)
 	return 0;
 }
 
+static void bin_free(aa_op *op)
+{
+	free(op->bin[0].data);
+	free(op->bin[1].data);
+}
+
+static int bin_clone(aa_op *op, const aa_op *src)
+{
+	size_t i;
+
+	memset(op->bin, 0, sizeof(op->bin));
+	for (i = 0; i < src->nbin && i < 2; i++) {
+		op->bin[i] = src->bin[i];
+		op->bin[i].data = malloc(src->bin[i].len ? src->bin[i].len : 1);
+		if (!op->bin[i].data)
+			return -1;
+		if (src->bin[i].len)
+			memcpy(op->bin[i].data, src->bin[i].data, src->bin[i].len);
+	}
+	return 0;
+}
+
+int aa_op_binary_reverse(aa_op *op)
+{
+	char id[41];
+	aa_binhunk h;
+
+	if (op->edit_kind != AA_EDIT_BINARY)
+		return 0;
+	if (op->nbin == 1)
+		return -1;
+	memcpy(id, op->base_blob, sizeof(id));
+	memcpy(op->base_blob, op->new_blob, sizeof(id));
+	memcpy(op->new_blob, id, sizeof(id));
+	h = op->bin[0];
+	op->bin[0] = op->bin[1];
+	op->bin[1] = h;
+	return 0;
+}
+
 /*
  * The memory of each payload, by the kind that tags it: the one place
  * that knows which member of the union an edit kind uses (the engines,
@@ -245,11 +285,13 @@ typedef struct payload_kind {
 static const payload_kind hunk_payload = { hunks_free, hunks_clone };
 static const payload_kind repl_payload = { repls_free, repls_clone };
 static const payload_kind apmod_payload = { apmods_free, apmods_clone };
+static const payload_kind bin_payload = { bin_free, bin_clone };
 
 static const payload_kind *payload_of(aa_edit_kind kind)
 {
 	return kind == AA_EDIT_REPLACEMENTS ? &repl_payload :
-	       kind == AA_EDIT_AP ? &apmod_payload : &hunk_payload;
+	       kind == AA_EDIT_AP ? &apmod_payload :
+	       kind == AA_EDIT_BINARY ? &bin_payload : &hunk_payload;
 }
 
 void aa_op_free(aa_op *op)

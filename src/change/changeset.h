@@ -30,8 +30,10 @@ typedef enum aa_edit_kind {
 	AA_EDIT_REPLACEMENTS, /* literal find/replace (aptix) */
 	AA_EDIT_AP,           /* ap modifications (format-ap.md) */
 	AA_EDIT_V4A,          /* v4a chunks: hunks with "@@ context" anchors */
-	AA_EDIT_ELIDE         /* `content` replaces the file; its elisions
+	AA_EDIT_ELIDE,        /* `content` replaces the file; its elisions
 				 stand for the original's lines */
+	AA_EDIT_BINARY        /* a git binary patch: bytes to bytes, checked
+				 by object ids (aa_binhunk below) */
 } aa_edit_kind;
 
 /* Where the first line of an op's content is in the input. */
@@ -122,6 +124,20 @@ typedef struct aa_apmod {
 	long trailing_blank_lines;
 } aa_apmod;
 
+/* How a hunk of a "GIT binary patch" gives its result. */
+typedef enum aa_bin_method {
+	AA_BIN_LITERAL,  /* "literal <size>": data is the result itself */
+	AA_BIN_DELTA     /* "delta <size>": data is git's delta against the pre-image */
+} aa_bin_method;
+
+/* One hunk of a "GIT binary patch", base85-decoded and inflated. */
+typedef struct aa_binhunk {
+	aa_pos pos;              /* its "literal" / "delta" line */
+	aa_bin_method method;
+	unsigned char *data;     /* exactly the size the line states (owned) */
+	size_t len;
+} aa_binhunk;
+
 typedef struct aa_op {
 	aa_op_kind kind;
 	aa_pos pos;
@@ -200,6 +216,25 @@ typedef struct aa_op {
 			/* strip trailing blanks of every line of the result */
 			int strip_trailing_ws;
 		};
+		/*
+		 * AA_EDIT_BINARY, on an AA_OP_EDIT (a modification), an
+		 * AA_OP_WRITE (a creation: the pre-image is empty) or an
+		 * AA_OP_DELETE (the file must be base_blob): base_blob holds
+		 * the full id of the pre-image and new_blob that of the
+		 * result (40 hex digits each, all zeros for "no file").
+		 * bin[0] is the forward hunk (pre-image to result), bin[1]
+		 * the optional reverse one (result to pre-image), nbin how
+		 * many there are: 0 for "Binary files a/x and b/x differ",
+		 * whose result must be in the repository by new_blob.
+		 * Reversing the change (-R) swaps base_blob with new_blob
+		 * and bin[0] with bin[1]: aa_op_binary_reverse().
+		 */
+		struct {
+			aa_binhunk bin[2];
+			size_t nbin;
+			char new_blob[41];
+			aa_pos bin_pos; /* "GIT binary patch" / "Binary files" line */
+		};
 	};
 
 	/*
@@ -258,6 +293,13 @@ int aa_hunk_add_line(aa_hunk *h, char kind, const char *text, size_t len);
 int aa_hunk_side_text(const aa_hunk *h, char kind, aa_buf *out);
 aa_repl *aa_op_add_repl(aa_op *op, aa_pos pos);
 aa_apmod *aa_op_add_apmod(aa_op *op, aa_pos pos);
+/*
+ * An AA_EDIT_BINARY op reversed (-R): the ids and the two hunks swap.
+ * 0, or -1 when the patch has a forward hunk but no reverse one (git:
+ * "cannot reverse-apply a binary patch without the reverse hunk").
+ * The op's kind (creation / deletion) is the caller's to swap.
+ */
+int aa_op_binary_reverse(aa_op *op);
 void aa_op_free(aa_op *op);
 /*
  * Appends a deep copy of src to cs (-1 when out of memory; what was

@@ -98,11 +98,19 @@ void aa_edit_ctx_release(aa_edit_ctx *cx);
  * returning 0, or -1 with errors in cx->diags (the text then undefined).
  */
 typedef int (*aa_engine_fn)(aa_text *t, const aa_op *op, aa_edit_ctx *cx);
+/*
+ * An engine of bytes, not text (a binary patch): the result of the op's
+ * payload on the pre-image pre[0..prelen) into out; 0, or -1 with the
+ * error in cx->diags.
+ */
+typedef int (*aa_bytes_fn)(const char *pre, size_t prelen, const aa_op *op,
+			   aa_edit_ctx *cx, aa_buf *out);
 
 typedef struct aa_engine {
 	aa_edit_kind kind;
 	const char *name;     /* "hunks", "replacements", ... */
-	aa_engine_fn apply;   /* NULL: nothing to apply (a mode change) */
+	aa_engine_fn apply;   /* NULL: nothing to apply to a text */
+	aa_bytes_fn bytes;    /* the engine of bytes, when it is one */
 } aa_engine;
 
 /* The engine of an edit kind (src/edit/engines.c); NULL for none. */
@@ -132,6 +140,23 @@ int aa_hunk_has_elisions(const aa_hunk *h, const char *path);
  */
 int aa_hunk_resolve_elisions(aa_hunk *h, const char *path, const char *shown,
 			     aa_diags *d);
+
+/*
+ * The binary engine (src/edit/binary.c): the forward hunk of the op's
+ * binary patch on the pre-image (a literal is the result, a delta is
+ * applied to it). Object ids are not checked here.
+ */
+int aa_edit_binary(const char *pre, size_t prelen, const aa_op *op,
+		   aa_edit_ctx *cx, aa_buf *out);
+/*
+ * git's delta format applied to src[0..srclen) into out (appended):
+ * 0, or -1 with *why when the delta is malformed, is for a source of
+ * another size, reaches outside it, or makes more than max bytes or
+ * another size than it states.
+ */
+int aa_delta_apply(const unsigned char *src, size_t srclen,
+		   const unsigned char *delta, size_t dlen, size_t max,
+		   aa_buf *out, const char **why);
 
 /* Where a block that looks like an excerpt of a file sits in it. */
 typedef struct aa_excerpt {

@@ -10,12 +10,14 @@
 #include "edit/edit.h"
 
 static const aa_engine engines[] = {
-	{ AA_EDIT_NONE, "none", NULL },
-	{ AA_EDIT_HUNKS, "hunks", aa_edit_hunks },
-	{ AA_EDIT_REPLACEMENTS, "replacements", aa_edit_replacements },
-	{ AA_EDIT_AP, "ap modifications", aa_edit_ap },
-	{ AA_EDIT_V4A, "v4a chunks", aa_edit_v4a },
-	{ AA_EDIT_ELIDE, "elisions", aa_edit_elide },
+	{ AA_EDIT_NONE, "none", NULL, NULL },
+	{ AA_EDIT_HUNKS, "hunks", aa_edit_hunks, NULL },
+	{ AA_EDIT_REPLACEMENTS, "replacements", aa_edit_replacements, NULL },
+	{ AA_EDIT_AP, "ap modifications", aa_edit_ap, NULL },
+	{ AA_EDIT_V4A, "v4a chunks", aa_edit_v4a, NULL },
+	{ AA_EDIT_ELIDE, "elisions", aa_edit_elide, NULL },
+	/* bytes, not text: `bytes` instead of `apply` */
+	{ AA_EDIT_BINARY, "binary patch", NULL, aa_edit_binary },
 };
 
 const aa_engine *aa_engine_of(aa_edit_kind kind)

@@ -42,6 +42,17 @@ typedef struct fdiff {
 	int rename, copy, new_file, deleted;
 	uint32_t old_mode, new_mode, file_mode;
 	char old_blob[41];        /* "index <old>..<new>": <old>, or "" */
+	char idx_old[41], idx_new[41]; /* both ids as written ("" if none) */
+	int full_index;           /* both are full ids (a binary patch needs it) */
+	/*
+	 * A binary change: BIN_PATCH ("GIT binary patch", its hunks in
+	 * bin) or BIN_DIFFER ("Binary files ... differ": no data), read at
+	 * the line binary_pos.
+	 */
+	enum { BIN_NONE, BIN_PATCH, BIN_DIFFER } binary;
+	aa_pos binary_pos;
+	aa_binhunk bin[2];
+	size_t nbin;
 	/* resolved */
 	fkind kind;
 	dname path, dest;
@@ -706,12 +717,19 @@ static const char *any_name(const fdiff *f)
 	return NULL;
 }
 
+/*
+ * "Binary files a/x and b/x differ" with no git header: no index line,
+ * so no way to find the content (git: "without full index line").
+ */
 static int binary_error(aa_dparser *P, long lineno, const char *name)
 {
 	return name_diag(P, AA_DIAG_ERROR, aa_diff_pos(P, lineno), name,
 			 name ? strlen(name) : 0,
 			 P->o->strict ? "forbidden construct: Binary diff markers"
-				      : "binary patches are not supported yet");
+				      : "cannot apply binary patch without full index line: "
+					"the diff says only that the binary file differs, and "
+					"names neither its content nor its blob; ask for a patch "
+					"made with git diff --binary");
 }
 
 static int is_binary_marker(const aa_dline *l)
@@ -739,6 +757,45 @@ static void parse_index_line(const aa_dline *l, size_t skip, fdiff *f)
 	f->old_blob[n] = '\0';
 }
 
+/* "index <old>..<new>": the hint above, and both ids for a binary patch. */
+static void read_index_line(const aa_dline *l, size_t skip, fdiff *f)
+{
+	parse_index_line(l, skip, f);
+	f->full_index = aa_diff_index_ids(l->s + skip, l->len - skip,
+					  f->idx_old, f->idx_new);
+}
+
+/* "Binary files x and y differ" / "Files x and y differ" (git's binhdr). */
+static int is_differ_line(const aa_dline *l)
+{
+	return (aa_diff_starts(l, "Binary files ") || aa_diff_starts(l, "Files ")) &&
+	       l->len >= 7 && !memcmp(l->s + l->len - 7, " differ", 7);
+}
+
+/*
+ * After a git diff's headers: the binary change that may follow them.
+ * 0 (none, or read), -1 on error.
+ */
+static int read_binary_part(aa_dparser *P, fdiff *f)
+{
+	aa_dline l;
+
+	if (!aa_diff_peek(P, 0, &l))
+		return 0;
+	if (aa_diff_starts(&l, "GIT binary patch") &&
+	    aa_rtrim(l.s, l.len, aa_is_blank) == 16) {
+		f->binary = BIN_PATCH;
+		f->binary_pos = aa_diff_pos(P, l.lineno);
+		return aa_diff_read_binary(P, any_name(f), f->bin, &f->nbin);
+	}
+	if (is_differ_line(&l)) {
+		f->binary = BIN_DIFFER;
+		f->binary_pos = aa_diff_pos(P, l.lineno);
+		return aa_diff_take(P, &l);
+	}
+	return 0;
+}
+
 /*
  * The git extended header lines, one row each, as git's apply.c reads
  * them: a line starting with `prefix` is one of them, and the rest of
@@ -749,9 +806,8 @@ static void parse_index_line(const aa_dline *l, size_t skip, fdiff *f)
 typedef enum ext_kind {
 	EXT_MODE,     /* an octal mode into a uint32_t */
 	EXT_NAME,     /* a file name into a dname */
-	EXT_INDEX,    /* "index": kept only as a hint (see parse_index_line) */
-	EXT_IGNORED,  /* similarity scores say nothing the names and hunks do not */
-	EXT_BINARY    /* not a header, but it ends the headers with an error */
+	EXT_INDEX,    /* "index": a hint (parse_index_line); binary patches check it */
+	EXT_IGNORED   /* similarity scores say nothing the names and hunks do not */
 } ext_kind;
 
 #define NO_FLAG SIZE_MAX
@@ -779,8 +835,6 @@ static const struct ext_row {
 	EXT_ROW("similarity index ", EXT_IGNORED, 0, NO_FLAG),
 	EXT_ROW("dissimilarity index ", EXT_IGNORED, 0, NO_FLAG),
 	EXT_ROW("index ", EXT_INDEX, 0, NO_FLAG),
-	EXT_ROW("GIT binary patch", EXT_BINARY, 0, NO_FLAG),
-	EXT_ROW("Binary files ", EXT_BINARY, 0, NO_FLAG),
 };
 
 /* Reads the rest of line l as row says; 0 or -1 with an error. */
@@ -801,11 +855,8 @@ static int ext_read(aa_dparser *P, const aa_dline *l,
 			strip_at(P, l, (dname *)(at + row->field), P->o->strip - 1) < 0)
 		       ? -1 : 0;
 	case EXT_INDEX:
-		parse_index_line(l, row->skip, f);
+		read_index_line(l, row->skip, f);
 		return 0;
-	case EXT_BINARY:
-		binary_error(P, l->lineno, any_name(f));
-		return -1;
 	default:
 		return 0;
 	}
@@ -847,9 +898,10 @@ static int read_git_headers(aa_dparser *P, fdiff *f)
 	}
 	if (r < 0)
 		return -1;
-	if (aa_diff_peek(P, 0, &l) && aa_diff_starts(&l, "--- "))
-		return read_names(P, f);
-	return 0;
+	if (aa_diff_peek(P, 0, &l) && aa_diff_starts(&l, "--- ") &&
+	    read_names(P, f) < 0)
+		return -1;
+	return read_binary_part(P, f);
 }
 
 /* ---- resolving the names into one kind of change ------------------- */
@@ -1019,8 +1071,25 @@ static aa_op *new_op(aa_dparser *P, const fdiff *f, aa_op_kind kind,
 	return op;
 }
 
+/* A binary change's ids and hunks, moved to the op (see aa_op). */
+static void move_binary(aa_op *op, fdiff *f)
+{
+	op->edit_kind = AA_EDIT_BINARY;
+	memcpy(op->base_blob, f->idx_old, sizeof(op->base_blob));
+	memcpy(op->new_blob, f->idx_new, sizeof(op->new_blob));
+	memcpy(op->bin, f->bin, sizeof(op->bin));
+	op->nbin = f->nbin;
+	op->bin_pos = f->binary_pos;
+	memset(f->bin, 0, sizeof(f->bin));
+	f->nbin = 0;
+}
+
 static void move_hunks(aa_op *op, fdiff *f)
 {
+	if (f->binary) {
+		move_binary(op, f);
+		return;
+	}
 	op->hunks = f->c.hunks;
 	op->nhunks = f->c.nhunks;
 	op->edit_kind = op->nhunks ? AA_EDIT_HUNKS : AA_EDIT_NONE;
@@ -1057,12 +1126,27 @@ static int new_file_content(const fdiff *f, aa_buf *out)
 	return 0;
 }
 
+/* A binary creation: its content comes from the patch when planned. */
+static int emit_binary_create(aa_dparser *P, fdiff *f)
+{
+	aa_op *op = new_op(P, f, AA_OP_WRITE, &f->path);
+
+	if (!op)
+		return -1;
+	op->exist = AA_EXIST_NEW;
+	op->mode = f->file_mode ? f->file_mode : f->new_mode;
+	move_binary(op, f);
+	return 0;
+}
+
 static int emit_create(aa_dparser *P, fdiff *f)
 {
 	const aa_hunk *bad = hunk_with_other_lines(f, "+");
 	aa_buf content = AA_BUF_INIT;
 	aa_op *op;
 
+	if (f->binary)
+		return emit_binary_create(P, f);
 	if (bad)
 		return aa_error(P->d, bad->pos, f->path.s,
 				"a new file's diff may only add lines "
@@ -1126,13 +1210,33 @@ static int emit_move(aa_dparser *P, fdiff *f)
 	op->to = aa_strdup(f->dest.s);
 	if (!op->to)
 		return aa_error(P->d, f->pos, NULL, "out of memory");
-	if (f->c.nhunks || f->new_mode)
+	if (f->c.nhunks || f->new_mode || f->binary)
 		return emit_edit(P, f, &f->dest);
 	return 0;
 }
 
+/*
+ * A binary change needs both full ids, as git apply does: the pre-image
+ * is checked by one and the result by the other.
+ */
+static int check_binary(aa_dparser *P, const fdiff *f)
+{
+	const dname *n = f->dest.s ? &f->dest : &f->path;
+
+	if (f->full_index)
+		return 0;
+	return name_diag(P, AA_DIAG_ERROR, f->binary_pos, n->s, n->len,
+			 f->idx_old[0] ? "cannot apply binary patch without full index "
+			 "line: the 'index' line abbreviates the ids (a binary patch "
+			 "needs both full ids: git diff --binary --full-index)"
+			 : "cannot apply binary patch without full index line: the "
+			 "diff has no 'index <old>..<new>' line with both full ids");
+}
+
 static int emit(aa_dparser *P, fdiff *f)
 {
+	if (f->binary && check_binary(P, f) < 0)
+		return -1;
 	switch (f->kind) {
 	case F_CREATE:
 		return emit_create(P, f);
@@ -1144,7 +1248,7 @@ static int emit(aa_dparser *P, fdiff *f)
 	case F_EDIT:
 		break;
 	}
-	if (!f->c.nhunks && !f->new_mode)
+	if (!f->c.nhunks && !f->new_mode && !f->binary)
 		return aa_error(P->d, f->pos, f->path.s,
 				"the diff changes nothing (no hunk, no mode change)");
 	return emit_edit(P, f, &f->path);
@@ -1164,6 +1268,8 @@ static void fdiff_free(fdiff *f)
 	dname_free(&f->dest);
 	dname_free(&f->other);
 	aa_op_free(&f->c);
+	free(f->bin[0].data);
+	free(f->bin[1].data);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -1223,7 +1329,7 @@ static int file_diff(run *R, const aa_dline *start, fstart how)
 	r = read_headers(P, f, how);
 	if (!r && !P->o->strict)
 		r = resolve_and_check(P, f);
-	if (!r)
+	if (!r && !f->binary)
 		r = read_hunks(P, f, how);
 	R->nfiles++;
 	if (P->o->strict) {

@@ -72,6 +72,23 @@ size_t aa_diff_stamp_len(const char *s, size_t len, size_t *sep);
 int aa_diff_stamp_is_epoch(const char *s, size_t len);
 
 /*
+ * diff_binary.c: the "GIT binary patch" whose line is current, for the
+ * file `name` (messages): its forward hunk into bin[0] and its reverse
+ * one, when there is one, into bin[1] (*nbin: 1 or 2), each decoded and
+ * inflated to the size it states. 0, or -1 with an error naming the
+ * line ("corrupt binary patch: ...").
+ */
+int aa_diff_read_binary(aa_dparser *P, const char *name, aa_binhunk bin[2],
+			size_t *nbin);
+/*
+ * The ids of an "index <old>..<new>[ <mode>]" line (s: after "index "):
+ * as written (hex, up to 40 digits each, "" when unreadable); 1 when
+ * both are full (40 digits), as a binary patch needs them.
+ */
+int aa_diff_index_ids(const char *s, size_t len, char old_id[41],
+		      char new_id[41]);
+
+/*
  * --strict: the start of every message of the contract's first rule
  * (Documentation/format-diff.md, "--strict").
  */

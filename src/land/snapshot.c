@@ -300,6 +300,38 @@ static int merge3_markers(void *ctx, const char *path,
 					 ours_len, theirs, theirs_len, out);
 }
 
+/* ---- object ids, for binary patches ---- */
+
+static int blob_id(void *ctx, const char *data, size_t len, aa_oid *out)
+{
+	git_oid id;
+
+	(void)ctx;
+	if (git_odb_hash(&id, data, len, GIT_OBJECT_BLOB) < 0)
+		return -1;
+	to_aa_oid(out, &id);
+	return 0;
+}
+
+static int has_blob(void *ctx, const aa_oid *oid)
+{
+	aa_session *s = ctx;
+	git_odb *odb;
+	git_oid id;
+	git_object_t type;
+	size_t len;
+	int r;
+
+	aa_oid_to_git(&id, oid);
+	if (git_repository_odb(&odb, s->repo) < 0)
+		return -1;
+	r = git_odb_read_header(&len, &type, odb, &id);
+	git_odb_free(odb);
+	if (r == GIT_ENOTFOUND)
+		return 0;
+	return r < 0 ? -1 : type == GIT_OBJECT_BLOB;
+}
+
 void aa_snapshot_bind(aa_session *s)
 {
 	aa_snapshot *sn = &s->snap;
@@ -321,6 +353,8 @@ void aa_snapshot_bind(aa_session *s)
 	sn->history = history;
 	sn->merge3 = merge3;
 	sn->merge3_markers = merge3_markers;
+	sn->blob_id = blob_id;
+	sn->has_blob = has_blob;
 	if (s->opts->check_worktree)
 		sn->worktree_beyond_link = worktree_beyond_link;
 }

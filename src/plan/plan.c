@@ -28,7 +28,8 @@ static int node_changed(planner *p, aa_plan_node *n, int *changed)
 		*changed = 0;
 		return 0;
 	}
-	if (n->mode != n->base_mode) {
+	/* a conflict changes the index (stages), whatever the work tree keeps */
+	if (n->mode != n->base_mode || n->conflict) {
 		*changed = 1;
 		return 0;
 	}

@@ -63,6 +63,9 @@ static int run_edit_engine(aa_text *t, const aa_op *op, aa_edit_ctx *cx)
 		return aa_edit_v4a(t, op, cx);
 	case AA_EDIT_ELIDE:
 		return aa_edit_elide(t, op, cx);
+	case AA_EDIT_BINARY: /* bytes, not text: plan_binary.c */
+		return aa_error(cx->diags, op->pos, cx->path,
+				"a binary patch does not edit text");
 	case AA_EDIT_NONE:
 		break;
 	}

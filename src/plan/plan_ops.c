@@ -115,7 +115,8 @@ static int plan_edit_existing(planner *p, const aa_op *op, aa_plan_node *n)
 	}
 	if (op->edit_kind == AA_EDIT_NONE)
 		return 0;
-	r = plan_text_edit(p, op, n);
+	r = op->edit_kind == AA_EDIT_BINARY ? plan_binary_edit(p, op, n)
+					      : plan_text_edit(p, op, n);
 	if (r < 0) {
 		n->mode = was_mode;
 		n->touched = was_touched;
@@ -134,6 +135,8 @@ static int check_deletion_content(planner *p, const aa_op *op,
 	size_t len;
 	int r;
 
+	if (op->edit_kind == AA_EDIT_BINARY)
+		return check_binary_deletion(p, op, n);
 	if (!op->nhunks || n->mode == AA_MODE_LINK)
 		return 0;
 	if (node_bytes(p, n, &data, &len) < 0)

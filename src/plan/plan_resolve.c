@@ -436,7 +436,8 @@ static int resolve_path(planner *p, const aa_op *op, const char *given,
 	if (r && (r = path_lives(p, op, *out, role)) != 0)
 		return r < 0 ? -1 : 0;
 	/* --strict paths are exact (format-diff.md); its own errors say why */
-	if (role == ROLE_NEW || role == ROLE_DEST || op->strict)
+	if (role == ROLE_NEW || role == ROLE_DEST || op->strict ||
+	    op->edit_kind == AA_EDIT_BINARY) /* a binary change: its path */
 		return 0;
 	/* one path, one file: as an earlier operation's content resolved it */
 	for (i = 0; i < p->nres; i++)

@@ -304,6 +304,8 @@ int plan_write(planner *p, const aa_op *op)
 		return plan_gitlink_add(p, op, n);
 	if (check_not_submodule(p, op->pos, n) < 0)
 		return -1;
+	if (op->edit_kind == AA_EDIT_BINARY)
+		return plan_binary_create(p, op, n);
 	if (n->exists) {
 		if ((r = write_existing(p, op, n, &mode)) != 0)
 			return r < 0 ? -1 : 0;

@@ -23,6 +23,7 @@
 #define add_file_mark aa_pl_add_file_mark
 #define append_landings aa_pl_append_landings
 #define base_failed aa_pl_base_failed
+#define check_binary_deletion aa_pl_check_binary_deletion
 #define check_dir_worktree aa_pl_check_dir_worktree
 #define check_leading_dirs aa_pl_check_leading_dirs
 #define check_no_conflict aa_pl_check_no_conflict
@@ -59,6 +60,8 @@
 #define node_sync aa_pl_node_sync
 #define oom aa_pl_oom
 #define plan_delete aa_pl_plan_delete
+#define plan_binary_create aa_pl_plan_binary_create
+#define plan_binary_edit aa_pl_plan_binary_edit
 #define plan_edit aa_pl_plan_edit
 #define plan_gitlink_add aa_pl_plan_gitlink_add
 #define plan_gitlink_delete aa_pl_plan_gitlink_delete
@@ -263,6 +266,11 @@ int edit_node_text(planner *p, const aa_op *op, aa_plan_node *n,
 int edit_on_ladder(planner *p, const aa_op *op, aa_plan_node *n);
 int edit_fits(const aa_op *op, aa_plan_node *n, const char *data,
 	      size_t len);
+
+/* plan_binary.c: binary patches, checked by object id */
+int plan_binary_edit(planner *p, const aa_op *op, aa_plan_node *n);
+int plan_binary_create(planner *p, const aa_op *op, aa_plan_node *n);
+int check_binary_deletion(planner *p, const aa_op *op, aa_plan_node *n);
 
 /* plan_run.c */
 void run_op(planner *p, const aa_op *given);

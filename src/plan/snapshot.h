@@ -104,6 +104,14 @@ typedef struct aa_snapshot {
 			      const char *base, size_t base_len,
 			      const char *ours, size_t ours_len,
 			      const char *theirs, size_t theirs_len, aa_buf *out);
+	/*
+	 * Optional (binary patches, which name their pre-image and result by
+	 * object id): the repository's id of a blob holding data[0..len)
+	 * (0, or -1) ...
+	 */
+	int (*blob_id)(void *ctx, const char *data, size_t len, aa_oid *out);
+	/* ... and whether its object database holds the blob: 1, 0, -1. */
+	int (*has_blob)(void *ctx, const aa_oid *oid);
 } aa_snapshot;
 
 #endif

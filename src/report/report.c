@@ -951,12 +951,14 @@ static void print_diff(FILE *out, aa_session *s, const aa_plan *plan,
 			continue;
 		}
 		if (git_patch_get_delta(patch)->flags & GIT_DIFF_FLAG_BINARY) {
-			if (git_patch_num_hunks(patch) || !c->renamed_from ||
-			    c->base_exists)
+			/* a binary change has no hunks: a moved file's bytes decide */
+			if (!c->renamed_from || c->base_exists ||
+			    sd.old.len != sd.new_len ||
+			    (sd.old.len && memcmp(sd.old.ptr, sd.new_data, sd.old.len)))
 				print_binary(&k, c, &sd, patch);
 		} else {
-			if (git_patch_num_hunks(patch) || !c->renamed_from ||
-			    c->base_exists)
+			/* as git: no "---" / "+++" without a hunk (an empty file) */
+			if (git_patch_num_hunks(patch))
 				print_names(out, c, color);
 			git_patch_print(patch, print_line_cb, &k);
 		}

@@ -173,4 +173,22 @@ static inline size_t aa_json_skip_ws(const char *s, size_t n, size_t i)
 /* Past the JSON string starting at s[i] == '"'; n when unterminated. */
 size_t aa_json_string_end(const char *s, size_t n, size_t i);
 
+/* ---- binary patch data (base85.c) ---- */
+
+/*
+ * git's base85: decodes `len` bytes into out from in[0..inlen), five
+ * characters for each four bytes (the last group gives fewer). 0, or
+ * -1 when in is too short or holds a character or group that is not
+ * base85.
+ */
+int aa_base85_decode(unsigned char *out, size_t len, const char *in,
+		     size_t inlen);
+/*
+ * zlib: inflates in[0..inlen) into a new buffer *out (the caller frees)
+ * of exactly outlen bytes: 0, or -1 with *why saying what was wrong
+ * (not deflate, shorter or longer than outlen, cut short).
+ */
+int aa_inflate_exact(const unsigned char *in, size_t inlen, size_t outlen,
+		     unsigned char **out, const char **why);
+
 #endif

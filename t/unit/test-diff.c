@@ -977,15 +977,15 @@ static void binary_patches(void **state)
 
 	(void)state;
 	parse(&res, "diff --git a/i.png b/i.png\nindex 1..2 100644\n"
-		    "GIT binary patch\nliteral 5\nzcmV\n");
-	expect_error(&res, "binary patches are not supported yet");
+		    "GIT binary patch\nliteral 0\nHcmV?d00001\n\n");
+	expect_error(&res, "cannot apply binary patch without full index line");
 	dg = find_diag(&res, AA_DIAG_ERROR, "binary");
 	assert_string_equal(dg->path, "i.png");
 	assert_int_equal(dg->line, 3);
 	done(&res);
 
 	parse(&res, "Binary files a/x.png and b/x.png differ\n");
-	expect_error(&res, "binary patches are not supported yet");
+	expect_error(&res, "without full index line");
 	assert_string_equal(find_diag(&res, AA_DIAG_ERROR, "binary")->path, "x.png");
 	done(&res);
 }

@@ -15,7 +15,7 @@ static void test_every_kind_has_one_engine(void **state)
 	aa_edit_kind k, j;
 
 	(void)state;
-	for (k = AA_EDIT_NONE; k <= AA_EDIT_ELIDE; k++) {
+	for (k = AA_EDIT_NONE; k <= AA_EDIT_BINARY; k++) {
 		const aa_engine *e = aa_engine_of(k);
 
 		assert_non_null(e);
@@ -23,12 +23,14 @@ static void test_every_kind_has_one_engine(void **state)
 		assert_non_null(e->name);
 		if (k == AA_EDIT_NONE)
 			assert_null(e->apply);
+		else if (k == AA_EDIT_BINARY) /* bytes, not text */
+			assert_true(!e->apply && e->bytes);
 		else
 			assert_non_null(e->apply);
 		for (j = AA_EDIT_NONE; j < k; j++)
 			assert_string_not_equal(aa_engine_of(j)->name, e->name);
 	}
-	assert_null(aa_engine_of((aa_edit_kind)(AA_EDIT_ELIDE + 1)));
+	assert_null(aa_engine_of((aa_edit_kind)(AA_EDIT_BINARY + 1)));
 }
 
 static void test_table_applies_the_kind(void **state)
