@@ -142,7 +142,7 @@ static int refuse_worktree(undo_run *u, const aa_rv_file *f)
 
 /*
  * HEAD moved since the landing and now holds what the landing staged at
- * path (and it changed something there): the change was committed.
+ * path (a deletion: HEAD has no such path): the change was committed.
  */
 static int committed_since(undo_run *u, const aa_rv_file *f)
 {
@@ -150,14 +150,15 @@ static int committed_since(undo_run *u, const aa_rv_file *f)
 	char hex[41];
 	int r;
 
-	if (!u->head || !landed_index_mode(f))
+	if (!u->head)
 		return 0;
 	if (git_tree_entry_bypath(&e, u->head, f->path) < 0) {
 		git_error_clear();
-		return 0;
+		return !landed_index_mode(f) && !f->conflict;
 	}
 	git_oid_tostr(hex, sizeof(hex), git_tree_entry_id(e));
-	r = !strcmp(hex, f->staged) && git_tree_entry_filemode(e) == f->landed_mode;
+	r = landed_index_mode(f) && !strcmp(hex, f->staged) &&
+	    (unsigned)git_tree_entry_filemode(e) == f->landed_mode;
 	git_tree_entry_free(e);
 	return r;
 }
