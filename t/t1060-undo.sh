@@ -150,6 +150,37 @@ test_expect_success '-q: nothing on standard output' '
 	test_must_be_empty out
 '
 
+test_expect_success 'other paths, staged or not, stay as they are' '
+	fresh others &&
+	(
+		cd others &&
+		echo extra >extra.txt &&
+		git add extra.txt &&
+		echo unstaged >>extra.txt &&
+		git ai-apply ../change.diff 2>/dev/null &&
+		git ai-apply --undo >/dev/null &&
+		git diff --cached --name-status base >../others.staged &&
+		printf "A\textra.txt\n" >../expect &&
+		test_cmp ../expect ../others.staged &&
+		printf "extra\nunstaged\n" >../expect &&
+		test_cmp ../expect extra.txt
+	)
+'
+
+test_expect_success 'a bare repository: --cached undone in the index' '
+	git clone -q --bare repo bare.git &&
+	(
+		cd bare.git &&
+		git read-tree HEAD &&
+		git ls-files -s >../bare.before &&
+		git ai-apply --cached ../change.diff 2>/dev/null &&
+		git ai-apply --undo >../out &&
+		git ls-files -s >../bare.after
+	) &&
+	test_cmp bare.before bare.after &&
+	test_grep "(the index).\$" out
+'
+
 # ---- refusals: nothing written, the path and what changed named ----
 
 test_expect_success 'a path changed in the index since: refused, nothing written' '
