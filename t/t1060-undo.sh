@@ -394,7 +394,8 @@ test_expect_success '--undo takes no input and no landing option' '
 		cd repo &&
 		for args in "--undo ../change.diff" "--undo --cached" \
 			"--undo --branch=x" "--undo --review" "--undo --json" \
-			"--undo --stat" "--undo --3way"
+			"--undo --stat" "--undo --3way" "--undo --format=diff" \
+			"--undo -m msg" "--undo --force" "--undo -p1"
 		do
 			test_expect_code 128 git ai-apply $args 2>../err &&
 			test_grep "^fatal: --undo takes no input and no option but --check and -q\$" ../err ||

@@ -190,7 +190,9 @@ static const cli_option options[] = {
 		  "(with --check: say what, write nothing)",
 	  .conflicts = B(INPUT) | B(CACHED) | B(BRANCH) | B(EACH) | B(RECOVER) |
 		       B(LIST) | B(REVIEW) | B(PATCH) | B(3WAY) | B(JSON) |
-		       B(STAT) | B(NUMSTAT) | B(SUMMARY) | B(DIFF) | B(APPLY),
+		       B(STAT) | B(NUMSTAT) | B(SUMMARY) | B(DIFF) | B(APPLY) |
+		       B(FORMAT) | B(STRICT) | B(STRIP) | B(DIRECTORY) | B(BASE) |
+		       B(MESSAGE) | B(FORCE) | B(ALLOW_DELETE),
 	  .conflict_msg = "--undo takes no input and no option but --check and -q" },
 	{ OPT_CHDIR, 'C', NULL, CLI_VALUE, FIELD_STR(chdir_to), .argh = "<dir>",
 	  .missing = "a directory" },
