@@ -446,8 +446,10 @@ static int undo_record(git_repository *repo, const char *file,
 	lo.mode = check ? AA_LAND_CHECK : r->cached ? AA_LAND_CACHED : AA_LAND_INDEX;
 	if ((rc = refuse_conflicts(repo, r, d)) != AA_OK)
 		return rc;
-	if ((rc = aa_session_open(&s, repo, &lo, d)) != AA_OK)
+	if ((rc = aa_session_open(&s, repo, &lo, d)) != AA_OK) {
+		aa_session_close(&s); /* what it opened before failing */
 		return rc;
+	}
 	memset(&u, 0, sizeof(u));
 	u.repo = repo;
 	u.r = r;
