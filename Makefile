@@ -9,8 +9,10 @@
 #                   gitai-apply-formats(7), man pages and HTML, into
 #                   $(B)/Documentation/
 #                   (needs asciidoctor: make deps installs it)
-#   make install    the command, its man page, completions (bash, zsh) and
-#                   contrib hooks under $(prefix) (default /usr/local), and
+#   make install    the command, its man page, completions (bash, zsh),
+#                   contrib hooks and git-ai-apply-test-suggestions
+#                   (contrib/test-suggestions.sh) under $(prefix) (default
+#                   /usr/local), and
 #                   the library: libaiapply.a, its headers (aiapply.h and
 #                   aiapply/) and aiapply.pc for pkg-config;
 #                   DESTDIR= for a staging root, NO_MAN=1 without the manual,
@@ -218,6 +220,8 @@ install-bin: $(if $(NO_BUILD),,all)
 	$(INSTALL) -d -m 755 '$(DESTDIR)$(bindir)' '$(DESTDIR)$(bashcompdir)' \
 		'$(DESTDIR)$(zshcompdir)'
 	$(INSTALL) -m 755 $(B)/git-ai-apply '$(DESTDIR)$(bindir)/git-ai-apply'
+	$(INSTALL) -m 755 contrib/test-suggestions.sh \
+		'$(DESTDIR)$(bindir)/git-ai-apply-test-suggestions'
 	$(INSTALL) -m 644 contrib/completion/git-ai-apply.bash \
 		'$(DESTDIR)$(bashcompdir)/git-ai-apply'
 	$(INSTALL) -m 644 contrib/completion/_git-ai-apply \
@@ -253,6 +257,7 @@ install-html: $(MAN_HTML) $(FORMATS_HTML)
 
 uninstall:
 	rm -f '$(DESTDIR)$(bindir)/git-ai-apply' \
+		'$(DESTDIR)$(bindir)/git-ai-apply-test-suggestions' \
 		'$(DESTDIR)$(man1dir)/git-ai-apply.1' \
 		'$(DESTDIR)$(man7dir)/gitai-apply-formats.7' \
 		'$(DESTDIR)$(htmldir)/git-ai-apply.html' \

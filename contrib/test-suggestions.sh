@@ -1,16 +1,22 @@
 #!/bin/sh
 # test-suggestions.sh [<pattern>] -- <command>...
+# (installed by make install as git-ai-apply-test-suggestions, so that
+# `git ai-apply-test-suggestions` runs it)
 #
 # Runs <command> (through sh -c, in the top directory of a temporary
 # `git worktree` checked out at the branch) on every suggestion branch
 # `git ai-apply --list [<pattern>]` shows, and prints a table: branch,
-# whether it merges into HEAD now, test pass/fail, seconds. The
-# worktrees are removed when done, and also when interrupted (INT, TERM,
-# HUP). Exit status 0 when every test passed, 1 when one failed, 2 on a
-# usage or setup error.
+# whether it merges into HEAD now, test pass/fail, seconds. The output
+# of a failing test is kept in .git/ai-apply/test-logs/<branch>.log
+# (slashes as "-"; a branch that passes loses its old log) and its
+# place said on standard error. The worktrees are removed when done,
+# and also when interrupted (INT, TERM, HUP). Exit status 0 when every
+# test passed, 1 when one failed, 2 on a usage or setup error.
+
+me=$(basename "$0")
 
 usage () {
-	echo "usage: test-suggestions.sh [<pattern>] -- <command>..." >&2
+	echo "usage: $me [<pattern>] -- <command>..." >&2
 	exit 2
 }
 
@@ -26,9 +32,13 @@ shift
 test $# -gt 0 || usage
 
 top=$(git rev-parse --show-toplevel 2>/dev/null) || {
-	echo "test-suggestions.sh: not in a git work tree" >&2
+	echo "$me: not in a git work tree" >&2
 	exit 2
 }
+# the logs of failing tests, under the (common) git dir: they outlive
+# the worktrees, and no work tree sees them
+logs=$(cd "$top" && cd "$(git rev-parse --git-common-dir)" && pwd)/ai-apply/test-logs ||
+	exit 2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ai-suggestions.XXXXXX") || exit 2
 
 # Every worktree made so far, removed on any exit: a worktree left
@@ -88,6 +98,18 @@ do
 	child=
 	printf "%-30s %-10s %-6s %s\n" "$branch" "$merges" "$result" \
 		"$(($(now) - start))"
+	log="$logs/$(printf '%s' "$branch" | tr / -).log"
+	if test $result = fail
+	then
+		if mkdir -p "$logs" && cp "$tmp/out-$n" "$log"
+		then
+			echo "$me: $branch failed; its output: $log" >&2
+		else
+			echo "$me: $branch failed; its output could not be kept in $log" >&2
+		fi
+	else
+		rm -f "$log"
+	fi
 	git -C "$top" worktree remove --force "$wt"
 done <"$tmp/list"
 exit $status

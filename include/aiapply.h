@@ -7,6 +7,7 @@
  *   aiapply/report.h   printing a run, its diagnostics, --list's table
  *   aiapply/list.h     the suggestion branches and how each merges
  *   aiapply/review.h   --review: the staged AI change
+ *   aiapply/undo.h     --undo: the last staged landing put back
  *   aiapply/recover.h  finishing or undoing what a killed run left
  *   aiapply/config.h   git -c settings (GIT_CONFIG_PARAMETERS)
  *   aiapply/color.h    git's colors and when to use them
@@ -49,6 +50,7 @@
 #include "aiapply/list.h"
 #include "aiapply/report.h"
 #include "aiapply/review.h"
+#include "aiapply/undo.h"
 #include "aiapply/recover.h"
 
 #endif

@@ -172,6 +172,7 @@ test_expect_success '-h prints the usage generated from the table, as it always 
 	   or: git ai-apply --recover [-C <dir>]
 	   or: git ai-apply --list [--json] [-C <dir>] [<pattern>]
 	   or: git ai-apply --review [--json] [-C <dir>]
+	   or: git ai-apply --undo [--check] [-q] [-C <dir>]
 
 	    --cached           apply to the index only
 	    --branch=<name>    commit the change on a new branch; index, work tree
@@ -205,6 +206,8 @@ test_expect_success '-h prints the usage generated from the table, as it always 
 	    --recover          finish or undo a landing that was interrupted
 	    --list             the suggestion branches, whether each merges into HEAD
 	    --review           the staged AI change, tolerant placements marked
+	    --undo             put back what the last staged landing changed
+	                       (with --check: say what, write nothing)
 	EOF
 	test_expect_code 129 git ai-apply -h >actual &&
 	test_cmp expect actual &&
@@ -233,7 +236,7 @@ table_options () {
 test_expect_success '--git-completion-helper: the options, then the --no- forms (exit 0)' '
 	git ai-apply --git-completion-helper >helper &&
 	test_grep "^--cached --branch= --each --check --format= " helper &&
-	test_grep " --review --help --version --no-each -- --no-strict " helper &&
+	test_grep " --review --undo --help --version --no-each -- --no-strict " helper &&
 	table_options >names &&
 	test_grep "^--message\$" names &&
 	test_grep "^--no-color\$" names &&

@@ -46,7 +46,7 @@ test_expect_success 'each suggestion: merges, conflicts, merged, applied' '
 	cut -d" " -f1 out >names &&
 	printf "%s\n" off s-1 s-2 s-3 s-4 >expect &&
 	test_cmp expect names &&
-	test_grep "^s-1  *merges  *line2.diff  base $(git -C repo rev-parse --short=7 base) (HEAD +4)  1 file +1 -1  tolerant 0$" out &&
+	test_grep "^s-1  *merges  *line2.diff  base $(git -C repo rev-parse --short=7 base) (HEAD +4)  *1 file +1 -1  tolerant 0$" out &&
 	test_grep "^s-2  *conflicts " out &&
 	test_grep "^s-3  *merged " out &&
 	test_grep "^s-4  *applied " out &&
@@ -168,6 +168,67 @@ test_expect_success 'files and lines as git diff counts them: deleted, added in 
 	awk "{ a += \$1; r += \$2; n++ } END { printf \"%d files +%d -%d\n\", n, a, r }" numstat >expect &&
 	test_grep "^5 files +4 -11$" expect &&
 	test_grep "^shapes .* $(cat expect)$" out
+'
+
+test_expect_success 'columns line up over all rows, whatever the widths' '
+	(
+		cd repo &&
+		git ai-apply --list >../out
+	) &&
+	# each column starts where it starts on the first line
+	for word in "base " "1 file" "tolerant"
+	do
+		awk -v w="$word" "{ print index(\$0, w) }" out | sort -u >cols &&
+		test $(wc -l <cols) = 1 || return 1
+	done &&
+	awk "{ print index(\$0, \$2) \" \" index(\$0, \$3) }" out | sort -u >cols &&
+	test $(wc -l <cols) = 1 &&
+	! grep " \$" out
+'
+
+test_expect_success 'the branch checked out is left out (a suggestion fast-forwarded into it)' '
+	git init -q ff &&
+	(
+		cd ff &&
+		seq 1 10 >a.txt &&
+		git add a.txt &&
+		git commit -q -m initial &&
+		git ai-apply -q --branch=ai/s ../line2.diff &&
+		git ai-apply -q --branch=ai/t ../c.md &&
+		git merge -q --ff-only ai/s &&
+		git ai-apply --list >../out &&
+		git ai-apply --list --json >../json &&
+		git checkout -q ai/t &&
+		git ai-apply --list >../out2
+	) &&
+	cut -d" " -f1 out >names &&
+	printf "%s\n" ai/s ai/t >expect &&
+	test_cmp expect names &&
+	jq -r ".suggestions[].branch" json >names &&
+	test_cmp expect names &&
+	cut -d" " -f1 out2 >names &&
+	printf "%s\n" ai/s master >expect &&
+	test_cmp expect names
+'
+
+test_expect_success 'names as the trailer quotes them; a control byte quoted; --json raw' '
+	git init -q q &&
+	(
+		cd q &&
+		seq 1 10 >a.txt &&
+		git add a.txt &&
+		git commit -q -m initial &&
+		cp ../c.md "../caf$(printf "\303\251").md" &&
+		git ai-apply -q --branch=ai/q "../caf$(printf "\303\251").md" &&
+		c=$(git commit-tree -p HEAD -m tab -m "AI-Answer: a$(printf "\033")b.md" HEAD^{tree}) &&
+		git update-ref refs/heads/ai/r $c &&
+		git ai-apply --list >../out &&
+		git ai-apply --list --json >../json
+	) &&
+	test_grep "^ai/q  merges   \"caf\\\\303\\\\251.md\"  base " out &&
+	test_grep "^ai/r  applied  \"a\\\\033b.md\"       base " out &&
+	test "$(jq -r ".suggestions[0].answer" json)" = "\"caf\\303\\251.md\"" &&
+	test "$(jq -r ".suggestions[1].answer" json)" = "a$(printf "\033")b.md"
 '
 
 test_done

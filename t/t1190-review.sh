@@ -288,4 +288,123 @@ test_expect_success 'a record of version 1 (no re-indent field) is still read' '
 	)
 '
 
+# ---- version 3: what --undo needs; conflicts; --cached's work tree ----
+
+test_expect_success 'setup: a file changed upstream since the answer (a conflict)' '
+	git init -q tw &&
+	(
+		cd tw &&
+		printf "a\nb\nc\nd\ne\n" >f.txt &&
+		printf "x\ny\n" >h.txt &&
+		git add . &&
+		git commit -q -m v1 &&
+		sed "s/^c\$/C answer/" f.txt >f.new && mv f.new f.txt &&
+		git diff >../conflict.diff &&
+		git checkout -q f.txt &&
+		sed "s/^c\$/c upstream/" f.txt >f.new && mv f.new f.txt &&
+		git commit -q -a -m upstream
+	) &&
+	printf "%s\n" "--- a/h.txt" "+++ b/h.txt" "@@ -1,2 +1,2 @@" \
+		" x" "-y" "+Y" >h.diff
+'
+
+test_expect_success 'version 3: the landing mode, HEAD and each path before the landing' '
+	(
+		cd tw &&
+		git ai-apply ../h.diff 2>/dev/null &&
+		head -n 1 $record >actual &&
+		echo "ai-apply-review 3" >expect &&
+		test_cmp expect actual &&
+		grep "^landing	index\$" $record &&
+		grep "^head	$(git rev-parse HEAD)\$" $record &&
+		grep "^before	100644	$(git rev-parse HEAD:h.txt)	100644	h.txt\$" $record &&
+		! grep "^worktree	" $record &&
+		git reset -q --hard
+	)
+'
+
+test_expect_success '--review after --3way shows the conflict, not a deletion' '
+	(
+		cd tw &&
+		test_expect_code 1 git ai-apply --3way ../conflict.diff 2>/dev/null &&
+		grep "^conflict	$(git rev-parse :3:f.txt)	$(git hash-object f.txt)	f.txt\$" $record &&
+		git ai-apply --review >../out &&
+		test_grep "^f.txt: .*; conflict: stages 1, 2 and 3 in the index, conflict markers in the work tree\$" ../out &&
+		! grep "deleted file" ../out &&
+		! grep "/dev/null" ../out &&
+		! grep "changed in the work tree" ../out &&
+		test_grep "^[ !] +<<<<<<< ours\$" ../out &&
+		test_grep "^[ !] +>>>>>>> theirs\$" ../out &&
+		test_grep "^[ !]  c upstream\$" ../out &&
+		git ai-apply --review --json >../json &&
+		jq -e ".files[0].conflict == true and .files[0].staged == true" ../json
+	)
+'
+
+test_expect_success '--review after the conflict is resolved: no longer the AI change' '
+	(
+		cd tw &&
+		printf "a\nb\nresolved\nd\ne\n" >f.txt &&
+		git add f.txt &&
+		git ai-apply --review >../out &&
+		test_grep "^no staged AI change to review\$" ../out
+	) &&
+	git -C tw reset -q --hard
+'
+
+test_expect_success '--review after --cached: the work tree it did not write is not "changed"' '
+	(
+		cd tw &&
+		git ai-apply --cached ../h.diff 2>/dev/null &&
+		grep "^landing	cached\$" $record &&
+		grep "^worktree	100644	$(git hash-object h.txt)	h.txt\$" $record &&
+		git ai-apply --review >../out &&
+		test_grep "^h.txt: 1 edit, 0 tolerant\$" ../out &&
+		git ai-apply --review --json >../json &&
+		jq -e ".files[0].changed_in_worktree == false" ../json
+	)
+'
+
+test_expect_success '--review after --cached: an edit since, not staged, is "changed"' '
+	(
+		cd tw &&
+		echo more >>h.txt &&
+		git ai-apply --review >../out &&
+		test_grep "^h.txt: 1 edit, 0 tolerant; changed in the work tree since staging\$" ../out &&
+		git add h.txt &&
+		git ai-apply --review >../out &&
+		! grep "changed in the work tree" ../out
+	) &&
+	git -C tw reset -q --hard
+'
+
+test_expect_success '--review after a default landing: an unstaged edit is "changed"' '
+	(
+		cd tw &&
+		git ai-apply ../h.diff 2>/dev/null &&
+		git ai-apply --review >../out &&
+		! grep "changed in" ../out &&
+		echo more >>h.txt &&
+		git ai-apply --review >../out &&
+		test_grep "^h.txt: .*; changed in the work tree since staging\$" ../out &&
+		git add h.txt &&
+		git ai-apply --review >../out &&
+		test_grep "^no staged AI change to review\$" ../out
+	) &&
+	git -C tw reset -q --hard
+'
+
+test_expect_success 'a record of version 2 is still read' '
+	(
+		cd tw &&
+		git ai-apply ../h.diff 2>/dev/null &&
+		grep -v -E "^(landing|head|before|worktree|conflict)	" $record |
+			sed "1s/.*/ai-apply-review 2/" >v2 &&
+		mv v2 $record &&
+		git ai-apply --review >../out &&
+		test_grep "^h.txt: 1 edit, 0 tolerant\$" ../out
+	) &&
+	git -C tw reset -q --hard
+'
+
 test_done

@@ -41,7 +41,8 @@ static const char synopsis[] =
 	"                    [--summary] [--diff] [--apply] [--json] [-q] [-C <dir>] [<file>...]\n"
 	"   or: git ai-apply --recover [-C <dir>]\n"
 	"   or: git ai-apply --list [--json] [-C <dir>] [<pattern>]\n"
-	"   or: git ai-apply --review [--json] [-C <dir>]\n";
+	"   or: git ai-apply --review [--json] [-C <dir>]\n"
+	"   or: git ai-apply --undo [--check] [-q] [-C <dir>]\n";
 
 typedef struct cli {
 	aa_apply_opts o;      /* what the library is asked */
@@ -54,6 +55,7 @@ typedef struct cli {
 	int each;             /* --each: one suggestion branch per input */
 	int list;             /* --list [<pattern>] */
 	int review;           /* --review */
+	int undo;             /* --undo */
 	int patch;            /* -p, --patch */
 	int apply;            /* --apply: a report lands as well */
 	int json;             /* --json */
@@ -71,6 +73,7 @@ enum {
 	OPT_BASE, OPT_MESSAGE, OPT_FORCE, OPT_ALLOW_DELETE, OPT_3WAY,
 	OPT_PATCH, OPT_STAT, OPT_NUMSTAT, OPT_SUMMARY, OPT_DIFF, OPT_APPLY,
 	OPT_JSON, OPT_COLOR, OPT_QUIET, OPT_RECOVER, OPT_LIST, OPT_REVIEW,
+	OPT_UNDO,
 	OPT_CHDIR, OPT_HELP, OPT_VERSION, OPT_COMPLETION, OPT_STRIP, OPT_DIRECTORY,
 	OPT_INPUT,   /* an input (a file, or a --list pattern) */
 	OPT_INPUTS   /* more than one */
@@ -182,6 +185,15 @@ static const cli_option options[] = {
 	  .help = "the staged AI change, tolerant placements marked",
 	  .conflicts = B(INPUT) | LANDING | B(EACH) | B(RECOVER) | B(LIST),
 	  .conflict_msg = "--review takes no input and no landing option" },
+	{ OPT_UNDO, 0, "undo", CLI_FLAG, FIELD(undo),
+	  .help = "put back what the last staged landing changed\n"
+		  "(with --check: say what, write nothing)",
+	  .conflicts = B(INPUT) | B(CACHED) | B(BRANCH) | B(EACH) | B(RECOVER) |
+		       B(LIST) | B(REVIEW) | B(PATCH) | B(3WAY) | B(JSON) |
+		       B(STAT) | B(NUMSTAT) | B(SUMMARY) | B(DIFF) | B(APPLY) |
+		       B(FORMAT) | B(STRICT) | B(STRIP) | B(DIRECTORY) | B(BASE) |
+		       B(MESSAGE) | B(FORCE) | B(ALLOW_DELETE),
+	  .conflict_msg = "--undo takes no input and no option but --check and -q" },
 	{ OPT_CHDIR, 'C', NULL, CLI_VALUE, FIELD_STR(chdir_to), .argh = "<dir>",
 	  .missing = "a directory" },
 	{ OPT_HELP, 'h', "help", CLI_FLAG, NO_FIELD, .fn = show_help },
@@ -349,7 +361,7 @@ static void check_library_rules(cli *c, cli_parser *p)
 static void check_preview(cli *c, cli_parser *p)
 {
 	if (!c->report.show || c->apply || c->fatal.nerrors ||
-	    c->recover || c->list || c->review)
+	    c->recover || c->list || c->review || c->undo)
 		return;
 	if (c->o.land.mode == AA_LAND_BRANCH)
 		cli_fatal(p, "a preview (--stat, --numstat, --summary or --diff without --apply) cannot be used with --branch, as --check cannot: add --apply to land it");
@@ -583,6 +595,18 @@ static int run_review(cli *c, git_repository *repo)
 	return r < 0 ? EXIT_FATAL : 0;
 }
 
+/* --undo [--check]: 0 undone, 1 refused or nothing to undo, 128 fatal. */
+static int run_undo(cli *c, git_repository *repo)
+{
+	aa_diags d = AA_DIAGS_INIT;
+	int r = aa_undo(repo, c->o.land.mode == AA_LAND_CHECK,
+			c->report.quiet ? NULL : stdout, &d);
+
+	aa_report_diags_color(stderr, &d, &c->err_color);
+	aa_diags_free(&d);
+	return r == AA_FATAL ? EXIT_FATAL : r ? 1 : 0;
+}
+
 /* -C, then the repository; 0, or -1 with the error in c->fatal. */
 static int open_repository(cli *c, git_repository **repo)
 {
@@ -590,8 +614,9 @@ static int open_repository(cli *c, git_repository **repo)
 		return aa_error(&c->fatal, (aa_pos){ NULL, 0 }, NULL,
 				"cannot change to '%s': %s", c->chdir_to,
 				strerror(errno));
-	/* --list reads refs only: a bare repository will do */
-	if (aa_apply_open_repository(repo, c->list ? AA_LAND_CHECK :
+	/* --list reads refs only: a bare repository will do (--undo: the
+	 * recorded landing's mode decides) */
+	if (aa_apply_open_repository(repo, c->list || c->undo ? AA_LAND_CHECK :
 				     c->o.land.mode, &c->fatal) < 0)
 		return -1;
 	/* git -c <name>=<value>: libgit2 does not read them itself */
@@ -709,6 +734,8 @@ int main(int argc, char **argv)
 		code = run_list(&c, repo);
 	else if (c.review)
 		code = run_review(&c, repo);
+	else if (c.undo)
+		code = run_undo(&c, repo);
 	else
 		code = run(&c, repo);
 out:

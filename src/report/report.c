@@ -1183,25 +1183,72 @@ const char *aa_merge_state_name(aa_merge_state m)
 	}
 }
 
-static void print_suggestion(FILE *out, const aa_suggestion *sg, int width)
+/* --list's columns: branch, merge state, answer, base, size, tolerant. */
+#define LIST_COLS 6
+
+static int has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
+/* One row's cells (each an aa_buf; an empty last one is left out). */
+static void suggestion_cells(const aa_suggestion *sg, aa_buf cell[LIST_COLS])
 {
 	char base[GIT_OID_HEXSZ + 1] = "(root)";
 
 	if (sg->has_base)
 		git_oid_tostr(base, 8, &sg->base);
-	fprintf(out, "%-*s  %-9s  %s  base %s", width, sg->branch,
-		aa_merge_state_name(sg->merge), sg->answers, base);
+	aa_buf_puts(&cell[0], aa_qpath(sg->branch));
+	aa_buf_puts(&cell[1], aa_merge_state_name(sg->merge));
+	/* the trailer holds names quoted already; a control byte is not */
+	aa_buf_puts(&cell[2], has_control(sg->answers) ? aa_qpath(sg->answers)
+						      : sg->answers);
+	aa_buf_printf(&cell[3], "base %s", base);
 	if (sg->has_base && sg->merge != AA_MERGE_NO_HEAD) {
 		if (sg->base_in_head)
-			fprintf(out, " (HEAD +%zu)", sg->head_ahead);
+			aa_buf_printf(&cell[3], " (HEAD +%zu)", sg->head_ahead);
 		else
-			fputs(" (not in HEAD's history)", out);
+			aa_buf_puts(&cell[3], " (not in HEAD's history)");
 	}
-	fprintf(out, "  %zu file%s +%zu -%zu", sg->files,
-		sg->files == 1 ? "" : "s", sg->added, sg->removed);
+	aa_buf_printf(&cell[4], "%zu file%s +%zu -%zu", sg->files,
+		      sg->files == 1 ? "" : "s", sg->added, sg->removed);
 	if (sg->tolerant >= 0)
-		fprintf(out, "  tolerant %ld", sg->tolerant);
-	fputc('\n', out);
+		aa_buf_printf(&cell[5], "tolerant %ld", sg->tolerant);
+}
+
+/*
+ * One line per suggestion, columns two spaces apart, each as wide as
+ * its widest cell over all rows (names are quoted as paths, so every
+ * cell is ASCII); no trailing blanks.
+ */
+static void print_suggestion_rows(FILE *out, const aa_suggestion *v, size_t n)
+{
+	aa_buf (*cells)[LIST_COLS] = calloc(n ? n : 1, sizeof(*cells));
+	size_t width[LIST_COLS] = { 0 }, i, k, last;
+
+	if (!cells)
+		return;
+	for (i = 0; i < n; i++) {
+		suggestion_cells(&v[i], cells[i]);
+		for (k = 0; k < LIST_COLS; k++)
+			if (cells[i][k].len > width[k])
+				width[k] = cells[i][k].len;
+	}
+	for (i = 0; i < n; i++) {
+		for (last = LIST_COLS; last > 1 && !cells[i][last - 1].len; last--)
+			;
+		for (k = 0; k < last; k++)
+			fprintf(out, "%s%-*s", k ? "  " : "",
+				k + 1 < last ? (int)width[k] : 0,
+				cells[i][k].ptr ? cells[i][k].ptr : "");
+		fputc('\n', out);
+		for (k = 0; k < LIST_COLS; k++)
+			aa_buf_free(&cells[i][k]);
+	}
+	free(cells);
 }
 
 static cJSON *json_suggestion(const aa_suggestion *sg)
@@ -1256,15 +1303,8 @@ static int print_suggestions_json(FILE *out, const aa_suggestion *v, size_t n,
 int aa_report_suggestions(FILE *out, const aa_suggestion *v, size_t n,
 			  const aa_diags *d, int json)
 {
-	size_t i;
-	int width = 0;
-
 	if (json)
 		return print_suggestions_json(out, v, n, d);
-	for (i = 0; i < n; i++)
-		if ((int)strlen(v[i].branch) > width)
-			width = (int)strlen(v[i].branch);
-	for (i = 0; i < n; i++)
-		print_suggestion(out, &v[i], width);
+	print_suggestion_rows(out, v, n);
 	return 0;
 }

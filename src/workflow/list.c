@@ -481,6 +481,16 @@ static int each_branch(lister *l, const char *pattern)
 		const char *name = git_reference_shorthand(ref);
 		git_commit *tip = NULL;
 
+		/*
+		 * The branch checked out is no suggestion any more (a
+		 * suggestion fast-forwarded into it leaves its trailers on
+		 * its tip): it is where suggestions go.
+		 */
+		if (git_branch_is_head(ref) == 1) {
+			git_reference_free(ref);
+			continue;
+		}
+		git_error_clear();
 		if (!pattern || !fnmatch(pattern, name, 0)) {
 			if (git_reference_peel((git_object **)&tip, ref,
 					       GIT_OBJECT_COMMIT) < 0)

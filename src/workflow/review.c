@@ -3,15 +3,25 @@
  *
  * The record is a text file, one item a line, fields split by tabs, the
  * path always last so that it may hold anything but a newline:
- *   ai-apply-review 2
+ *   ai-apply-review 3
+ *   landing index|cached
+ *   head <HEAD's commit hex at the landing, 40 zeros when unborn>
  *   answer <blob hex> <name>
  *   assisted <the Assisted-by trailer's value>
- *   path <staged blob hex, 40 zeros when deleted> <path>
+ *   path <staged blob hex, 40 zeros when deleted or conflicted> <path>
+ *   before <mode> <blob> <landed mode> <path>
+ *   conflict <stage 3 blob> <work tree blob, with markers> <path>
+ *   worktree <mode> <blob> <path>
  *   edit <line> <offset> <rung> <re-indent> <path>
  *   warning <first line of the message> <path>
  * <re-indent> is "none", "mapped" or "<kind>:<by>" (aa_reindent_name(),
- * e.g. "deeper:4", "tabs:8"). Version 1 had no "assisted" line and no
- * <re-indent> field; it is still read.
+ * e.g. "deeper:4", "tabs:8"). Modes are octal, 0 (and 40 zeros) for
+ * absent. "before" is the index entry before the landing and the mode
+ * it left (for --undo); "conflict" marks a path --3way left with stages
+ * 1-3; "worktree" (--cached only) is the work tree file as it was at
+ * the landing, which a --cached landing does not write. Version 1 had
+ * no "assisted" line and no <re-indent> field, version 2 none of the
+ * version 3 lines; both are still read.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -22,12 +32,14 @@
 #include <git2.h>
 
 #include "aiapply/review.h"
+#include "land/worktree.h"
 #include "report/report.h"
 #include "workflow/apply_internal.h"
+#include "workflow/review_record.h"
 #include "util/util.h"
 
 #define RECORD_NAME "ai-apply/review"
-#define ZERO_HEX "0000000000000000000000000000000000000000"
+#define ZERO_HEX AA_RV_ZERO_HEX
 /* the answer blob's hex digits the trailer shows (as --review does) */
 #define TRAILER_HEX 12
 
@@ -112,7 +124,7 @@ int aa_trailer_key(git_repository *repo, aa_buf *key, aa_diags *d)
 
 /* ---- writing ---- */
 
-static int record_path(git_repository *repo, aa_buf *path)
+int aa_review_record_path(git_repository *repo, aa_buf *path)
 {
 	aa_buf_clear(path);
 	aa_buf_printf(path, "%s%s", git_repository_path(repo), RECORD_NAME);
@@ -163,19 +175,93 @@ static void put_reindent(const aa_landing *l, aa_buf *out)
 		aa_buf_printf(out, ":%ld", l->reindent_by);
 }
 
-static void put_change(const aa_change *c, git_index *ix, aa_buf *out)
+/* " <mode> <blob>" of one side; " 0 <zeros>" when absent. */
+static void put_side(aa_buf *out, unsigned mode, const git_oid *id)
+{
+	char hex[41];
+
+	if (!mode || !id) {
+		aa_buf_printf(out, "\t0\t%s", ZERO_HEX);
+		return;
+	}
+	git_oid_tostr(hex, sizeof(hex), id);
+	aa_buf_printf(out, "\t%o\t%s", mode, hex);
+}
+
+/*
+ * The entry before the landing and the mode after it; for a conflict
+ * the stage 3 blob and the work tree's content (with its markers).
+ */
+static void put_states(const aa_change *c, git_index *ix, aa_buf *out)
+{
+	const git_index_entry *e = ix ? git_index_get_bypath(ix, c->path, 0) : NULL;
+	const git_index_entry *theirs;
+	git_oid before, markers;
+	char hex[41], mhex[41];
+
+	git_oid_fromraw(&before, c->base_oid.id);
+	aa_buf_puts(out, "before");
+	put_side(out, c->base_exists ? c->base_mode : 0, &before);
+	aa_buf_printf(out, "\t%o\t%s\n", e ? e->mode : c->conflict ? c->mode : 0,
+		      c->path);
+	if (!c->conflict || !ix ||
+	    !(theirs = git_index_get_bypath(ix, c->path, 3)) ||
+	    git_odb_hash(&markers, c->data ? c->data : "", c->len,
+			 GIT_OBJECT_BLOB) < 0)
+		return;
+	git_oid_tostr(hex, sizeof(hex), &theirs->id);
+	git_oid_tostr(mhex, sizeof(mhex), &markers);
+	aa_buf_printf(out, "conflict\t%s\t%s\t%s\n", hex, mhex, c->path);
+}
+
+/*
+ * --cached: the work tree file as it is now (the landing left it), as
+ * git would add it; mode 0 when absent. Nothing when it cannot tell
+ * (a directory, beyond a link, no work tree).
+ */
+static void put_worktree(git_repository *repo, const aa_change *c,
+			 aa_buf *out)
+{
+	unsigned mode;
+	git_oid id;
+
+	if (!git_repository_workdir(repo) ||
+	    aa_worktree_probe(repo, c->path, &id, &mode) < 0)
+		return;
+	aa_buf_puts(out, "worktree");
+	put_side(out, mode, &id);
+	aa_buf_printf(out, "\t%s\n", c->path);
+}
+
+static void put_change(git_repository *repo, const aa_change *c,
+		       git_index *ix, int cached, aa_buf *out)
 {
 	char hex[41];
 	size_t j;
 
 	index_blob_hex(ix, c->path, hex);
 	aa_buf_printf(out, "path\t%s\t%s\n", hex, c->path);
+	put_states(c, ix, out);
+	if (cached)
+		put_worktree(repo, c, out);
 	for (j = 0; j < c->nlandings; j++) {
 		aa_buf_printf(out, "edit\t%ld\t%ld\t%s\t", c->landings[j].line,
 			      c->landings[j].offset, aa_how_name(c->landings[j].how));
 		put_reindent(&c->landings[j], out);
 		aa_buf_printf(out, "\t%s\n", c->path);
 	}
+}
+
+/* "head <commit>": HEAD at the landing, zeros when unborn. */
+static void put_head(git_repository *repo, aa_buf *out)
+{
+	char hex[41] = ZERO_HEX;
+	git_oid id;
+
+	if (git_reference_name_to_id(&id, repo, "HEAD") == 0)
+		git_oid_tostr(hex, sizeof(hex), &id);
+	git_error_clear();
+	aa_buf_printf(out, "head\t%s\n", hex);
 }
 
 static void put_warnings(const aa_diags *d, aa_buf *out)
@@ -202,7 +288,7 @@ static int write_record(git_repository *repo, const aa_buf *text, aa_diags *d)
 	FILE *f = NULL;
 	int r = -1;
 
-	if (record_path(repo, &path) < 0 ||
+	if (aa_review_record_path(repo, &path) < 0 ||
 	    aa_buf_printf(&tmp, "%s.tmp", path.ptr) < 0)
 		goto out;
 	*strrchr(tmp.ptr, '/') = '\0';
@@ -239,14 +325,17 @@ void aa_review_record(git_repository *repo, aa_apply_result *res)
 	aa_buf text = AA_BUF_INIT;
 	/* the session's index is the one just landed, as written */
 	git_index *ix = res->session.index;
+	int cached = res->land.mode == AA_LAND_CACHED;
 	size_t i;
 
-	aa_buf_puts(&text, "ai-apply-review 2\n");
+	aa_buf_puts(&text, "ai-apply-review 3\n");
+	aa_buf_printf(&text, "landing\t%s\n", cached ? "cached" : "index");
+	put_head(repo, &text);
 	put_answers(&res->inputs, &text);
 	put_assisted(res, &text);
 	for (i = 0; i < res->plan.nchanges; i++)
 		if (!strchr(res->plan.changes[i].path, '\n'))
-			put_change(&res->plan.changes[i], ix, &text);
+			put_change(repo, &res->plan.changes[i], ix, cached, &text);
 	put_warnings(&res->diags, &text);
 	if (aa_buf_oom(&text))
 		aa_warn(&res->diags, AA_NOPOS, NULL,
@@ -258,36 +347,11 @@ void aa_review_record(git_repository *repo, aa_apply_result *res)
 
 /* ---- reading ---- */
 
-typedef struct rv_edit {
-	long line, offset;
-	char *how;
-	int tolerant;
-	aa_reindent reindent;
-	long reindent_by;
-} rv_edit;
+typedef aa_rv_edit rv_edit;
+typedef aa_rv_file rv_file;
+typedef aa_rv_record rv_record;
 
-typedef struct rv_file {
-	char *path;
-	char staged[41];
-	char now[41];         /* the index's blob now */
-	int in_index;         /* staged blob still in the index, uncommitted */
-	int worktree_changed;
-	rv_edit *edits;
-	size_t nedits;
-} rv_file;
-
-typedef struct rv_record {
-	rv_file *files;
-	size_t nfiles;
-	char **answers;       /* "<blob>\t<name>" */
-	size_t nanswers;
-	char **warnings;      /* "<message>\t<path>" */
-	size_t nwarnings;
-	char *assisted;       /* the trailer's value; NULL in version 1 */
-	int version;
-} rv_record;
-
-static void record_free(rv_record *r)
+void aa_review_record_free(rv_record *r)
 {
 	size_t i, j;
 
@@ -413,8 +477,101 @@ static int parse_edit_line(rv_record *r, char *rest)
 	return 0;
 }
 
+/* "<mode>\t<hex>\t": one side of a version 3 line; *p moved past it. */
+static int parse_side(char **p, unsigned *mode, char hex[41])
+{
+	char m[16], *end;
+	unsigned long v;
+
+	if (next_field(p, m, sizeof(m)) < 0 || next_field(p, hex, 41) < 0 ||
+	    strlen(hex) != 40)
+		return -1;
+	v = strtoul(m, &end, 8);
+	if (end == m || *end || v > 0177777)
+		return -1;
+	*mode = (unsigned)v;
+	return 0;
+}
+
+/* before <mode> <blob> <landed mode> <path> */
+static int parse_before_line(rv_record *r, char *rest)
+{
+	char m[16], *end;
+	unsigned mode;
+	char hex[41];
+	unsigned long landed;
+	rv_file *f;
+
+	if (parse_side(&rest, &mode, hex) < 0 || next_field(&rest, m, sizeof(m)) < 0)
+		return -1;
+	landed = strtoul(m, &end, 8);
+	if (end == m || *end || landed > 0177777 || !(f = find_file(r, rest)))
+		return -1;
+	f->has_before = 1;
+	f->before_mode = mode;
+	memcpy(f->before, hex, 41);
+	f->landed_mode = (unsigned)landed;
+	return 0;
+}
+
+/* conflict <stage 3 blob> <markers blob> <path> */
+static int parse_conflict_line(rv_record *r, char *rest)
+{
+	char theirs[41], markers[41];
+	rv_file *f;
+
+	if (next_field(&rest, theirs, sizeof(theirs)) < 0 || strlen(theirs) != 40 ||
+	    next_field(&rest, markers, sizeof(markers)) < 0 ||
+	    strlen(markers) != 40 || !(f = find_file(r, rest)))
+		return -1;
+	f->conflict = 1;
+	memcpy(f->theirs, theirs, 41);
+	memcpy(f->markers, markers, 41);
+	return 0;
+}
+
+/* worktree <mode> <blob> <path> */
+static int parse_worktree_line(rv_record *r, char *rest)
+{
+	unsigned mode;
+	char hex[41];
+	rv_file *f;
+
+	if (parse_side(&rest, &mode, hex) < 0 || !(f = find_file(r, rest)))
+		return -1;
+	f->has_worktree = 1;
+	f->wt_mode = mode;
+	memcpy(f->wt, hex, 41);
+	return 0;
+}
+
+/* The lines version 3 added. 1: not one of them. */
+static int parse_v3_line(rv_record *r, char *line)
+{
+	if (!strcmp(line, "landing\tindex") || !strcmp(line, "landing\tcached")) {
+		r->cached = line[8] == 'c';
+		return 0;
+	}
+	if (!strncmp(line, "head\t", 5) && strlen(line + 5) == 40) {
+		memcpy(r->head, line + 5, 41);
+		r->has_head = 1;
+		return 0;
+	}
+	if (!strncmp(line, "before\t", 7))
+		return parse_before_line(r, line + 7);
+	if (!strncmp(line, "conflict\t", 9))
+		return parse_conflict_line(r, line + 9);
+	if (!strncmp(line, "worktree\t", 9))
+		return parse_worktree_line(r, line + 9);
+	return 1;
+}
+
 static int parse_line(rv_record *r, char *line)
 {
+	int v3 = r->version >= 3 ? parse_v3_line(r, line) : 1;
+
+	if (v3 <= 0)
+		return v3;
 	if (!strncmp(line, "answer\t", 7))
 		return push_str(&r->answers, &r->nanswers, line + 7);
 	if (!strncmp(line, "warning\t", 8))
@@ -428,8 +585,7 @@ static int parse_line(rv_record *r, char *line)
 	return -1;
 }
 
-/* 1: read; 0: no record; -1: unreadable (error in d). */
-static int read_record(const char *file, rv_record *r, aa_diags *d)
+int aa_review_read(const char *file, rv_record *r, aa_diags *d)
 {
 	FILE *f = fopen(file, "rb");
 	char *line = NULL;
@@ -448,7 +604,8 @@ static int read_record(const char *file, rv_record *r, aa_diags *d)
 		no++;
 		if (no == 1) {
 			r->version = !strcmp(line, "ai-apply-review 1") ? 1 :
-				     !strcmp(line, "ai-apply-review 2") ? 2 : 0;
+				     !strcmp(line, "ai-apply-review 2") ? 2 :
+				     !strcmp(line, "ai-apply-review 3") ? 3 : 0;
 			bad = !r->version;
 		} else {
 			bad = parse_line(r, line) < 0;
@@ -478,31 +635,127 @@ static void head_blob_hex(git_tree *head, const char *path, char hex[41])
 	}
 }
 
+/* core.filemode (default true): without it the executable bit is noise. */
+static int filemode_of(git_repository *repo)
+{
+	git_config *cfg;
+	int filemode = 1;
+
+	if (git_repository_config_snapshot(&cfg, repo) == 0) {
+		if (git_config_get_bool(&filemode, cfg, "core.filemode") < 0)
+			filemode = 1;
+		git_config_free(cfg);
+	}
+	git_error_clear();
+	return filemode;
+}
+
+/*
+ * Whether the work tree file at path is not (mode, hex) as git would
+ * add it (mode 0: absent). A path it cannot read (a directory, beyond
+ * a link) differs.
+ */
+int aa_review_worktree_differs(git_repository *repo, const char *path,
+			       unsigned mode, const char *hex, int filemode)
+{
+	char now[41];
+	unsigned m;
+	git_oid id;
+
+	if (aa_worktree_probe(repo, path, &id, &m) < 0)
+		return 1;
+	if (!filemode && m == AA_MODE_EXEC)
+		m = AA_MODE_FILE;
+	if (!filemode && mode == AA_MODE_EXEC)
+		mode = AA_MODE_FILE;
+	if (!m || !mode)
+		return m != mode;
+	git_oid_tostr(now, sizeof(now), &id);
+	return m != mode || strcmp(now, hex) != 0;
+}
+
+/* The work tree file is not the index's stage 0 entry (none: absent). */
+static int differs_from_index(git_repository *repo, git_index *ix,
+			      const char *path, int filemode)
+{
+	const git_index_entry *e = git_index_get_bypath(ix, path, 0);
+	char hex[41] = ZERO_HEX;
+
+	if (e)
+		git_oid_tostr(hex, sizeof(hex), &e->id);
+	return aa_review_worktree_differs(repo, path, e ? e->mode : 0, hex,
+					  filemode);
+}
+
+/*
+ * Whether the work tree changed since the landing and the change is not
+ * staged: it is neither what the landing left there (what a default
+ * landing wrote, the markers of a conflict; the file as a --cached
+ * landing found it, which it does not write) nor the index's entry now
+ * (a change since that was staged is the index's: "changed in the
+ * index"). Version 1 and 2 records: the work tree against the index.
+ */
+static int worktree_changed(git_repository *repo, git_index *ix,
+			    const rv_record *r, const rv_file *f, int filemode)
+{
+	unsigned int st = 0;
+	int changed = 0;
+
+	if (!git_repository_workdir(repo))
+		return 0;
+	if (r->version >= 3 && r->cached)
+		return f->has_worktree &&
+		       aa_review_worktree_differs(repo, f->path, f->wt_mode,
+						  f->wt, filemode) &&
+		       differs_from_index(repo, ix, f->path, filemode);
+	if (r->version >= 3 && f->has_before)
+		return aa_review_worktree_differs(repo, f->path, f->landed_mode,
+						  f->conflict ? f->markers : f->staged,
+						  filemode) &&
+		       differs_from_index(repo, ix, f->path, filemode);
+	if (!git_status_file(&st, repo, f->path))
+		changed = (st & (GIT_STATUS_WT_MODIFIED | GIT_STATUS_WT_DELETED |
+				 GIT_STATUS_WT_TYPECHANGE)) != 0;
+	git_error_clear();
+	return changed;
+}
+
+/* --3way's conflict is still there: no stage 0, stage 3 the recorded blob. */
+static int conflict_still(git_index *ix, const rv_file *f)
+{
+	const git_index_entry *theirs;
+	char hex[41];
+
+	if (!f->conflict || git_index_get_bypath(ix, f->path, 0) ||
+	    !(theirs = git_index_get_bypath(ix, f->path, 3)))
+		return 0;
+	git_oid_tostr(hex, sizeof(hex), &theirs->id);
+	return !strcmp(hex, f->theirs);
+}
+
 /*
  * in_index: the index still holds the staged blob and HEAD does not
- * (committed, reset and restaged all end it). Returns how many have it.
+ * (committed, reset and restaged all end it), or still the conflict
+ * --3way left. Returns how many have it.
  */
 static size_t compare_with_index(git_repository *repo, git_index *ix,
 				 git_tree *head, rv_record *r)
 {
+	int filemode = filemode_of(repo);
 	size_t i, n = 0;
 
 	for (i = 0; i < r->nfiles; i++) {
 		rv_file *f = &r->files[i];
 		char in_head[41];
-		unsigned int st = 0;
 
 		index_blob_hex(ix, f->path, f->now);
 		head_blob_hex(head, f->path, in_head);
-		f->in_index = !strcmp(f->now, f->staged) &&
-			      strcmp(in_head, f->staged) != 0;
+		f->conflict_now = conflict_still(ix, f);
+		f->in_index = f->conflict_now ||
+			      (!f->conflict && !strcmp(f->now, f->staged) &&
+			       strcmp(in_head, f->staged) != 0);
 		n += f->in_index;
-		if (git_repository_workdir(repo) &&
-		    !git_status_file(&st, repo, f->path))
-			f->worktree_changed = (st & (GIT_STATUS_WT_MODIFIED |
-						     GIT_STATUS_WT_DELETED |
-						     GIT_STATUS_WT_TYPECHANGE)) != 0;
-		git_error_clear();
+		f->worktree_changed = worktree_changed(repo, ix, r, f, filemode);
 	}
 	return n;
 }
@@ -668,6 +921,29 @@ static int print_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
 	return 0;
 }
 
+/*
+ * A conflict --3way left: stage 2 (the content before the landing) to
+ * the work tree's content with its markers, as the landing wrote it.
+ */
+static int conflict_diff(rv_print *p, git_index *ix, const rv_file *f)
+{
+	const git_index_entry *ours = git_index_get_bypath(ix, f->path, 2);
+	git_blob *a = NULL, *b = NULL;
+	git_patch *patch = NULL;
+	git_oid id;
+	int r = -1;
+
+	if (git_oid_fromstr(&id, f->markers) == 0 &&
+	    git_blob_lookup(&b, p->repo, &id) == 0 &&
+	    (!ours || git_blob_lookup(&a, p->repo, &ours->id) == 0) &&
+	    git_patch_from_blobs(&patch, a, f->path, b, f->path, NULL) == 0)
+		r = git_patch_print(patch, print_line, p);
+	git_patch_free(patch);
+	git_blob_free(a);
+	git_blob_free(b);
+	return r;
+}
+
 static int build_diff(git_repository *repo, git_index *ix, git_tree *head,
 		      rv_record *r, const aa_color *color, int margin,
 		      aa_buf *out, aa_diags *d)
@@ -683,17 +959,25 @@ static int build_diff(git_repository *repo, git_index *ix, git_tree *head,
 	if (!paths)
 		return aa_oom(d, AA_NOPOS, NULL);
 	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+	/* conflicts are shown apart: HEAD to the index says "deleted" */
 	for (i = 0; i < r->nfiles; i++)
-		paths[n++] = r->files[i].path;
+		if (!r->files[i].conflict_now)
+			paths[n++] = r->files[i].path;
 	o.pathspec.strings = paths;
 	o.pathspec.count = n;
 	o.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;
-	if (git_diff_tree_to_index(&diff, repo, head, ix, &o) < 0 ||
-	    git_diff_print(diff, GIT_DIFF_FORMAT_PATCH, print_line, &p) < 0)
+	if (n && (git_diff_tree_to_index(&diff, repo, head, ix, &o) < 0 ||
+		  git_diff_print(diff, GIT_DIFF_FORMAT_PATCH, print_line, &p) < 0))
 		aa_error(d, AA_NOPOS, NULL, "cannot diff HEAD to the index: %s",
 			 aa_git_error("unknown error"));
 	else
 		rc = 0;
+	for (i = 0; !rc && i < r->nfiles; i++)
+		if (r->files[i].conflict_now &&
+		    conflict_diff(&p, ix, &r->files[i]) < 0)
+			rc = aa_error(d, AA_NOPOS, r->files[i].path,
+				      "cannot show the conflict: %s",
+				      aa_git_error("unknown error"));
 	git_diff_free(diff);
 	free(paths);
 	return rc;
@@ -719,7 +1003,14 @@ static void file_summary(const rv_file *f, const aa_color *c, aa_buf *out)
 				      " re-indented" : "");
 	aa_buf_puts(out, k ? ")" : "");
 	aa_buf_puts(out, nt ? aa_color_get(c, AA_COLOR_RESET) : "");
-	if (!f->in_index)
+	if (f->conflict_now)
+		aa_buf_puts(out, "; conflict: stages 1, 2 and 3 in the index, "
+			    "conflict markers in the work tree");
+	else if (f->conflict)
+		aa_buf_puts(out, strcmp(f->now, ZERO_HEX) ?
+			    "; conflict resolved since staging" :
+			    "; changed in the index since staging");
+	else if (!f->in_index)
 		aa_buf_puts(out, strcmp(f->now, f->staged) ?
 			    "; changed in the index since staging" :
 			    "; committed");
@@ -772,6 +1063,7 @@ static cJSON *json_file(const rv_file *f)
 	cJSON_AddBoolToObject(o, "staged", f->in_index);
 	cJSON_AddBoolToObject(o, "changed_in_index", strcmp(f->now, f->staged) != 0);
 	cJSON_AddBoolToObject(o, "changed_in_worktree", f->worktree_changed);
+	cJSON_AddBoolToObject(o, "conflict", f->conflict_now);
 	cJSON_AddNumberToObject(o, "tolerant", (double)tolerant_count(f));
 	for (i = 0; i < f->nedits; i++) {
 		cJSON *e = cJSON_CreateObject();
@@ -885,6 +1177,18 @@ static void mark_seen(const char *record, aa_diags *d)
 	aa_buf_free(&seen);
 }
 
+void aa_review_drop(const char *file, aa_diags *d)
+{
+	aa_buf seen = AA_BUF_INIT;
+
+	if (unlink(file) < 0 && errno != ENOENT)
+		aa_warn(d, AA_NOPOS, NULL, "cannot remove %s: %s",
+			aa_qpath(file), strerror(errno));
+	if (aa_buf_printf(&seen, "%s.seen", file) == 0)
+		unlink(seen.ptr);
+	aa_buf_free(&seen);
+}
+
 static int open_state(git_repository *repo, git_index **ix, git_tree **head,
 		      aa_diags *d)
 {
@@ -914,25 +1218,20 @@ int aa_review_show(git_repository *repo, FILE *out, int json,
 	const char *status = "error";
 
 	memset(&r, 0, sizeof(r));
-	if (record_path(repo, &path) < 0) {
+	if (aa_review_record_path(repo, &path) < 0) {
 		aa_oom(d, AA_NOPOS, NULL);
 		goto out;
 	}
-	found = read_record(path.ptr, &r, d);
+	found = aa_review_read(path.ptr, &r, d);
 	if (found < 0 || open_state(repo, &ix, &head, d) < 0)
 		goto out;
 	if (found && !compare_with_index(repo, ix, head, &r)) {
 		/* committed, reset or restaged: nothing of it is staged now */
-		if (unlink(path.ptr) < 0 && errno != ENOENT)
-			aa_warn(d, AA_NOPOS, NULL, "cannot remove %s: %s",
-				aa_qpath(path.ptr), strerror(errno));
-		aa_buf_puts(&path, ".seen");
-		if (!aa_buf_oom(&path))
-			unlink(path.ptr);
+		aa_review_drop(path.ptr, d);
 		found = 0;
 	}
 	if (!found) {
-		record_free(&r);
+		aa_review_record_free(&r);
 		status = "none";
 		rc = 0;
 		goto out;
@@ -949,7 +1248,7 @@ out:
 		fputs("no staged AI change to review\n", out);
 	else if (rc == 0)
 		print_human(out, &r, &diff, color);
-	record_free(&r);
+	aa_review_record_free(&r);
 	git_tree_free(head);
 	git_index_free(ix);
 	aa_buf_free(&path);
