@@ -74,7 +74,28 @@ typedef struct aa_parse_opts {
 	int strip;
 	/* --directory=<root>: prepended to every path of a diff; NULL: none */
 	const char *directory;
+	/*
+	 * --include=<pattern> / --exclude=<pattern>, in the order given, as
+	 * git apply's: each operation's path (after -p and --directory) is
+	 * matched against them in order and the first match decides; when
+	 * there is an include and none matches, the operation is left out
+	 * (src/change/limit.c). Every format, not only diffs.
+	 */
+	const struct aa_path_rule *rules;
+	size_t nrules;
+	/*
+	 * -R, --reverse: the change set is turned around before it is
+	 * planned (src/change/reverse.c), so the answer lands backwards with
+	 * the same locator, all or nothing.
+	 */
+	int reverse;
 } aa_parse_opts;
+
+/* One --include (include = 1) or --exclude (0) rule: a wildmatch pattern. */
+typedef struct aa_path_rule {
+	const char *pattern;
+	int include;
+} aa_path_rule;
 
 /*
  * Name <-> enum; aa_format_from_name returns -1 for an unknown name.

@@ -10,6 +10,9 @@
 #include <string.h>
 
 #include "aiapply/apply.h"
+#include "change/limit.h"
+#include "change/reverse.h"
+#include "workflow/apply_internal.h"
 #include "util/util.h"
 
 /* Said for -p with an option that lands nothing, several times or a conflict. */
@@ -78,4 +81,20 @@ int aa_apply_opts_check(const aa_apply_opts *o, aa_diags *d)
 int aa_apply_each_opts_check(const aa_apply_opts *o, aa_diags *d)
 {
 	return check(o, 1, d);
+}
+
+/* ---- the change set as the options shape it ---- */
+
+int aa_apply_shape_changes(const aa_apply_opts *o, aa_changeset *cs,
+			   aa_diags *d)
+{
+	size_t n = cs->n, out;
+
+	out = aa_changeset_limit(cs, o->parse.rules, o->parse.nrules);
+	if (n && out == n)
+		aa_note(d, AA_NOPOS, NULL,
+			"every change of the answer is excluded by --include/--exclude; nothing to apply");
+	if (o->parse.reverse && cs->n && aa_changeset_reverse(cs, d) < 0)
+		return -1;
+	return 0;
 }
