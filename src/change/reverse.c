@@ -87,9 +87,11 @@ static int check_edit(const aa_op *op, aa_diags *d)
 	case AA_EDIT_REPLACEMENTS:
 		return 0;
 	case AA_EDIT_AP:
-		if (op->strip_trailing_ws)
-			return refuse(d, op, op->pos,
-				      "trailing blanks stripped from every line cannot be put back");
+		/*
+		 * ap strips the trailing blanks of every line of its result
+		 * (strip_trailing_ws): the reverse does too, so blanks the
+		 * forward run took off other lines stay off.
+		 */
 		for (i = 0; i < op->napmods; i++)
 			r |= check_apmod(op, &op->apmods[i], d);
 		return r;
