@@ -38,21 +38,29 @@ static void print_landing(FILE *err, const aa_change *c, const aa_landing *l)
 	aa_buf_free(&b);
 }
 
+/* git's name of a patch: "a.txt", or "old => new" for a rename or copy. */
+static const char *patch_name(const aa_change *c, aa_buf *b)
+{
+	aa_buf_clear(b);
+	if (c->renamed_from)
+		aa_buf_printf(b, "%s => ", aa_qpath(c->renamed_from));
+	aa_buf_puts(b, aa_qpath(c->path));
+	return b->ptr && !aa_buf_oom(b) ? b->ptr : "?";
+}
+
 static void print_change(FILE *err, const aa_change *c, aa_outcome outcome)
 {
+	aa_buf name = AA_BUF_INIT;
 	size_t i;
 
-	if (c->renamed_from)
-		fprintf(err, "Checking patch %s => %s...\n",
-			aa_qpath(c->renamed_from), aa_qpath(c->path));
-	else
-		fprintf(err, "Checking patch %s...\n", aa_qpath(c->path));
+	fprintf(err, "Checking patch %s...\n", patch_name(c, &name));
 	for (i = 0; i < c->nlandings; i++)
 		print_landing(err, c, &c->landings[i]);
 	if (c->conflict && outcome == AA_OUT_CONFLICTED)
-		fprintf(err, "Applied patch %s with conflicts.\n", aa_qpath(c->path));
+		fprintf(err, "Applied patch %s with conflicts.\n", patch_name(c, &name));
 	else if (outcome == AA_OUT_APPLIED || outcome == AA_OUT_CONFLICTED)
-		fprintf(err, "Applied patch %s cleanly.\n", aa_qpath(c->path));
+		fprintf(err, "Applied patch %s cleanly.\n", patch_name(c, &name));
+	aa_buf_free(&name);
 }
 
 /* The old path of a rename: said with its new one ("a => b"), not apart. */
