@@ -54,7 +54,7 @@ test_expect_success 'a clean diff: the lines git apply -v prints, and the placem
 	grep -v "^n.txt: " err >framing &&
 	test_cmp git.err framing &&
 	test_grep "^n.txt: ../edit.diff:5: placed at line 4: exact\$" err &&
-	test_line_count = 3 err &&
+	test $(wc -l <err) = 3 &&
 	test_grep "^M n.txt (+1 -1)" out
 '
 
