@@ -150,6 +150,35 @@ test_expect_success 'the command line'"'"'s own conflicts: --recover, --list, --
 	test_grep "^fatal: --patch cannot be used with" err
 '
 
+test_expect_success 'report options: the pairs git apply takes go together, the others are named' '
+	# git apply prints --stat, --numstat and --summary together; --diff follows
+	git -C repo ai-apply --stat --numstat --summary --diff ../edit.diff >out &&
+	test_grep "a.txt | *2 +-" out &&
+	test_grep "^1	1	a.txt\$" out &&
+	test_grep "^diff --git a/a.txt b/a.txt\$" out &&
+	# -q silences them as git apply -q --stat; -v and --json go together
+	git -C repo ai-apply -q --stat ../edit.diff >out &&
+	test_must_be_empty out &&
+	git -C repo ai-apply --check --json -v ../edit.diff >out 2>err &&
+	jq -e ".status == \"checked\"" out &&
+	test_grep "^Checking patch a.txt...\$" err &&
+	for preview in --stat --numstat --summary --diff
+	do
+		rejected 128 --json $preview ../edit.diff &&
+		test_grep "^fatal: options .$preview. and .--json. cannot be used together\$" err || return 1
+	done &&
+	for opt in --stat --numstat --summary --diff -v -R --include=x --exclude=x
+	do
+		name=$(echo "$opt" | sed -e "s/=.*//" -e "s/^-v\$/--verbose/" -e "s/^-R\$/--reverse/") &&
+		rejected 128 --review $opt &&
+		test_grep "^fatal: options .--review. and .$name. cannot be used together\$" err &&
+		rejected 128 --list $opt &&
+		test_grep "^fatal: options .--list. and .$name. cannot be used together\$" err &&
+		rejected 128 --recover $opt &&
+		test_grep "^fatal: options .--recover. and .$name. cannot be used together\$" err || return 1
+	done
+'
+
 test_expect_success 'the library'"'"'s rules, said once even when two rules give them' '
 	rejected 128 --3way --bra=x ../edit.diff &&
 	test_grep "^fatal: --3way cannot be used with --branch" err &&
