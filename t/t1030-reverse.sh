@@ -266,6 +266,26 @@ test_expect_success 'a whole-file block cannot be reversed: refused naming the f
 	)
 '
 
+test_expect_success 'an empty SEARCH fills a missing or empty file: which, it does not say' '
+	cat >fill.md <<-\EOF &&
+	fresh.txt
+	```
+	<<<<<<< SEARCH
+	=======
+	filled
+	>>>>>>> REPLACE
+	```
+	EOF
+	rm -rf fl && cp -R repo fl &&
+	(
+		cd fl &&
+		git ai-apply ../fill.md &&
+		git commit -q -m fill &&
+		test_rejected -R ../fill.md &&
+		test_grep "error: fresh.txt: ../fill.md:[0-9]*: a block that fills a missing or empty file does not say which it was (search-replace); -R cannot reverse it" err
+	)
+'
+
 test_expect_success 'a deletion without its lines cannot be reversed; one refusal refuses all' '
 	cat >del.md <<-\EOF &&
 	*** Begin Patch

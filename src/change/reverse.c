@@ -109,6 +109,9 @@ static int check_op(const aa_op *op, aa_diags *d)
 	case AA_OP_WRITE:
 		if (op->exist == AA_EXIST_NEW)
 			return 0;
+		if (op->exist == AA_EXIST_EMPTY)
+			return refuse(d, op, op->pos,
+				      "a block that fills a missing or empty file does not say which it was");
 		return refuse(d, op, op->pos,
 			      "a whole-file block carries no old content");
 	case AA_OP_DELETE:
