@@ -185,7 +185,8 @@ int aa_apply_open_repository(git_repository **repo, aa_land_mode mode,
  * The rules between options (src/workflow/apply_opts.c): --base, -m and
  * --force need --branch; --3way does not go with --branch; -p (select)
  * not with --check or --3way, nor with the answer on its own question
- * stream; --strict takes --format=diff only. Each broken rule is an
+ * stream; --strict takes --format=diff only; every --include/--exclude
+ * rule has a pattern. Each broken rule is an
  * error in d, in the command line's words. AA_OK, or AA_FATAL when one
  * is broken. aa_apply_each_opts_check adds --each's: --branch needed,
  * no -p.

@@ -51,6 +51,24 @@ static void check_select(const aa_apply_opts *o, int each, aa_diags *d)
 			 "--patch reads its answers from standard input: give the AI's answer as a file, not on standard input");
 }
 
+/* --include/--exclude: every rule has its pattern (the command line's always do). */
+static void check_rules(const aa_apply_opts *o, aa_diags *d)
+{
+	size_t i;
+
+	if (o->parse.nrules && !o->parse.rules) {
+		aa_error(d, AA_NOPOS, NULL, "--include and --exclude: %zu rules and no array",
+			 o->parse.nrules);
+		return;
+	}
+	for (i = 0; i < o->parse.nrules; i++)
+		if (!o->parse.rules[i].pattern) {
+			aa_error(d, AA_NOPOS, NULL, "option '--%s' needs a pattern",
+				 o->parse.rules[i].include ? "include" : "exclude");
+			return;
+		}
+}
+
 /* The rules of both calls, in the order the command line has said them. */
 static int check(const aa_apply_opts *o, int each, aa_diags *d)
 {
@@ -66,6 +84,7 @@ static int check(const aa_apply_opts *o, int each, aa_diags *d)
 		aa_error(d, AA_NOPOS, NULL,
 			 "--3way cannot be used with --branch: a branch never commits a conflict");
 	check_select(o, each, d);
+	check_rules(o, d);
 	if (o->parse.strict && o->parse.format != AA_FORMAT_AUTO &&
 	    o->parse.format != AA_FORMAT_DIFF)
 		aa_error(d, AA_NOPOS, NULL,
