@@ -55,6 +55,30 @@ do
 	"
 done <rules
 
+test_expect_success 'setup: the repository with the diff applied, for -R' '
+	rm -rf after && cp -R repo after &&
+	(
+		cd after &&
+		git update-index -q --refresh &&
+		git apply --index ../all.diff &&
+		git commit -q -m after
+	)
+'
+
+# With -R, git tests the names of the reversed patches: a rename's source.
+for args in --include=top.c --include=src/top.c "--include=*.c" \
+	    --exclude=top.c "--include=del.txt" "--exclude=src/*"
+do
+	test_expect_success "-R $args: the paths git apply -R keeps" "
+		rm -rf by-git by-us && cp -R after by-git && cp -R after by-us &&
+		git -C by-git update-index -q --refresh &&
+		git -C by-git apply -R --index $args ../all.diff &&
+		git -C by-us ai-apply -R $args ../all.diff >out 2>err &&
+		test \"\$(git -C by-us write-tree)\" = \"\$(git -C by-git write-tree)\" &&
+		git -C by-us diff --exit-code
+	"
+done
+
 test_expect_success 'every change excluded: nothing written, exit 0, a note says so' '
 	rm -rf none && cp -R repo none &&
 	(

@@ -72,7 +72,7 @@ test_expect_success 'an offset, the rung named' '
 
 test_expect_success 'a whitespace placement: the tolerant rung named' '
 	verbose -v ../ws.diff &&
-	test_grep "^f.py: ../ws.diff:3: placed at line 1: whitespace" err
+	test_grep "^f.py: ../ws.diff:3: placed at line 1: whitespace, re-indented to the file.s indentation (tolerant)\$" err
 '
 
 test_expect_success 'a SEARCH/REPLACE block: located by content' '
@@ -99,7 +99,11 @@ test_expect_success '-v and -q: the last one counts, as git apply' '
 	test_grep "^Checking patch n.txt" err &&
 	test_grep "^M n.txt" out &&
 	verbose -v --no-verbose ../edit.diff &&
-	test_must_be_empty err
+	test_must_be_empty err &&
+	verbose -v --no-quiet ../edit.diff &&
+	test_grep "^Checking patch n.txt" err &&
+	verbose -q --no-verbose ../edit.diff &&
+	test_must_be_empty out
 '
 
 test_expect_success '--json -v: the JSON on standard output, the placements on standard error' '

@@ -276,8 +276,10 @@ static int creation_to_deletion(aa_op *op)
 	while (i < len) {
 		const char *nl = memchr(s + i, '\n', len - i);
 		size_t end = nl ? (size_t)(nl - s) : len;
+		/* a hunk line holds no line terminator: CRLF's CR neither */
+		size_t cr = nl && end > i && s[end - 1] == '\r';
 
-		if (aa_hunk_add_line(h, '-', s + i, end - i) < 0)
+		if (aa_hunk_add_line(h, '-', s + i, end - i - cr) < 0)
 			return -1;
 		i = nl ? end + 1 : len;
 		h->old_no_eol = !nl;

@@ -305,16 +305,25 @@ static int add_rule(cli_parser *p, const cli_option *opt, const char *arg,
 
 /*
  * -q and -v set one verbosity, the last given counts (git apply -v -q
- * is quiet, -q -v verbose); --no-quiet, --no-verbose: the default.
+ * is quiet, -q -v verbose); --no-quiet and --no-verbose take back their
+ * own option only.
  */
 static int set_verbosity(cli_parser *p, const cli_option *opt,
 			 const char *arg, int unset)
 {
 	cli *c = p->target;
+	int quiet = opt->id == OPT_QUIET;
 
 	(void)arg;
-	c->report.quiet = !unset && opt->id == OPT_QUIET;
-	c->verbose = !unset && opt->id == OPT_VERBOSE;
+	if (unset) {
+		if (quiet)
+			c->report.quiet = 0;
+		else
+			c->verbose = 0;
+		return CLI_OK;
+	}
+	c->report.quiet = quiet;
+	c->verbose = !quiet;
 	return CLI_OK;
 }
 

@@ -33,6 +33,9 @@ static void print_landing(FILE *err, const aa_change *c, const aa_landing *l)
 		aa_buf_puts(&b, ", ");
 		aa_reindent_describe(l->reindent, l->reindent_by, &b);
 	}
+	/* the one list of tolerant placements, as -p and --review mark them */
+	if (aa_how_is_tolerant(l->how))
+		aa_buf_puts(&b, " (tolerant)");
 	if (!aa_buf_oom(&b))
 		fprintf(err, "%s\n", b.ptr);
 	aa_buf_free(&b);

@@ -107,10 +107,13 @@ int aa_apply_each_opts_check(const aa_apply_opts *o, aa_diags *d)
 int aa_apply_shape_changes(const aa_apply_opts *o, aa_changeset *cs,
 			   aa_diags *d)
 {
-	size_t n = cs->n, out;
+	size_t n = cs->n;
+	long out = aa_changeset_limit(cs, o->parse.rules, o->parse.nrules,
+				      o->parse.reverse);
 
-	out = aa_changeset_limit(cs, o->parse.rules, o->parse.nrules);
-	if (n && out == n)
+	if (out < 0)
+		return aa_oom(d, AA_NOPOS, NULL);
+	if (n && (size_t)out == n)
 		aa_note(d, AA_NOPOS, NULL,
 			"every change of the answer is excluded by --include/--exclude; nothing to apply");
 	if (o->parse.reverse && cs->n && aa_changeset_reverse(cs, d) < 0)

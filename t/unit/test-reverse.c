@@ -291,13 +291,16 @@ static void test_limit_names_and_drops(void **state)
 	add_op(&cs, AA_OP_DELETE, "src/old.c", NULL, 2);     /* the path deleted */
 	add_op(&cs, AA_OP_EDIT, "docs/b.md", NULL, 3);
 	add_op(&cs, AA_OP_COPY, "src/a.c", "lib/a.c", 4);
-	assert_string_equal(aa_op_limit_name(&cs.ops[0]), "src/top.c");
-	assert_int_equal(aa_changeset_limit(&cs, inc, 1), 2);
+	assert_string_equal(aa_op_limit_name(&cs.ops[0], 0), "src/top.c");
+	/* -R: the rename reversed makes top.c */
+	assert_string_equal(aa_op_limit_name(&cs.ops[0], 1), "top.c");
+	assert_string_equal(aa_op_limit_name(&cs.ops[1], 1), "src/old.c");
+	assert_int_equal(aa_changeset_limit(&cs, inc, 1, 0), 2);
 	assert_int_equal(cs.n, 2);
 	assert_string_equal(cs.ops[0].path, "top.c");
 	assert_string_equal(cs.ops[1].path, "src/old.c");
 	assert_int_equal(cs.ops[1].pos.line, 2);
-	assert_int_equal(aa_changeset_limit(&cs, NULL, 0), 0);
+	assert_int_equal(aa_changeset_limit(&cs, NULL, 0, 1), 0);
 	aa_changeset_free(&cs);
 }
 
