@@ -129,7 +129,7 @@ test_expect_success 'modes exclude each other, named in full whatever was typed 
 
 test_expect_success 'conflicts are those of the options as the line ends' '
 	rejected 128 --json --sta ../edit.diff &&
-	test_grep "^fatal: --json cannot be used with --stat" err &&
+	test_grep "^fatal: options .--stat. and .--json. cannot be used together\$" err &&
 	git -C repo ai-apply --json --no-json --stat ../edit.diff >out &&
 	test_grep "a.txt | *2 +-" out &&
 	git -C repo ai-apply --stat --no-stat --json --check ../edit.diff >out &&
@@ -144,10 +144,39 @@ test_expect_success 'the command line'"'"'s own conflicts: --recover, --list, --
 	test_grep "^fatal: --recover takes no input and no landing option\$" err &&
 	rejected 128 --li a b &&
 	test_grep "^fatal: --list takes one pattern at most" err &&
-	rejected 128 --rev --cach &&
+	rejected 128 --revi --cach &&
 	test_grep "^fatal: --review takes no input and no landing option\$" err &&
 	rejected 128 --pat --json ../edit.diff &&
 	test_grep "^fatal: --patch cannot be used with" err
+'
+
+test_expect_success 'report options: the pairs git apply takes go together, the others are named' '
+	# git apply prints --stat, --numstat and --summary together; --diff follows
+	git -C repo ai-apply --stat --numstat --summary --diff ../edit.diff >out &&
+	test_grep "a.txt | *2 +-" out &&
+	test_grep "^1	1	a.txt\$" out &&
+	test_grep "^diff --git a/a.txt b/a.txt\$" out &&
+	# -q silences them as git apply -q --stat; -v and --json go together
+	git -C repo ai-apply -q --stat ../edit.diff >out &&
+	test_must_be_empty out &&
+	git -C repo ai-apply --check --json -v ../edit.diff >out 2>err &&
+	jq -e ".status == \"checked\"" out &&
+	test_grep "^Checking patch a.txt...\$" err &&
+	for preview in --stat --numstat --summary --diff
+	do
+		rejected 128 --json $preview ../edit.diff &&
+		test_grep "^fatal: options .$preview. and .--json. cannot be used together\$" err || return 1
+	done &&
+	for opt in --stat --numstat --summary --diff -v -R --include=x --exclude=x
+	do
+		name=$(echo "$opt" | sed -e "s/=.*//" -e "s/^-v\$/--verbose/" -e "s/^-R\$/--reverse/") &&
+		rejected 128 --review $opt &&
+		test_grep "^fatal: options .--review. and .$name. cannot be used together\$" err &&
+		rejected 128 --list $opt &&
+		test_grep "^fatal: options .--list. and .$name. cannot be used together\$" err &&
+		rejected 128 --recover $opt &&
+		test_grep "^fatal: options .--recover. and .$name. cannot be used together\$" err || return 1
+	done
 '
 
 test_expect_success 'the library'"'"'s rules, said once even when two rules give them' '
@@ -168,7 +197,8 @@ test_expect_success '-h prints the usage generated from the table, as it always 
 	usage: git ai-apply [--cached | --branch=<name> [--each] | --check] [--format=<name>]
 	                    [--strict] [-p<n>] [--directory=<root>] [--base=<rev>] [-m <msg>]
 	                    [--force] [--allow-delete] [--3way] [-p] [--stat] [--numstat]
-	                    [--summary] [--diff] [--apply] [--json] [-q] [-C <dir>] [<file>...]
+	                    [--summary] [--diff] [--apply] [--json] [-q | -v] [-R]
+	                    [--include=<pattern>] [--exclude=<pattern>] [-C <dir>] [<file>...]
 	   or: git ai-apply --recover [-C <dir>]
 	   or: git ai-apply --list [--json] [-C <dir>] [<pattern>]
 	   or: git ai-apply --review [--json] [-C <dir>]
@@ -187,6 +217,12 @@ test_expect_success '-h prints the usage generated from the table, as it always 
 	                       (-p<n>, digits attached; -p alone is --patch)
 	    --directory=<root>
 	                       prepend <root> to every path of a diff
+	    --include=<pattern>
+	                       apply only the changes to paths matching <pattern>
+	                       (git apply'"'"'s; any format)
+	    --exclude=<pattern>
+	                       leave out the changes to paths matching <pattern>
+	    -R, --reverse      land the answer backwards (undo what it changes)
 	    --base=<rev>       base commit for --branch (default HEAD)
 	    -m <msg>           commit message for --branch
 	    --force            replace an existing branch
@@ -194,7 +230,8 @@ test_expect_success '-h prints the usage generated from the table, as it always 
 	    -3, --3way         write a conflicting merge with conflict markers and
 	                       index stages 1-3 instead of refusing (exit status 1)
 	    -p, --patch        choose the hunks to land, as git add -p (answers
-	                       on standard input; the answer given as a file)
+	                       on standard input, or the terminal when the answer
+	                       comes on standard input)
 	    --stat             preview: a diffstat of what would land (git apply'"'"'s)
 	    --numstat          preview: added, removed and path, tab-separated
 	    --summary          preview: creations, deletions, renames, mode changes
@@ -202,7 +239,9 @@ test_expect_success '-h prints the usage generated from the table, as it always 
 	    --apply            with a preview option: land as well, and report
 	    --json             report the landing (or --check) in JSON
 	    --color[=<when>]   color the output: always, never or auto
-	    -q, --quiet        no summary
+	    -q, --quiet        no summary (the last of -q and -v counts)
+	    -v, --verbose      each placement on standard error: file, input line,
+	                       where it landed and how (exact, offset, whitespace, ...)
 	    --recover          finish or undo a landing that was interrupted
 	    --list             the suggestion branches, whether each merges into HEAD
 	    --review           the staged AI change, tolerant placements marked

@@ -229,7 +229,7 @@ test_expect_success '--json is no preview: it reports the landing, and goes with
 	) &&
 	jq -e ".status == \"applied\"" json &&
 	test_grep "^a.txt\$" staged &&
-	test_grep "cannot be used with --stat" err &&
+	test_grep "^fatal: options .--stat. and .--json. cannot be used together\$" err &&
 	jq -e ".status == \"fatal\"" json2
 '
 

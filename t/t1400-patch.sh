@@ -131,14 +131,21 @@ test_expect_success 'an unknown key prints the help and asks again' '
 	(cd r9 && staged_as a.txt ../a-first)
 '
 
-test_expect_success '-p with the answer on standard input is refused (128)' '
+# no_tty CMD...: CMD in a session of its own, without a controlling
+# terminal (/dev/tty does not open), as under cron.
+no_tty () {
+	setsid -w "$@"
+}
+command -v setsid >/dev/null 2>&1 && test_set_prereq SETSID
+
+test_expect_success SETSID '-p with the answer on standard input and no terminal is refused (128)' '
 	fresh r10 &&
 	(
 		cd r10 &&
 		repo_snapshot stdin &&
-		test_expect_code 128 git ai-apply -p <../two.diff 2>err &&
+		test_expect_code 128 no_tty git ai-apply -p <../two.diff 2>err &&
 		test_grep "fatal: --patch reads its answers from standard input" err &&
-		test_expect_code 128 git ai-apply -p - <../two.diff 2>err &&
+		test_expect_code 128 no_tty git ai-apply -p - <../two.diff 2>err &&
 		test_grep "fatal: --patch reads its answers" err &&
 		rm err &&
 		repo_unchanged stdin
@@ -757,6 +764,34 @@ test_expect_success TMUX 'a terminal session: the questions answered by keys' '
 	test_grep "M b.txt (+1 -1)" pane &&
 	test_grep "$(printf "\033")\[" colored &&
 	(cd t1 && staged_as a.txt ../a-first && staged_as b.txt ../b-new)
+'
+
+test_expect_success TMUX 'the answer on standard input: the keys come from the terminal' '
+	fresh t2 &&
+	test_when_finished "tmux_run kill-server 2>/dev/null || :" &&
+	tmux_run new-session -d -s aa -x 100 -y 50 \
+		"cd t2 && cat ../two.diff | git ai-apply -p; echo EXIT=\$?; sleep 60" &&
+	wait_for "(1/2) Stage this hunk [y,n,q,a,d,e,?]?" &&
+	tmux_run send-keys -t aa y Enter &&
+	wait_for "(2/2) Stage this hunk" &&
+	tmux_run send-keys -t aa n Enter &&
+	wait_for "(1/1) Stage this hunk" &&
+	tmux_run send-keys -t aa y Enter &&
+	wait_for "EXIT=0" &&
+	(cd t2 && staged_as a.txt ../a-first && staged_as b.txt ../b-new)
+'
+
+test_expect_success TMUX 'the answer as "-" on standard input: q on the terminal lands nothing' '
+	fresh t3 &&
+	(cd t3 && repo_snapshot pre) &&
+	test_when_finished "tmux_run kill-server 2>/dev/null || :" &&
+	tmux_run new-session -d -s aa -x 100 -y 50 \
+		"cd t3 && git ai-apply -p - <../two.diff; echo EXIT=\$?; sleep 60" &&
+	wait_for "(1/2) Stage this hunk [y,n,q,a,d,e,?]?" &&
+	tmux_run send-keys -t aa q Enter &&
+	wait_for "EXIT=0" &&
+	test_grep "No change selected: nothing applied." pane &&
+	(cd t3 && repo_unchanged pre)
 '
 
 # wait_for TEXT FILE: until FILE holds TEXT (at most about 10 s).

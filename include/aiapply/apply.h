@@ -74,7 +74,28 @@ typedef struct aa_parse_opts {
 	int strip;
 	/* --directory=<root>: prepended to every path of a diff; NULL: none */
 	const char *directory;
+	/*
+	 * --include=<pattern> / --exclude=<pattern>, in the order given, as
+	 * git apply's: each operation's path (after -p and --directory) is
+	 * matched against them in order and the first match decides; when
+	 * there is an include and none matches, the operation is left out
+	 * (src/change/limit.c). Every format, not only diffs.
+	 */
+	const struct aa_path_rule *rules;
+	size_t nrules;
+	/*
+	 * -R, --reverse: the change set is turned around before it is
+	 * planned (src/change/reverse.c), so the answer lands backwards with
+	 * the same locator, all or nothing.
+	 */
+	int reverse;
 } aa_parse_opts;
+
+/* One --include (include = 1) or --exclude (0) rule: a wildmatch pattern. */
+typedef struct aa_path_rule {
+	const char *pattern;
+	int include;
+} aa_path_rule;
 
 /*
  * Name <-> enum; aa_format_from_name returns -1 for an unknown name.
@@ -164,7 +185,8 @@ int aa_apply_open_repository(git_repository **repo, aa_land_mode mode,
  * The rules between options (src/workflow/apply_opts.c): --base, -m and
  * --force need --branch; --3way does not go with --branch; -p (select)
  * not with --check or --3way, nor with the answer on its own question
- * stream; --strict takes --format=diff only. Each broken rule is an
+ * stream; --strict takes --format=diff only; every --include/--exclude
+ * rule has a pattern. Each broken rule is an
  * error in d, in the command line's words. AA_OK, or AA_FATAL when one
  * is broken. aa_apply_each_opts_check adds --each's: --branch needed,
  * no -p.

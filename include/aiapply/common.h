@@ -93,6 +93,18 @@ int aa_buf_put_quoted(aa_buf *b, const char *s, size_t len, size_t max);
 #define AA_QUOTE_PATH_MAX 1024
 const char *aa_qpath(const char *path);
 const char *aa_qpathn(const char *s, size_t len);
+/*
+ * core.quotePath for every path aa_qpath*() quotes, process-wide: 1 (git's
+ * default) quotes bytes >= 0x80 as octal, 0 shows valid UTF-8 as it is
+ * (control bytes and bytes that are not UTF-8 stay escaped). The command
+ * line sets it from the repository's configuration (aa_config_quote_path).
+ */
+void aa_quote_path_set(int high);
+/*
+ * A path as git apply --summary names it whatever core.quotePath says:
+ * its UTF-8 as it is (the control bytes still escaped, for the terminal).
+ */
+const char *aa_qname(const char *path);
 /* prefix and path quoted as one name, as git's diff headers: "a/caf\303\251" */
 const char *aa_qpathp(const char *prefix, const char *path);
 const char *aa_qtext(const char *s, size_t len, size_t max);

@@ -46,4 +46,11 @@ void aa_config_params_free(aa_config_params *p);
  */
 int aa_config_add_command_line(git_repository *repo, aa_diags *d);
 
+/*
+ * Reads core.quotePath from repo's configuration (true when unset or
+ * unreadable, as git) and sets the quoting of paths with
+ * aa_quote_path_set(): every report and message after it follows.
+ */
+void aa_config_quote_path(git_repository *repo);
+
 #endif

@@ -59,6 +59,13 @@ void aa_report_diags_color(FILE *err, const aa_diags *d, const aa_color *c);
 int aa_report_result(FILE *out, aa_apply_result *res, const aa_report_opts *o);
 
 /*
+ * -v: each placement the run decided on `err` (standard error), one
+ * line each, framed per file as git apply -v ("Checking patch x...",
+ * "Applied patch x cleanly."). Returns 0.
+ */
+int aa_report_result_verbose(FILE *err, aa_apply_result *res);
+
+/*
  * The report of a run that never began (bad options, no repository, an
  * unreadable input: the errors in d): with AA_REPORT_JSON the document
  * with status "fatal" and the errors, else nothing (the caller says the

@@ -38,7 +38,8 @@ static const char synopsis[] =
 	"usage: git ai-apply [--cached | --branch=<name> [--each] | --check] [--format=<name>]\n"
 	"                    [--strict] [-p<n>] [--directory=<root>] [--base=<rev>] [-m <msg>]\n"
 	"                    [--force] [--allow-delete] [--3way] [-p] [--stat] [--numstat]\n"
-	"                    [--summary] [--diff] [--apply] [--json] [-q] [-C <dir>] [<file>...]\n"
+	"                    [--summary] [--diff] [--apply] [--json] [-q | -v] [-R]\n"
+	"                    [--include=<pattern>] [--exclude=<pattern>] [-C <dir>] [<file>...]\n"
 	"   or: git ai-apply --recover [-C <dir>]\n"
 	"   or: git ai-apply --list [--json] [-C <dir>] [<pattern>]\n"
 	"   or: git ai-apply --review [--json] [-C <dir>]\n"
@@ -59,6 +60,10 @@ typedef struct cli {
 	int patch;            /* -p, --patch */
 	int apply;            /* --apply: a report lands as well */
 	int json;             /* --json */
+	int verbose;          /* -v: each placement on standard error */
+	aa_path_rule *rules;  /* --include, --exclude in order (argc of them) */
+	size_t nrules;
+	FILE *tty;            /* -p with the answer on standard input: /dev/tty */
 	aa_color_when color_when; /* --color[=<when>], --no-color */
 	aa_color color;       /* standard output's colors */
 	aa_color err_color;   /* standard error's colors */
@@ -75,6 +80,7 @@ enum {
 	OPT_JSON, OPT_COLOR, OPT_QUIET, OPT_RECOVER, OPT_LIST, OPT_REVIEW,
 	OPT_UNDO,
 	OPT_CHDIR, OPT_HELP, OPT_VERSION, OPT_COMPLETION, OPT_STRIP, OPT_DIRECTORY,
+	OPT_REVERSE, OPT_INCLUDE, OPT_EXCLUDE, OPT_VERBOSE,
 	OPT_INPUT,   /* an input (a file, or a --list pattern) */
 	OPT_INPUTS   /* more than one */
 };
@@ -99,6 +105,13 @@ static int show_version(cli_parser *p, const cli_option *opt, const char *arg,
 static int format_names(aa_buf *out);
 static int set_strip(cli_parser *p, const cli_option *opt, const char *arg,
 		     int unset);
+static int add_rule(cli_parser *p, const cli_option *opt, const char *arg,
+		    int unset);
+static int set_verbosity(cli_parser *p, const cli_option *opt,
+			 const char *arg, int unset);
+
+/* What a preview, -v, --json cannot go with: what prints no landing. */
+#define NO_LANDING_REPORT (B(RECOVER) | B(LIST) | B(REVIEW))
 
 /*
  * Every option, in the order of the usage's help lines. The conflicts
@@ -131,6 +144,18 @@ static const cli_option options[] = {
 	{ OPT_DIRECTORY, 0, "directory", CLI_VALUE, FIELD_STR(o.parse.directory),
 	  .argh = "<root>", .missing = "a directory", .flags = CLI_NONEMPTY,
 	  .help = "prepend <root> to every path of a diff" },
+	{ OPT_INCLUDE, 0, "include", CLI_VALUE, NO_FIELD, .argh = "<pattern>",
+	  .missing = "a pattern", .fn = add_rule,
+	  .help = "apply only the changes to paths matching <pattern>\n"
+		  "(git apply's; any format)",
+	  .conflicts = NO_LANDING_REPORT },
+	{ OPT_EXCLUDE, 0, "exclude", CLI_VALUE, NO_FIELD, .argh = "<pattern>",
+	  .missing = "a pattern", .fn = add_rule,
+	  .help = "leave out the changes to paths matching <pattern>",
+	  .conflicts = NO_LANDING_REPORT },
+	{ OPT_REVERSE, 'R', "reverse", CLI_NEGFLAG, FIELD(o.parse.reverse),
+	  .help = "land the answer backwards (undo what it changes)",
+	  .conflicts = NO_LANDING_REPORT },
 	{ OPT_BASE, 0, "base", CLI_VALUE, FIELD_STR(o.land.base), .argh = "<rev>",
 	  .missing = "a revision",
 	  .help = "base commit for --branch (default HEAD)" },
@@ -151,28 +176,36 @@ static const cli_option options[] = {
 	/* with --check, --each and --3way: the library's rule */
 	{ OPT_PATCH, 'p', "patch", CLI_NEGFLAG, FIELD(patch),
 	  .help = "choose the hunks to land, as git add -p (answers\n"
-		  "on standard input; the answer given as a file)",
+		  "on standard input, or the terminal when the answer\n"
+		  "comes on standard input)",
 	  .conflicts = B(JSON) | B(RECOVER) | B(LIST) | B(REVIEW),
 	  .conflict_msg = "--patch cannot be used with --check, --each, --3way, --json, --recover, --list or --review" },
 	{ OPT_STAT, 0, "stat", CLI_NEGFLAG, SHOW_BIT(AA_SHOW_STAT),
-	  .help = "preview: a diffstat of what would land (git apply's)" },
+	  .help = "preview: a diffstat of what would land (git apply's)",
+	  .conflicts = NO_LANDING_REPORT },
 	{ OPT_NUMSTAT, 0, "numstat", CLI_NEGFLAG, SHOW_BIT(AA_SHOW_NUMSTAT),
-	  .help = "preview: added, removed and path, tab-separated" },
+	  .help = "preview: added, removed and path, tab-separated",
+	  .conflicts = NO_LANDING_REPORT },
 	{ OPT_SUMMARY, 0, "summary", CLI_NEGFLAG, SHOW_BIT(AA_SHOW_SUMMARY),
-	  .help = "preview: creations, deletions, renames, mode changes" },
+	  .help = "preview: creations, deletions, renames, mode changes",
+	  .conflicts = NO_LANDING_REPORT },
 	{ OPT_DIFF, 0, "diff", CLI_NEGFLAG, SHOW_BIT(AA_SHOW_DIFF),
-	  .help = "preview: the change as a git diff" },
+	  .help = "preview: the change as a git diff",
+	  .conflicts = NO_LANDING_REPORT },
 	{ OPT_APPLY, 0, "apply", CLI_NEGFLAG, FIELD(apply),
 	  .help = "with a preview option: land as well, and report",
 	  .conflicts = B(CHECK) },
 	{ OPT_JSON, 0, "json", CLI_NEGFLAG, FIELD(json),
 	  .help = "report the landing (or --check) in JSON",
-	  .conflicts = B(STAT) | B(NUMSTAT) | B(SUMMARY) | B(DIFF),
-	  .conflict_msg = "--json cannot be used with --stat, --numstat, --summary or --diff" },
+	  .conflicts = B(STAT) | B(NUMSTAT) | B(SUMMARY) | B(DIFF) },
 	{ OPT_COLOR, 0, "color", CLI_OPTVALUE, NO_FIELD, .argh = "<when>",
 	  .fn = set_color, .help = "color the output: always, never or auto" },
-	{ OPT_QUIET, 'q', "quiet", CLI_NEGFLAG, FIELD(report.quiet),
-	  .help = "no summary" },
+	{ OPT_QUIET, 'q', "quiet", CLI_NEGFLAG, NO_FIELD, .fn = set_verbosity,
+	  .help = "no summary (the last of -q and -v counts)" },
+	{ OPT_VERBOSE, 'v', "verbose", CLI_NEGFLAG, NO_FIELD, .fn = set_verbosity,
+	  .help = "each placement on standard error: file, input line,\n"
+		  "where it landed and how (exact, offset, whitespace, ...)",
+	  .conflicts = NO_LANDING_REPORT },
 	{ OPT_RECOVER, 0, "recover", CLI_FLAG, FIELD(recover),
 	  .help = "finish or undo a landing that was interrupted",
 	  .conflicts = B(INPUT) | LANDING,
@@ -263,6 +296,46 @@ static int set_strip(cli_parser *p, const cli_option *opt, const char *arg,
 	}
 	c->o.parse.strip_given = 1;
 	c->o.parse.strip = (int)n;
+	return CLI_OK;
+}
+
+/*
+ * --include=<pattern>, --exclude=<pattern>: one more rule, in the order
+ * given (the first that matches a path decides, as git apply's).
+ */
+static int add_rule(cli_parser *p, const cli_option *opt, const char *arg,
+		    int unset)
+{
+	cli *c = p->target;
+
+	(void)unset;
+	c->rules[c->nrules].pattern = arg;
+	c->rules[c->nrules].include = opt->id == OPT_INCLUDE;
+	c->nrules++;
+	return CLI_OK;
+}
+
+/*
+ * -q and -v set one verbosity, the last given counts (git apply -v -q
+ * is quiet, -q -v verbose); --no-quiet and --no-verbose take back their
+ * own option only.
+ */
+static int set_verbosity(cli_parser *p, const cli_option *opt,
+			 const char *arg, int unset)
+{
+	cli *c = p->target;
+	int quiet = opt->id == OPT_QUIET;
+
+	(void)arg;
+	if (unset) {
+		if (quiet)
+			c->report.quiet = 0;
+		else
+			c->verbose = 0;
+		return CLI_OK;
+	}
+	c->report.quiet = quiet;
+	c->verbose = !quiet;
 	return CLI_OK;
 }
 
@@ -371,6 +444,29 @@ static void check_preview(cli *c, cli_parser *p)
 		c->o.land.mode = AA_LAND_CHECK;
 }
 
+/* The answer is read from standard input: no file, or "-". */
+static int answer_on_stdin(const cli *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nfiles; i++)
+		if (!strcmp(c->files[i], "-"))
+			return 1;
+	return !c->nfiles;
+}
+
+/*
+ * -p with the answer on standard input: the keys come from the
+ * terminal, as git add -p's editor and pager do, when there is one
+ * (/dev/tty opens); else standard input, which the library refuses
+ * (aa_apply_opts_check: "--patch reads its answers from standard input").
+ */
+static FILE *open_tty(cli *c)
+{
+	c->tty = fopen("/dev/tty", "r");
+	return c->tty ? c->tty : stdin;
+}
+
 /*
  * What the options ask, once all are read: the conflicts of the table,
  * the library's rules, the previews; then the library's options.
@@ -381,9 +477,11 @@ static void finish_args(cli *c, cli_parser *p)
 	c->o.files = c->files;
 	c->o.nfiles = c->nfiles;
 	c->report.kind = c->json ? AA_REPORT_JSON : AA_REPORT_SUMMARY;
+	c->o.parse.rules = c->rules;
+	c->o.parse.nrules = c->nrules;
 	if (c->patch) {
 		/* -p asks on standard input: its answers, one a line */
-		c->sel.in = stdin;
+		c->sel.in = answer_on_stdin(c) ? open_tty(c) : stdin;
 		c->sel.out = stdout;
 		c->sel.color = &c->color;
 		c->o.select = &c->sel;
@@ -415,7 +513,8 @@ static int parse_args(cli *c, int argc, char **argv)
 	int i, r = CLI_OK, only_files = 0;
 
 	c->files = calloc((size_t)argc + 1, sizeof(*c->files));
-	if (!c->files) {
+	c->rules = calloc((size_t)argc + 1, sizeof(*c->rules));
+	if (!c->files || !c->rules) {
 		fputs("fatal: out of memory\n", stderr);
 		return ARGS_FATAL;
 	}
@@ -504,6 +603,8 @@ static int run(cli *c, git_repository *repo)
 	if (aa_apply_result_stopped(res)) {
 		code = print_stopped(c, aa_apply_result_diags(res));
 	} else {
+		if (c->verbose)
+			aa_report_result_verbose(stderr, res);
 		aa_report_diags_color(stderr, aa_apply_result_diags(res),
 				      &c->err_color);
 		aa_report_result(stdout, res, &c->report);
@@ -522,6 +623,8 @@ static void print_suggestion(const cli *c, aa_apply_result *one,
 	aa_report_opts report = c->report;
 
 	report.branch = branch;
+	if (c->verbose)
+		aa_report_result_verbose(stderr, one);
 	aa_report_diags_color(stderr, aa_apply_result_diags(one), &c->err_color);
 	if (report.kind == AA_REPORT_JSON && nth)
 		fputs(",\n", stdout);
@@ -700,6 +803,9 @@ int main(int argc, char **argv)
 		       r == ARGS_DONE ? 0 : EXIT_USAGE;
 		aa_diags_free(&c.fatal);
 		free(c.files);
+		free(c.rules);
+		if (c.tty)
+			fclose(c.tty);
 		return code;
 	}
 	/* Loads no CA bundle: see src/cli/no-ca-bundle.c. */
@@ -721,6 +827,7 @@ int main(int argc, char **argv)
 		code = print_stopped(&c, &c.fatal);
 		goto out;
 	}
+	aa_config_quote_path(repo);
 	aa_color_setup(&c.color, repo, c.color_when, STDOUT_FILENO);
 	aa_color_setup(&c.err_color, repo, c.color_when, STDERR_FILENO);
 	c.report.color = &c.color;
@@ -743,5 +850,8 @@ out:
 	git_libgit2_shutdown();
 	aa_diags_free(&c.fatal);
 	free(c.files);
+	free(c.rules);
+	if (c.tty)
+		fclose(c.tty);
 	return code;
 }

@@ -1180,6 +1180,8 @@ static int emit_delete(aa_dparser *P, fdiff *f)
 	if (!op)
 		return -1;
 	op->old_mode = f->old_mode;
+	/* "index <blob>..0": -R tells an empty file's deletion by it */
+	memcpy(op->base_blob, f->old_blob, sizeof(op->base_blob));
 	move_hunks(op, f);
 	return 0;
 }

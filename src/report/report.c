@@ -812,16 +812,16 @@ static void print_git_summary(FILE *out, aa_session *s, const aa_plan *plan,
 			from = source_mode(plan, c);
 			if (from != c->mode)
 				fprintf(out, " mode change %06o => %06o %s\n",
-					from, c->mode, shown_name(c));
+					from, c->mode, aa_qname(c->path));
 		} else if (!c->base_exists) {
 			fprintf(out, " create mode %06o %s\n", c->mode,
-				shown_name(c));
+				aa_qname(c->path));
 		} else if (!c->exists) {
 			fprintf(out, " delete mode %06o %s\n", c->base_mode,
-				shown_name(c));
+				aa_qname(c->path));
 		} else if (c->base_mode != c->mode) {
 			fprintf(out, " mode change %06o => %06o %s\n",
-				c->base_mode, c->mode, shown_name(c));
+				c->base_mode, c->mode, aa_qname(c->path));
 		}
 	}
 }

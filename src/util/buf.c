@@ -262,14 +262,31 @@ static const char *ring_quote(const char *s, size_t len, unsigned flags,
 	return b->ptr ? b->ptr : "";
 }
 
+/*
+ * core.quotePath (git's default true): a path's bytes >= 0x80 as octal.
+ * false shows its UTF-8 as it is; control bytes stay escaped either way.
+ */
+static int quote_path_high = 1;
+
+void aa_quote_path_set(int high)
+{
+	quote_path_high = high != 0;
+}
+
 const char *aa_qpathn(const char *s, size_t len)
 {
-	return ring_quote(s, len, AA_QUOTE_HIGH, AA_QUOTE_PATH_MAX);
+	return ring_quote(s, len, quote_path_high ? AA_QUOTE_HIGH : 0,
+			  AA_QUOTE_PATH_MAX);
 }
 
 const char *aa_qpath(const char *path)
 {
 	return aa_qpathn(path, path ? strlen(path) : 0);
+}
+
+const char *aa_qname(const char *path)
+{
+	return ring_quote(path, path ? strlen(path) : 0, 0, AA_QUOTE_PATH_MAX);
 }
 
 const char *aa_qpathp(const char *prefix, const char *path)

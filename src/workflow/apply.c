@@ -15,6 +15,7 @@
 #include "aiapply/apply.h"
 #include "format/alternatives.h"
 #include "report/report.h"
+#include "report/verbose.h"
 #include "workflow/apply_internal.h"
 #include "util/util.h"
 
@@ -478,6 +479,9 @@ static int read_and_parse(git_repository *repo, const aa_apply_opts *o,
 		return -1;
 	if (!o->alternative && !o->alternatives)
 		say_alternatives(res);
+	/* --include/--exclude, then -R (src/workflow/apply_opts.c) */
+	if (aa_apply_shape_changes(o, &res->cs, &res->diags) < 0)
+		return -1;
 	return 0;
 }
 
@@ -550,6 +554,11 @@ int aa_apply_plan_one(git_repository *repo, aa_base *base,
 	if (o->confirm_deletions && !popts.allow_delete && o->parse.strict &&
 	    confirm_deletions(o, res, &popts) < 0)
 		return res->outcome = AA_OUT_FATAL, -1;
+	if (!res->cs.n) {
+		/* every operation excluded: nothing to do (exit 0), as git apply */
+		res->outcome = AA_OUT_CHECKED;
+		return -1;
+	}
 	if ((r = open_landing(repo, base, o, res)) < 0)
 		return res->outcome = outcome_of(r), -1;
 	res->outcome = AA_OUT_REJECTED;
@@ -702,6 +711,11 @@ int aa_report_result(FILE *out, aa_apply_result *res, const aa_report_opts *o)
 		return aa_report_stopped(out, &oom_diags, o);
 	return aa_report(out, aa_apply_result_session(res), &res->plan,
 			 &res->diags, res->outcome, o);
+}
+
+int aa_report_result_verbose(FILE *err, aa_apply_result *res)
+{
+	return res ? aa_report_verbose(err, &res->plan, res->outcome) : 0;
 }
 
 int aa_report_stopped(FILE *out, const aa_diags *d, const aa_report_opts *o)

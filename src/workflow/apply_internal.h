@@ -65,6 +65,15 @@ struct aa_each_result {
 	int done_failed;      /* ... the latter (exit 128) */
 };
 
+/*
+ * The parsed change set as the options shape it (src/workflow/
+ * apply_opts.c): --include/--exclude leave operations out (every one
+ * left out: a note, and cs empty), then -R turns it around. 0, or -1
+ * with the refusal in d.
+ */
+int aa_apply_shape_changes(const aa_apply_opts *o, aa_changeset *cs,
+			   aa_diags *d);
+
 /* A zeroed result with empty plan and change set. */
 void aa_apply_result_init(aa_apply_result *res);
 /* Releases what res holds, not res itself (an element of aa_each_result). */

@@ -10,6 +10,9 @@
 #include <string.h>
 
 #include "aiapply/apply.h"
+#include "change/limit.h"
+#include "change/reverse.h"
+#include "workflow/apply_internal.h"
 #include "util/util.h"
 
 /* Said for -p with an option that lands nothing, several times or a conflict. */
@@ -48,6 +51,24 @@ static void check_select(const aa_apply_opts *o, int each, aa_diags *d)
 			 "--patch reads its answers from standard input: give the AI's answer as a file, not on standard input");
 }
 
+/* --include/--exclude: every rule has its pattern (the command line's always do). */
+static void check_rules(const aa_apply_opts *o, aa_diags *d)
+{
+	size_t i;
+
+	if (o->parse.nrules && !o->parse.rules) {
+		aa_error(d, AA_NOPOS, NULL, "--include and --exclude: %zu rules and no array",
+			 o->parse.nrules);
+		return;
+	}
+	for (i = 0; i < o->parse.nrules; i++)
+		if (!o->parse.rules[i].pattern) {
+			aa_error(d, AA_NOPOS, NULL, "option '--%s' needs a pattern",
+				 o->parse.rules[i].include ? "include" : "exclude");
+			return;
+		}
+}
+
 /* The rules of both calls, in the order the command line has said them. */
 static int check(const aa_apply_opts *o, int each, aa_diags *d)
 {
@@ -63,6 +84,7 @@ static int check(const aa_apply_opts *o, int each, aa_diags *d)
 		aa_error(d, AA_NOPOS, NULL,
 			 "--3way cannot be used with --branch: a branch never commits a conflict");
 	check_select(o, each, d);
+	check_rules(o, d);
 	if (o->parse.strict && o->parse.format != AA_FORMAT_AUTO &&
 	    o->parse.format != AA_FORMAT_DIFF)
 		aa_error(d, AA_NOPOS, NULL,
@@ -78,4 +100,23 @@ int aa_apply_opts_check(const aa_apply_opts *o, aa_diags *d)
 int aa_apply_each_opts_check(const aa_apply_opts *o, aa_diags *d)
 {
 	return check(o, 1, d);
+}
+
+/* ---- the change set as the options shape it ---- */
+
+int aa_apply_shape_changes(const aa_apply_opts *o, aa_changeset *cs,
+			   aa_diags *d)
+{
+	size_t n = cs->n;
+	long out = aa_changeset_limit(cs, o->parse.rules, o->parse.nrules,
+				      o->parse.reverse);
+
+	if (out < 0)
+		return aa_oom(d, AA_NOPOS, NULL);
+	if (n && (size_t)out == n)
+		aa_note(d, AA_NOPOS, NULL,
+			"every change of the answer is excluded by --include/--exclude; nothing to apply");
+	if (o->parse.reverse && cs->n && aa_changeset_reverse(cs, d) < 0)
+		return -1;
+	return 0;
 }

@@ -390,3 +390,16 @@ out:
 	aa_config_params_free(&p);
 	return r;
 }
+
+void aa_config_quote_path(git_repository *repo)
+{
+	git_config *cfg = NULL;
+	int on = 1;
+
+	if (git_repository_config_snapshot(&cfg, repo) == 0 &&
+	    git_config_get_bool(&on, cfg, "core.quotepath") < 0)
+		on = 1;
+	git_config_free(cfg);
+	git_error_clear();
+	aa_quote_path_set(on);
+}

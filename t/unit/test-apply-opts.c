@@ -204,9 +204,28 @@ static void test_apply_refuses_before_anything(void **state)
 	aa_apply_result_free(res);
 }
 
+static void test_rules_need_a_pattern(void **state)
+{
+	aa_apply_opts o = { 0 };
+	aa_path_rule rules[] = { { "*.c", 1 }, { NULL, 0 } };
+	char said[1024];
+
+	(void)state;
+	o.parse.rules = rules;
+	o.parse.nrules = 1;
+	o.parse.reverse = 1;
+	assert_int_equal(check(&o, 0, said, sizeof(said)), AA_OK);
+	o.parse.nrules = 2;
+	assert_int_equal(check(&o, 0, said, sizeof(said)), AA_FATAL);
+	assert_string_equal(said, "option '--exclude' needs a pattern");
+	o.parse.rules = NULL;
+	assert_int_equal(check(&o, 1, said, sizeof(said)), AA_FATAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rules_need_a_pattern),
 		cmocka_unit_test(test_default_options_pass),
 		cmocka_unit_test(test_branch_options_need_branch),
 		cmocka_unit_test(test_threeway_not_with_branch),

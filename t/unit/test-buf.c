@@ -93,6 +93,23 @@ static void test_quote_path(void **state)
 	assert_string_equal(aa_qtext("abc\x1b", 4, 2), "\"ab...\"");
 }
 
+/* core.quotePath=false: UTF-8 as it is; control bytes escaped still. */
+static void test_quote_path_false(void **state)
+{
+	(void)state;
+	aa_quote_path_set(0);
+	path_is("caf\xc3\xa9", "caf\xc3\xa9");
+	path_is("tab\there", "\"tab\\there\"");
+	path_is("caf\xc3\xa9\x1b", "\"caf\xc3\xa9\\033\"");
+	path_is("bad\xff", "\"bad\\377\"");
+	assert_string_equal(aa_qpathp("b/", "caf\xc3\xa9"), "b/caf\xc3\xa9");
+	aa_quote_path_set(1);
+	path_is("caf\xc3\xa9", "\"caf\\303\\251\"");
+	/* --summary's names: raw UTF-8 whatever the setting */
+	assert_string_equal(aa_qname("na\xc3\xafve"), "na\xc3\xafve");
+	assert_string_equal(aa_qname("a\tb"), "\"a\\tb\"");
+}
+
 /* Running out once is remembered: later appends fail until cleared. */
 static void test_oom_is_sticky(void **state)
 {
@@ -140,6 +157,7 @@ int main(void)
 		cmocka_unit_test(test_first_grow_is_exact),
 		cmocka_unit_test(test_put_quoted),
 		cmocka_unit_test(test_quote_path),
+		cmocka_unit_test(test_quote_path_false),
 		cmocka_unit_test(test_oom_is_sticky),
 		cmocka_unit_test(test_error_buf),
 	};
