@@ -307,4 +307,36 @@ test_expect_success 'an abbreviated index line is refused, as git does' '
 	rejected_at noindex.diff 2 small.bin "cannot apply binary patch without full index line"
 '
 
+# reverses_as_git NAME: NAME landed forward and committed in "fw"; -R
+# there gives the tree git apply -R --index gives, which is repo's.
+reverses_as_git () {
+	name=$1 &&
+	rm -rf fw gw && cp -R repo fw && git -C fw update-index -q --refresh &&
+	(cd fw && git apply --index "../$name" && git commit -q -m fw) &&
+	cp -R fw gw && git -C gw update-index -q --refresh &&
+	git -C gw apply -R --index "../$name" &&
+	(cd fw && git ai-apply -R "../$name" >../out 2>../err) &&
+	test "$(git -C fw write-tree)" = "$(git -C gw write-tree)" &&
+	test "$(git -C fw write-tree)" = "$(git -C repo write-tree)" &&
+	git -C fw diff --exit-code >/dev/null
+}
+
+test_expect_success '-R: a delta, a literal, a creation and a deletion go back as git apply -R' '
+	reverses_as_git mod.diff &&
+	reverses_as_git lit.diff &&
+	reverses_as_git big.diff &&
+	reverses_as_git create.diff &&
+	reverses_as_git delete.diff
+'
+
+test_expect_success '-R: a binary patch without its reverse hunk is refused, nothing written' '
+	line=$(grep -n "^GIT binary patch" lit.diff | cut -d: -f1) &&
+	awk "/^literal 3000/ { n++ } n < 2 { print }" lit.diff >oneway.diff &&
+	test "$(grep -c "^literal " oneway.diff)" = 1 &&
+	rm -rf fw && cp -R repo fw && git -C fw update-index -q --refresh &&
+	(cd fw && git apply --index ../lit.diff && git commit -q -m fw &&
+	 test_rejected -R ../oneway.diff &&
+	 test_grep "error: small.bin: ../oneway.diff:$line: a binary patch without its reverse hunk (diff); -R cannot reverse it" err)
+'
+
 test_done

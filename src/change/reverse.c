@@ -98,13 +98,32 @@ static int check_edit(const aa_op *op, aa_diags *d)
 	case AA_EDIT_ELIDE:
 		return refuse(d, op, op->pos,
 			      "a whole-file block carries no old content");
+	case AA_EDIT_BINARY:
+		break; /* check_binary(), before the kind of operation */
 	}
 	return refuse(d, op, op->pos, "this kind of edit cannot be reversed yet");
+}
+
+/*
+ * A binary change reverses by its second hunk, which git writes after
+ * the forward one ("Binary files ... differ" has neither: its result is
+ * found by id either way). git: "cannot reverse-apply a binary patch
+ * without the reverse hunk".
+ */
+static int check_binary(const aa_op *op, aa_diags *d)
+{
+	if (op->nbin == 1)
+		return refuse(d, op, op->bin_pos,
+			      "a binary patch without its reverse hunk");
+	return 0;
 }
 
 /* 0 when op can be reversed, else -1 with the reason in d. */
 static int check_op(const aa_op *op, aa_diags *d)
 {
+	/* its payload is not hunks: the checks below would misread it */
+	if (op->edit_kind == AA_EDIT_BINARY)
+		return check_binary(op, d);
 	switch (op->kind) {
 	case AA_OP_WRITE:
 		if (op->exist == AA_EXIST_NEW)
@@ -328,9 +347,32 @@ static int deletion_to_creation(aa_op *op)
 	return 0;
 }
 
+/*
+ * A binary change: ids and hunks swapped (aa_op_binary_reverse), a
+ * creation becomes the deletion of the blob it made and the reverse.
+ */
+static int reverse_binary(aa_op *op)
+{
+	if (aa_op_binary_reverse(op) < 0)
+		return -1;
+	swap_modes(op);
+	if (op->kind == AA_OP_WRITE) {
+		op->kind = AA_OP_DELETE;
+		op->exist = AA_EXIST_ANY;
+	} else if (op->kind == AA_OP_DELETE) {
+		op->kind = AA_OP_WRITE;
+		op->exist = AA_EXIST_NEW;
+	}
+	return 0;
+}
+
 /* Turns one operation around in place (copies: see add_copy_back). */
 static int reverse_op(aa_op *op)
 {
+	if (op->edit_kind == AA_EDIT_BINARY &&
+	    (op->kind == AA_OP_WRITE || op->kind == AA_OP_DELETE ||
+	     op->kind == AA_OP_EDIT))
+		return reverse_binary(op);
 	switch (op->kind) {
 	case AA_OP_WRITE:
 		return creation_to_deletion(op);
