@@ -28,6 +28,7 @@
 #include "land/odb_view.h"
 #include "land/owner.h"
 #include "land/refjournal.h"
+#include "land/support.h"
 #include "util/testhook.h"
 #include "util/util.h"
 
@@ -50,6 +51,24 @@ static int open_objects(aa_base *b, aa_diags *d)
 }
 
 /*
+ * The index could not be read: what libgit2 cannot read in it (a split
+ * or sparse index) and what to do, else libgit2's reason. Fatal (128),
+ * as git's for a repository it cannot read.
+ */
+static int index_fail(aa_diags *d)
+{
+	aa_buf why = AA_BUF_INIT;
+	int r = aa_unsupported_explain(aa_git_error(NULL), &why);
+
+	if (r > 0)
+		r = aa_fatal(d, AA_NOPOS, NULL, "cannot read the index: %s", why.ptr);
+	else
+		r = aa_git_fail(d, "cannot read the index");
+	aa_buf_free(&why);
+	return r;
+}
+
+/*
  * Default and --cached: take the index lock first (recovering a landing a
  * killed run left), then read the index through the guard's private copy,
  * so nothing can change it between our reading and our writing.
@@ -62,7 +81,7 @@ static int open_locked_index(aa_base *b, aa_diags *d)
 		return r;
 	if (git_index_open(&b->index, aa_guard_index_path(b->guard)) < 0 ||
 	    git_repository_set_index(b->repo, b->index) < 0)
-		return aa_git_fail(d, "cannot read the index");
+		return index_fail(d);
 	return 0;
 }
 
@@ -75,7 +94,7 @@ static int open_index_base(aa_base *b, aa_diags *d)
 				"this is a bare repository: use --cached or --branch");
 	if (b->opts->mode == AA_LAND_CHECK)
 		r = git_repository_index(&b->index, b->repo) < 0 ?
-			aa_git_fail(d, "cannot read the index") : 0;
+			index_fail(d) : 0;
 	else
 		r = open_locked_index(b, d);
 	if (r < 0)

@@ -14,6 +14,7 @@
 
 #include "aiapply/apply.h"
 #include "format/alternatives.h"
+#include "land/support.h"
 #include "report/report.h"
 #include "workflow/apply_internal.h"
 #include "util/util.h"
@@ -204,9 +205,15 @@ int aa_apply_open_repository(git_repository **repo, aa_land_mode mode,
 	*repo = NULL;
 	if (open_from_env(repo) < 0) {
 		const char *why = aa_git_error(NULL);
+		aa_buf shape = AA_BUF_INIT;
 
-		aa_error(d, none, NULL, "not a git repository (or any of the parent directories)%s%s",
-			 why ? ": " : "", why ? why : "");
+		/* a repository libgit2 cannot read: say what and why (land/support.h) */
+		if (aa_unsupported_explain(why, &shape) > 0)
+			aa_error(d, none, NULL, "%s", shape.ptr);
+		else
+			aa_error(d, none, NULL, "not a git repository (or any of the parent directories)%s%s",
+				 why ? ": " : "", why ? why : "");
+		aa_buf_free(&shape);
 		return AA_FATAL;
 	}
 	if (mode == AA_LAND_INDEX && git_repository_is_bare(*repo)) {
