@@ -28,6 +28,7 @@
 #include "land/odb_view.h"
 #include "land/owner.h"
 #include "land/refjournal.h"
+#include "land/sparse.h"
 #include "land/support.h"
 #include "util/testhook.h"
 #include "util/util.h"
@@ -260,6 +261,7 @@ void aa_session_close(aa_session *s)
 		aa_base_close(&s->own);
 	free(s->created);
 	free(s->bases);
+	free(s->sparse);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -1384,7 +1386,10 @@ static int update_index(aa_session *s, const aa_plan *plan,
 		e.path = c->path;
 		e.mode = c->mode;
 		git_oid_cpy(&e.id, &ids[i]);
-		if (backup)
+		/* outside the sparse checkout it stays so (land/sparse.h) */
+		if (s->sparse && s->sparse[i])
+			e.flags_extended = GIT_INDEX_ENTRY_SKIP_WORKTREE;
+		else if (backup)
 			aa_worktree_stat(backup, i, &e);
 		if (git_index_add(s->index, &e) < 0)
 			return aa_git_fail(d, "cannot update the index");
@@ -1405,8 +1410,12 @@ static int journal_paths(aa_session *s, const aa_plan *plan, const git_oid *ids,
 	for (i = 0; i < plan->nchanges; i++) {
 		const aa_change *c = &plan->changes[i];
 
-		/* a submodule's work tree is a directory we never write */
-		if (c->mode == AA_MODE_GITLINK || c->base_mode == AA_MODE_GITLINK)
+		/*
+		 * a submodule's work tree is a directory we never write, a
+		 * skip-worktree entry's is not ours either (land/sparse.h)
+		 */
+		if (c->mode == AA_MODE_GITLINK || c->base_mode == AA_MODE_GITLINK ||
+		    (s->sparse && s->sparse[i]))
 			continue;
 		v[n].path = c->path;
 		if (c->base_exists) {
@@ -1493,6 +1502,22 @@ static int persist_landing(index_keep *k, int *journaled, aa_diags *d)
 	return r;
 }
 
+/* The notes of a landing that left skip-worktree paths outside the cone. */
+static void note_index_only(aa_session *s, const aa_plan *plan, aa_diags *d)
+{
+	size_t i;
+
+	for (i = 0; s->sparse && i < plan->nchanges; i++)
+		if (s->sparse[i] && plan->changes[i].exists)
+			aa_note(d, AA_NOPOS, plan->changes[i].path,
+				"outside the sparse checkout (skip-worktree): changed in the index only, "
+				"no file written to the work tree ('git sparse-checkout add' brings it in)");
+		else if (s->sparse[i])
+			aa_note(d, AA_NOPOS, plan->changes[i].path,
+				"outside the sparse checkout (skip-worktree): removed from the index only, "
+				"the work tree is not touched");
+}
+
 /*
  * Under the lock taken at open: objects to disk (every check that can
  * reject is behind us), the journal, the work tree, the new index into
@@ -1510,7 +1535,7 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 	size_t i;
 	int r = 0;
 
-	if (!ids || !stages) {
+	if (!ids || !stages || aa_sparse_record(s, plan) < 0) {
 		free(ids);
 		free(stages);
 		return aa_git_fail(d, "out of memory");
@@ -1540,6 +1565,8 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 		r = aa_git_fail(d, "cannot write the index");
 	if (!r)
 		r = aa_guard_commit(s->base->guard, d);
+	if (!r && with_worktree)
+		note_index_only(s, plan, d);
 	if (r && backup && aa_worktree_restore(s, backup, d) < 0)
 		aa_guard_keep_journal(s->base->guard);
 	aa_worktree_backup_free(backup);

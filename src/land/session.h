@@ -59,6 +59,9 @@ typedef struct aa_session {
 	size_t npersisted;       /* created[0..npersisted) are on disk */
 	git_oid commit;          /* --branch: the new commit */
 	struct aa_pending *pending; /* --branch: prepared, refs not yet */
+	/* per change: a skip-worktree entry (land/sparse.h); NULL: none */
+	unsigned char *sparse;
+	size_t nsparse;           /* the plan's changes when recorded */
 } aa_session;
 
 #endif

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "land/worktree.h"
+#include "land/sparse.h"
 #include "util/testhook.h"
 #include "util/util.h"
 
@@ -693,6 +694,8 @@ int aa_worktree_check_clean(aa_session *s, const aa_plan *plan, aa_diags *d)
 				r = -1;
 			continue;
 		}
+		if (aa_sparse_skip(s, c->path))
+			continue; /* not in the work tree: index only (land/sparse.h) */
 		if (e) {
 			if (matches_index(s, c->path, e, &same) < 0)
 				r = aa_error(d, AA_NOPOS, c->path,
@@ -1005,17 +1008,20 @@ int aa_worktree_write(aa_session *s, const aa_plan *plan, const git_oid *ids,
 		/* 2: a gitlink the change set adds (its restore removes it) */
 		b->v[i].gitlink = is_gitlink_change(&plan->changes[i]) ?
 				  1 + !plan->changes[i].base_exists : 0;
-		r = b->v[i].gitlink ? 0 : backup_one(b, &b->v[i], d);
+		r = b->v[i].gitlink || aa_sparse_skip(s, b->v[i].path) ? 0 :
+			backup_one(b, &b->v[i], d);
 	}
 	*out = b;
 	for (i = 0; i < plan->nchanges && !r; i++)
-		if (!plan->changes[i].exists) {
+		if (aa_sparse_skip(s, plan->changes[i].path))
+			continue; /* index only (land/sparse.h) */
+		else if (!plan->changes[i].exists) {
 			r = remove_path(b, &b->v[i], &plan->changes[i], d);
 			prune_empty_dirs(b, b->v[i].path);
 			aa_test_hook("path");
 		}
 	for (i = 0; i < plan->nchanges && !r; i++)
-		if (plan->changes[i].exists) {
+		if (plan->changes[i].exists && !aa_sparse_skip(s, plan->changes[i].path)) {
 			r = write_path(s, b, &b->v[i], &plan->changes[i], &ids[i], d);
 			aa_test_hook("path");
 		}
