@@ -121,6 +121,25 @@ do
 	'
 done
 
+test_expect_success 'extensions.worktreeConfig (format version 1): opens, config.worktree read under git -c' '
+	rm -rf wtconfig && cp -R repo wtconfig &&
+	(
+		cd wtconfig &&
+		unset GIT_AUTHOR_NAME &&
+		git config core.repositoryformatversion 1 &&
+		git config extensions.worktreeConfig true &&
+		git config --worktree user.name "Worktree Name" &&
+		git ai-apply --branch=w1 ../edit.diff &&
+		git -c user.name="Command Name" ai-apply --branch=w2 ../edit.diff &&
+		git log -1 --format=%an w1 >../got &&
+		git log -1 --format=%an w2 >>../got &&
+		git ai-apply ../edit.diff &&
+		git diff --cached --name-only >>../got
+	) &&
+	printf "Worktree Name\nCommand Name\nb.txt\n" >want &&
+	test_cmp want got
+'
+
 test_expect_success 'a linked worktree (git worktree add): lands in its own index' '
 	git -C repo worktree add -q ../linked &&
 	(

@@ -262,6 +262,7 @@ void aa_session_close(aa_session *s)
 	free(s->created);
 	free(s->bases);
 	free(s->sparse);
+	free(s->why);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -62,6 +62,7 @@ typedef struct aa_session {
 	/* per change: a skip-worktree entry (land/sparse.h); NULL: none */
 	unsigned char *sparse;
 	size_t nsparse;           /* the plan's changes when recorded */
+	char *why;                /* the snapshot's last failure, ours (or NULL) */
 } aa_session;
 
 #endif

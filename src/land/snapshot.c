@@ -10,12 +10,34 @@
 
 #include "land/snapshot.h"
 #include "land/objects.h"
+#include "land/promisor.h"
 #include "plan/history.h"
 #include "util/util.h"
 
 static void to_aa_oid(aa_oid *out, const git_oid *in)
 {
 	memcpy(out->id, in->id, sizeof(out->id));
+}
+
+/*
+ * The blob `id` of the base: a partial clone's missing one fetched as
+ * git would (land/promisor.h), else -1 with the reason in s->why.
+ */
+static int base_blob(aa_session *s, const git_oid *id, git_blob **blob)
+{
+	aa_buf why = AA_BUF_INIT;
+	int r = git_blob_lookup(blob, s->repo, id);
+
+	free(s->why);
+	s->why = NULL;
+	if (r != GIT_ENOTFOUND)
+		return r < 0 ? -1 : 0;
+	if (aa_promisor_ensure(s, id, NULL, &why) == 0)
+		r = git_blob_lookup(blob, s->repo, id);
+	else
+		s->why = aa_buf_detach(&why);
+	aa_buf_free(&why);
+	return r < 0 ? -1 : 0;
 }
 
 static int read_blob(void *ctx, const aa_oid *oid, aa_buf *out)
@@ -26,7 +48,7 @@ static int read_blob(void *ctx, const aa_oid *oid, aa_buf *out)
 	int r;
 
 	aa_oid_to_git(&id, oid);
-	if (git_blob_lookup(&blob, s->repo, &id) < 0)
+	if (base_blob(s, &id, &blob) < 0)
 		return -1;
 	r = aa_buf_put(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
 	git_blob_free(blob);
@@ -42,7 +64,7 @@ static int lend_blob(void *ctx, const aa_oid *oid, const char **data,
 	git_oid id;
 
 	aa_oid_to_git(&id, oid);
-	if (git_blob_lookup(&blob, s->repo, &id) < 0)
+	if (base_blob(s, &id, &blob) < 0)
 		return -1;
 	*data = git_blob_rawcontent(blob);
 	*len = (size_t)git_blob_rawsize(blob);
@@ -255,8 +277,9 @@ static int worktree_beyond_link(void *ctx, const char *path, char **link)
 /* libgit2's reason for the last failure (the planner's messages give it). */
 static const char *last_error(void *ctx)
 {
-	(void)ctx;
-	return aa_git_error(NULL);
+	aa_session *s = ctx;
+
+	return s->why ? s->why : aa_git_error(NULL);
 }
 
 /* ---- history and 3-way merges (plan/history.c) over the session ---- */

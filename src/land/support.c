@@ -78,3 +78,33 @@ int aa_unsupported_explain(const char *why, aa_buf *out)
 	r = explain_index_ext(why, out);
 	return r ? r : explain_repo_ext(why, out);
 }
+
+int aa_worktree_config_prepare(void)
+{
+	static const char *ext[] = { "worktreeconfig" };
+
+	return git_libgit2_opts(GIT_OPT_SET_EXTENSIONS, ext, (size_t)1);
+}
+
+int aa_worktree_config_add(git_repository *repo)
+{
+	git_config *cfg = NULL;
+	aa_buf path = AA_BUF_INIT;
+	int on = 0, r = 0;
+
+	if (git_repository_config(&cfg, repo) < 0)
+		return -1;
+	/* git reads config.worktree only with the extension on */
+	if (git_config_get_bool(&on, cfg, "extensions.worktreeconfig") < 0)
+		on = 0;
+	git_error_clear();
+	if (on && aa_buf_printf(&path, "%sconfig.worktree", git_repository_path(repo)) < 0)
+		r = -1;
+	else if (on && git_config_add_file_ondisk(cfg, path.ptr, AA_CONFIG_LEVEL_WORKTREE,
+						  repo, 0) < 0 &&
+		 git_error_last() && git_error_last()->klass != GIT_ERROR_OS)
+		r = -1;
+	aa_buf_free(&path);
+	git_config_free(cfg);
+	return r;
+}

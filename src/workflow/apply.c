@@ -203,7 +203,12 @@ int aa_apply_open_repository(git_repository **repo, aa_land_mode mode,
 	aa_pos none = { NULL, 0 };
 
 	*repo = NULL;
-	if (open_from_env(repo) < 0) {
+	aa_worktree_config_prepare(); /* extensions.worktreeConfig (land/support.h) */
+	if (open_from_env(repo) == 0 && aa_worktree_config_add(*repo) < 0) {
+		git_repository_free(*repo);
+		*repo = NULL;
+	}
+	if (!*repo) {
 		const char *why = aa_git_error(NULL);
 		aa_buf shape = AA_BUF_INIT;
 
