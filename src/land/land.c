@@ -28,6 +28,7 @@
 #include "land/odb_view.h"
 #include "land/owner.h"
 #include "land/refjournal.h"
+#include "land/filters.h"
 #include "land/sparse.h"
 #include "land/support.h"
 #include "util/testhook.h"
@@ -263,6 +264,7 @@ void aa_session_close(aa_session *s)
 	free(s->bases);
 	free(s->sparse);
 	free(s->why);
+	free(s->smudged);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -1420,8 +1422,11 @@ static int journal_paths(aa_session *s, const aa_plan *plan, const git_oid *ids,
 			continue;
 		v[n].path = c->path;
 		if (c->base_exists) {
+			git_oid id;
+
 			v[n].old_mode = c->base_mode;
-			aa_oid_to_git(&v[n].old_id, &c->base_oid);
+			aa_oid_to_git(&id, &c->base_oid);
+			aa_filter_real(s, &id, &v[n].old_id); /* land/filters.h */
 		}
 		if (c->exists) {
 			v[n].new_mode = c->mode;
@@ -1541,14 +1546,15 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 		free(stages);
 		return aa_git_fail(d, "out of memory");
 	}
+	/* first: a clean filter (git-lfs) runs only for a landing that will happen */
+	if (with_worktree)
+		r = aa_worktree_check_clean(s, plan, d);
 	for (i = 0; !r && i < plan->nchanges; i++) {
 		if (plan->changes[i].exists)
 			r = aa_change_blob(s, &plan->changes[i], &ids[i], d);
 		if (!r && plan->changes[i].conflict)
 			r = stage_blobs(s, &plan->changes[i], stages[i], d);
 	}
-	if (!r && with_worktree)
-		r = aa_worktree_check_clean(s, plan, d);
 	k.s = s;
 	k.plan = plan;
 	k.ids = ids;

@@ -63,6 +63,9 @@ typedef struct aa_session {
 	unsigned char *sparse;
 	size_t nsparse;           /* the plan's changes when recorded */
 	char *why;                /* the snapshot's last failure, ours (or NULL) */
+	int drivers;              /* filter drivers configured: 2, none 1, 0 not known yet */
+	git_oid *smudged;         /* pairs: a smudged id, its real blob (filters.h) */
+	size_t nsmudged, capsmudged;
 } aa_session;
 
 #endif

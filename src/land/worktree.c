@@ -15,6 +15,7 @@
 
 #include "land/worktree.h"
 #include "land/sparse.h"
+#include "land/filters.h"
 #include "util/testhook.h"
 #include "util/util.h"
 
@@ -540,6 +541,55 @@ static int full_path(aa_session *s, const char *path, aa_buf *out)
 }
 
 /*
+ * Whether the index entry's stat data still describes the file, and the
+ * file is not racily clean (changed in the second the index was
+ * written), so git would not look at its content (read-cache.c
+ * ie_match_stat, is_racy_stat).
+ */
+static int stat_clean(git_repository *repo, const git_index_entry *e,
+		      const struct stat *st)
+{
+	git_buf ipath = GIT_BUF_INIT;
+	struct stat ist;
+	int racy = 1;
+
+	if (e->mtime.seconds != (int32_t)st->st_mtim.tv_sec ||
+	    e->mtime.nanoseconds != (uint32_t)st->st_mtim.tv_nsec ||
+	    e->ctime.seconds != (int32_t)st->st_ctim.tv_sec ||
+	    e->ctime.nanoseconds != (uint32_t)st->st_ctim.tv_nsec ||
+	    e->file_size != (uint32_t)st->st_size || e->ino != (uint32_t)st->st_ino)
+		return 0;
+	if (git_repository_item_path(&ipath, repo, GIT_REPOSITORY_ITEM_INDEX) == 0 &&
+	    stat(ipath.ptr, &ist) == 0)
+		racy = st->st_mtim.tv_sec > ist.st_mtim.tv_sec ||
+		       (st->st_mtim.tv_sec == ist.st_mtim.tv_sec &&
+			st->st_mtim.tv_nsec >= ist.st_mtim.tv_nsec);
+	git_buf_dispose(&ipath);
+	git_error_clear();
+	return !racy;
+}
+
+/*
+ * The blob id git add would make of the work-tree file at path, which
+ * has a filter driver (land/filters.h): the index's stat data first, as
+ * git trusts it; else the file through the clean filter.
+ */
+static int filtered_hash(aa_session *s, const char *path,
+			 const git_index_entry *e, const struct stat *st,
+			 git_oid *oid)
+{
+	aa_buf why = AA_BUF_INIT;
+	int r = 0;
+
+	if (stat_clean(s->repo, e, st))
+		git_oid_cpy(oid, &e->id);
+	else
+		r = aa_filter_run(s, AA_FILTER_HASH, path, NULL, 0, oid, NULL, &why);
+	aa_buf_free(&why);
+	return r;
+}
+
+/*
  * Whether the work tree file still holds the index entry's content and
  * mode (as git would convert it), so overwriting it loses nothing.
  */
@@ -576,8 +626,10 @@ static int matches_index(aa_session *s, const char *path,
 				filemode = 1;
 			git_config_free(cfg);
 		}
-		r = git_repository_hashfile(&oid, s->repo, full.ptr,
-					    GIT_OBJECT_BLOB, path);
+		r = aa_filter_driver(s, path, NULL) == 1 ?
+			filtered_hash(s, path, e, &st, &oid) :
+			git_repository_hashfile(&oid, s->repo, full.ptr,
+						GIT_OBJECT_BLOB, path);
 		if (!r)
 			*same = git_oid_equal(&oid, &e->id) &&
 				(!filemode || exec == want_exec);
@@ -804,6 +856,21 @@ static void prune_empty_dirs(aa_wt_backup *b, const char *path)
 	free(p);
 }
 
+/* Smudged through the path's filter driver (land/filters.h). */
+static int driver_content(aa_session *s, const char *path, const git_oid *id,
+			  git_buf *out)
+{
+	aa_buf bytes = AA_BUF_INIT, why = AA_BUF_INIT;
+	int r = aa_filter_run(s, AA_FILTER_SMUDGE, path, NULL, 0, (git_oid *)id,
+			      &bytes, &why);
+
+	if (!r)
+		r = git_buf_set(out, bytes.ptr ? bytes.ptr : "", bytes.len);
+	aa_buf_free(&bytes);
+	aa_buf_free(&why);
+	return r;
+}
+
 static int filtered_content(git_repository *repo, const char *path,
 			    const git_oid *id, git_buf *out)
 {
@@ -834,15 +901,18 @@ static int filtered_content(git_repository *repo, const char *path,
 /*
  * The bytes the work tree gets for blob id at path: the blob as it is
  * when no filter can apply there (filters_possible, dir_attrs), else
- * through libgit2's filters.
+ * through libgit2's filters, or git's for a filter driver.
  */
-static int checkout_content(git_repository *repo, aa_wt_backup *b,
+static int checkout_content(aa_session *s, aa_wt_backup *b,
 			    const char *path, const git_oid *id, git_buf *out)
 {
+	git_repository *repo = s->repo;
 	const char *slash = strrchr(path, '/');
 	git_blob *blob;
 	int r;
 
+	if (b->filters && aa_filter_driver(s, path, NULL) == 1)
+		return driver_content(s, path, id, out);
 	if (b->filters ||
 	    dir_attrs(b, path, slash ? (size_t)(slash - path) : 0))
 		return filtered_content(repo, path, id, out);
@@ -882,7 +952,7 @@ static int write_path(aa_session *s, aa_wt_backup *b, wt_entry *e,
 			free(target);
 			git_blob_free(blob);
 		}
-	} else if (checkout_content(s->repo, b, e->path, id, &content) < 0) {
+	} else if (checkout_content(s, b, e->path, id, &content) < 0) {
 		r = aa_error(d, AA_NOPOS, e->path, "cannot convert for the work tree");
 	} else if (write_file_at(dir, base, content.ptr, content.size,
 				 c->mode == AA_MODE_EXEC) < 0) {
