@@ -583,8 +583,10 @@ static int filtered_hash(aa_session *s, const char *path,
 
 	if (stat_clean(s->repo, e, st))
 		git_oid_cpy(oid, &e->id);
-	else
-		r = aa_filter_run(s, AA_FILTER_HASH, path, NULL, 0, oid, NULL, &why);
+	else if ((r = aa_filter_run(s, AA_FILTER_HASH, path, NULL, 0, oid, NULL, &why)) < 0) {
+		free(s->why); /* the reason, for aa_worktree_check_clean */
+		s->why = aa_buf_detach(&why);
+	}
 	aa_buf_free(&why);
 	return r;
 }
@@ -749,8 +751,11 @@ int aa_worktree_check_clean(aa_session *s, const aa_plan *plan, aa_diags *d)
 		if (aa_sparse_skip(s, c->path))
 			continue; /* not in the work tree: index only (land/sparse.h) */
 		if (e) {
+			free(s->why);
+			s->why = NULL;
 			if (matches_index(s, c->path, e, &same) < 0)
-				r = aa_error(d, AA_NOPOS, c->path,
+				r = s->why ? aa_fatal(d, AA_NOPOS, c->path, "%s", s->why) :
+				    aa_error(d, AA_NOPOS, c->path,
 					     "cannot read the work tree file");
 			else if (!same)
 				r = aa_error(d, AA_NOPOS, c->path,
