@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "land/filters.h"
-#include "land/objects.h"
 #include "land/promisor.h"
 #include "land/run.h"
 
@@ -101,7 +100,7 @@ static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *
 /*
  * The cleaned blob `id` git wrote into `tmp` (or, when the repository
  * had it, found there): its bytes into *out and into the lander's
- * memory, remembered as a new object.
+ * memory (the caller remembers it as a new object).
  */
 static int take_blob(aa_session *s, const char *tmp, const git_oid *id,
 		     aa_buf *out, aa_buf *why)
@@ -125,7 +124,7 @@ static int take_blob(aa_session *s, const char *tmp, const git_oid *id,
 	}
 	if (aa_buf_put(out, git_odb_object_data(o), git_odb_object_size(o)) == 0 &&
 	    git_blob_create_from_buffer(&again, s->repo, out->ptr ? out->ptr : "", out->len) == 0 &&
-	    git_oid_equal(&again, id) && aa_remember_version(s, id, NULL) == 0)
+	    git_oid_equal(&again, id))
 		r = 0;
 	else
 		aa_buf_printf(why, "cannot keep the clean filter's blob: %s", aa_git_error("out of memory"));

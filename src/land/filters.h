@@ -33,7 +33,8 @@ int aa_filter_driver(aa_session *s, const char *path, aa_buf *name);
  * *why (the driver failed, or s->opts->no_external_commands refuses to
  * run it). AA_FILTER_CLEAN writes no object to the repository: git
  * writes the cleaned blob into a temporary object directory, from where
- * it goes into the lander's memory, persisted only when the landing is.
+ * it goes into the lander's memory (the caller remembers it, so that it
+ * is persisted with the landing, and only then).
  */
 int aa_filter_run(aa_session *s, aa_filter_way way, const char *path,
 		  const char *data, size_t len, git_oid *id, aa_buf *out,

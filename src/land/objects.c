@@ -53,6 +53,8 @@ static int clean_blob(aa_session *s, const aa_change *c, git_oid *out,
 
 	if (r < 0)
 		r = aa_fatal(d, AA_NOPOS, c->path, "%s", why.ptr ? why.ptr : "the clean filter failed");
+	else if (aa_remember_version(s, out, NULL) < 0)
+		r = aa_git_fail(d, "out of memory");
 	aa_buf_free(&why);
 	aa_buf_free(&clean);
 	return r;

@@ -916,11 +916,11 @@ static int checkout_content(aa_session *s, aa_wt_backup *b,
 	git_blob *blob;
 	int r;
 
-	if (b->filters && aa_filter_driver(s, path, NULL) == 1)
-		return driver_content(s, path, id, out);
 	if (b->filters ||
 	    dir_attrs(b, path, slash ? (size_t)(slash - path) : 0))
-		return filtered_content(repo, path, id, out);
+		return aa_filter_driver(s, path, NULL) == 1 ?
+			driver_content(s, path, id, out) :
+			filtered_content(repo, path, id, out);
 	if (git_blob_lookup(&blob, repo, id) < 0)
 		return -1;
 	r = git_buf_set(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
