@@ -27,8 +27,12 @@ static void child(git_repository *repo, const char *const *argv,
 		  const char *const *env, int in, int out, int err)
 {
 	const char *wd = git_repository_workdir(repo);
+	sigset_t none;
 	size_t i;
 
+	/* the landing holds signals back (land/journal.h): git must not */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
 		_exit(127);
 	for (i = 0; env && env[i]; i++)
