@@ -73,6 +73,19 @@ test_expect_success 'the default mode fetches the base blob and lands (outside t
 	echo "S out/b.txt" >want && test_cmp want tags
 '
 
+test_expect_success 'a rename into the cone fetches the moved blob for the work tree' '
+	rm -rf moved && cp -R sparse moved &&
+	printf "diff --git a/out/b.txt b/in/b.txt\nsimilarity index 100%%\nrename from out/b.txt\nrename to in/b.txt\n" >rename.diff &&
+	(
+		cd moved &&
+		git ai-apply ../rename.diff &&
+		printf "x\ny\n" >../want && test_cmp ../want in/b.txt &&
+		git ls-files -t >../tags
+	) &&
+	test_grep "^H in/b.txt" tags &&
+	! grep out/b.txt tags
+'
+
 test_expect_success '--branch fetches it too' '
 	(
 		cd bare-ish &&

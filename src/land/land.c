@@ -29,6 +29,7 @@
 #include "land/owner.h"
 #include "land/refjournal.h"
 #include "land/filters.h"
+#include "land/promisor.h"
 #include "land/sparse.h"
 #include "land/support.h"
 #include "util/testhook.h"
@@ -1508,6 +1509,26 @@ static int persist_landing(index_keep *k, int *journaled, aa_diags *d)
 	return r;
 }
 
+/*
+ * A blob the work tree gets must be here: a partial clone's that the
+ * plan only moved (a rename never reads it) is fetched now.
+ */
+static int present_for_worktree(aa_session *s, const aa_plan *plan, size_t i,
+				const git_oid *id, aa_diags *d)
+{
+	const aa_change *c = &plan->changes[i];
+	aa_buf why = AA_BUF_INIT;
+	int r = 0;
+
+	if (c->mode == AA_MODE_GITLINK || (s->sparse && s->sparse[i]) ||
+	    !c->has_oid)
+		return 0;
+	if (aa_promisor_ensure(s, id, c->path, &why) < 0)
+		r = aa_fatal(d, AA_NOPOS, c->path, "%s", why.ptr ? why.ptr : "the blob is missing");
+	aa_buf_free(&why);
+	return r;
+}
+
 /* The notes of a landing that left skip-worktree paths outside the cone. */
 static void note_index_only(aa_session *s, const aa_plan *plan, aa_diags *d)
 {
@@ -1552,6 +1573,8 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 	for (i = 0; !r && i < plan->nchanges; i++) {
 		if (plan->changes[i].exists)
 			r = aa_change_blob(s, &plan->changes[i], &ids[i], d);
+		if (!r && plan->changes[i].exists && with_worktree)
+			r = present_for_worktree(s, plan, i, &ids[i], d);
 		if (!r && plan->changes[i].conflict)
 			r = stage_blobs(s, &plan->changes[i], stages[i], d);
 	}
