@@ -21,7 +21,21 @@
 #include "land/promisor.h"
 #include "land/run.h"
 
-/* 1 when the configuration names any filter.<name>.clean/smudge/process. */
+/* "filter.<name>.clean", ".smudge" or ".process" (names come lower-cased). */
+static int is_driver_key(const char *k)
+{
+	const char *dot = strrchr(k, '.');
+
+	return !strncmp(k, "filter.", 7) && dot && dot > k + 6 &&
+	       (!strcmp(dot, ".clean") || !strcmp(dot, ".smudge") ||
+		!strcmp(dot, ".process"));
+}
+
+/*
+ * 1 when the configuration names any filter driver. The entries are
+ * walked by hand: libgit2 1.5's regular expressions leak on every name
+ * that does not match (git_regexp_match).
+ */
 static int any_driver(aa_session *s)
 {
 	git_config *cfg = NULL;
@@ -32,10 +46,10 @@ static int any_driver(aa_session *s)
 		return s->drivers == 2;
 	s->drivers = 1;
 	if (git_repository_config_snapshot(&cfg, s->repo) == 0 &&
-	    git_config_iterator_glob_new(&it, cfg,
-					 "^filter\\..*\\.(clean|smudge|process)$") == 0 &&
-	    git_config_next(&e, it) == 0)
-		s->drivers = 2;
+	    git_config_iterator_new(&it, cfg) == 0)
+		while (s->drivers == 1 && git_config_next(&e, it) == 0)
+			if (is_driver_key(e->name))
+				s->drivers = 2;
 	git_config_iterator_free(it);
 	git_config_free(cfg);
 	git_error_clear();

@@ -35,9 +35,14 @@ static int promisor_cb(const git_config_entry *e, void *payload)
 {
 	remotes *r = payload;
 	const char *name = e->name + strlen("remote.");
-	size_t len = strlen(name) - strlen(".promisor");
+	size_t len, n = strlen(e->name);
 	int on = 0;
 
+	/* by hand: libgit2 1.5's regexps leak on each name they do not match */
+	if (strncmp(e->name, "remote.", 7) || n < 7 + 10 ||
+	    strcmp(e->name + n - 9, ".promisor"))
+		return 0;
+	len = strlen(name) - strlen(".promisor");
 	if (git_config_parse_bool(&on, e->value) < 0 || !on)
 		return 0;
 	if (r->last && strlen(r->last) == len && !strncmp(r->last, name, len))
@@ -57,7 +62,7 @@ static int promisor_remotes(git_repository *repo, remotes *r)
 		return -1;
 	if (git_config_get_string_buf(&pc, cfg, "extensions.partialclone") == 0)
 		r->last = pc.ptr;
-	if (git_config_foreach_match(cfg, "^remote\\..*\\.promisor$", promisor_cb, r) < 0)
+	if (git_config_foreach(cfg, promisor_cb, r) < 0)
 		ret = -1;
 	if (!ret && r->last)
 		ret = add_name(r, r->last, strlen(r->last));
