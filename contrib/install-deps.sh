@@ -29,6 +29,8 @@ command -v asciidoctor >/dev/null 2>&1 || missing="$missing asciidoctor"
 command -v man >/dev/null 2>&1 || missing="$missing man-db"
 # t1400: a real terminal session for -p (skipped without it).
 command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
+# t1282: LFS-tracked paths through the real git-lfs (skipped without it).
+command -v git-lfs >/dev/null 2>&1 || missing="$missing git-lfs"
 # t0200: the installed completion, as bash-completion's loader finds it.
 test -f /usr/share/bash-completion/bash_completion ||
 	missing="$missing bash-completion"

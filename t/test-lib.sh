@@ -8,6 +8,9 @@ root="$AA_BUILD_DIR/trash"
 mkdir -p "$root"
 AA_TEST_DIR=$(cd "$(dirname "$0")" && pwd)
 export AA_BUILD_DIR AA_TEST_DIR
+# libgit2's own leaks under make SANITIZE=1 (t/lsan.supp says which)
+LSAN_OPTIONS="suppressions=$AA_TEST_DIR/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS
 
 . /usr/share/sharness/sharness.sh
 

@@ -36,6 +36,15 @@ typedef struct aa_land_opts {
 	const char *message;  /* -m: the commit's subject (and body) */
 	int force;            /* --force */
 	/*
+	 * 1: never start a process. The library runs git for what only
+	 * git does exactly: a path's filter driver (filter=<name> with
+	 * filter.<name>.clean, .smudge or .process: git-lfs), and the
+	 * fetch of a blob a partial clone lacks. With this set, such a
+	 * path is refused, saying why (for a server that must not run
+	 * commands a repository's configuration names). 0: as git.
+	 */
+	int no_external_commands;
+	/*
 	 * Set by the pipeline, not by a caller (aa_apply overwrites them):
 	 * --branch's trailer lines ("AI-Answer: a.md\n...") that end the
 	 * commit message after a blank line, and the answer text stored as

@@ -28,6 +28,10 @@
 #include "land/odb_view.h"
 #include "land/owner.h"
 #include "land/refjournal.h"
+#include "land/filters.h"
+#include "land/promisor.h"
+#include "land/sparse.h"
+#include "land/support.h"
 #include "util/testhook.h"
 #include "util/util.h"
 
@@ -50,6 +54,24 @@ static int open_objects(aa_base *b, aa_diags *d)
 }
 
 /*
+ * The index could not be read: what libgit2 cannot read in it (a split
+ * or sparse index) and what to do, else libgit2's reason. Fatal (128),
+ * as git's for a repository it cannot read.
+ */
+static int index_fail(aa_diags *d)
+{
+	aa_buf why = AA_BUF_INIT;
+	int r = aa_unsupported_explain(aa_git_error(NULL), &why);
+
+	if (r > 0)
+		r = aa_fatal(d, AA_NOPOS, NULL, "cannot read the index: %s", why.ptr);
+	else
+		r = aa_git_fail(d, "cannot read the index");
+	aa_buf_free(&why);
+	return r;
+}
+
+/*
  * Default and --cached: take the index lock first (recovering a landing a
  * killed run left), then read the index through the guard's private copy,
  * so nothing can change it between our reading and our writing.
@@ -62,7 +84,7 @@ static int open_locked_index(aa_base *b, aa_diags *d)
 		return r;
 	if (git_index_open(&b->index, aa_guard_index_path(b->guard)) < 0 ||
 	    git_repository_set_index(b->repo, b->index) < 0)
-		return aa_git_fail(d, "cannot read the index");
+		return index_fail(d);
 	return 0;
 }
 
@@ -75,7 +97,7 @@ static int open_index_base(aa_base *b, aa_diags *d)
 				"this is a bare repository: use --cached or --branch");
 	if (b->opts->mode == AA_LAND_CHECK)
 		r = git_repository_index(&b->index, b->repo) < 0 ?
-			aa_git_fail(d, "cannot read the index") : 0;
+			index_fail(d) : 0;
 	else
 		r = open_locked_index(b, d);
 	if (r < 0)
@@ -241,6 +263,9 @@ void aa_session_close(aa_session *s)
 		aa_base_close(&s->own);
 	free(s->created);
 	free(s->bases);
+	free(s->sparse);
+	free(s->why);
+	free(s->smudged);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -1365,7 +1390,10 @@ static int update_index(aa_session *s, const aa_plan *plan,
 		e.path = c->path;
 		e.mode = c->mode;
 		git_oid_cpy(&e.id, &ids[i]);
-		if (backup)
+		/* outside the sparse checkout it stays so (land/sparse.h) */
+		if (s->sparse && s->sparse[i])
+			e.flags_extended = GIT_INDEX_ENTRY_SKIP_WORKTREE;
+		else if (backup)
 			aa_worktree_stat(backup, i, &e);
 		if (git_index_add(s->index, &e) < 0)
 			return aa_git_fail(d, "cannot update the index");
@@ -1386,13 +1414,20 @@ static int journal_paths(aa_session *s, const aa_plan *plan, const git_oid *ids,
 	for (i = 0; i < plan->nchanges; i++) {
 		const aa_change *c = &plan->changes[i];
 
-		/* a submodule's work tree is a directory we never write */
-		if (c->mode == AA_MODE_GITLINK || c->base_mode == AA_MODE_GITLINK)
+		/*
+		 * a submodule's work tree is a directory we never write, a
+		 * skip-worktree entry's is not ours either (land/sparse.h)
+		 */
+		if (c->mode == AA_MODE_GITLINK || c->base_mode == AA_MODE_GITLINK ||
+		    (s->sparse && s->sparse[i]))
 			continue;
 		v[n].path = c->path;
 		if (c->base_exists) {
+			git_oid id;
+
 			v[n].old_mode = c->base_mode;
-			aa_oid_to_git(&v[n].old_id, &c->base_oid);
+			aa_oid_to_git(&id, &c->base_oid);
+			aa_filter_real(s, &id, &v[n].old_id); /* land/filters.h */
 		}
 		if (c->exists) {
 			v[n].new_mode = c->mode;
@@ -1475,6 +1510,42 @@ static int persist_landing(index_keep *k, int *journaled, aa_diags *d)
 }
 
 /*
+ * A blob the work tree gets must be here: a partial clone's that the
+ * plan only moved (a rename never reads it) is fetched now.
+ */
+static int present_for_worktree(aa_session *s, const aa_plan *plan, size_t i,
+				const git_oid *id, aa_diags *d)
+{
+	const aa_change *c = &plan->changes[i];
+	aa_buf why = AA_BUF_INIT;
+	int r = 0;
+
+	if (c->mode == AA_MODE_GITLINK || (s->sparse && s->sparse[i]) ||
+	    !c->has_oid)
+		return 0;
+	if (aa_promisor_ensure(s, id, c->path, &why) < 0)
+		r = aa_fatal(d, AA_NOPOS, c->path, "%s", why.ptr ? why.ptr : "the blob is missing");
+	aa_buf_free(&why);
+	return r;
+}
+
+/* The notes of a landing that left skip-worktree paths outside the cone. */
+static void note_index_only(aa_session *s, const aa_plan *plan, aa_diags *d)
+{
+	size_t i;
+
+	for (i = 0; s->sparse && i < plan->nchanges; i++)
+		if (s->sparse[i] && plan->changes[i].exists)
+			aa_note(d, AA_NOPOS, plan->changes[i].path,
+				"outside the sparse checkout (skip-worktree): changed in the index only, "
+				"no file written to the work tree ('git sparse-checkout add' brings it in)");
+		else if (s->sparse[i])
+			aa_note(d, AA_NOPOS, plan->changes[i].path,
+				"outside the sparse checkout (skip-worktree): removed from the index only, "
+				"the work tree is not touched");
+}
+
+/*
  * Under the lock taken at open: objects to disk (every check that can
  * reject is behind us), the journal, the work tree, the new index into
  * the lock, the rename (the commit point). On failure the work tree is
@@ -1491,19 +1562,22 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 	size_t i;
 	int r = 0;
 
-	if (!ids || !stages) {
+	if (!ids || !stages || aa_sparse_record(s, plan) < 0) {
 		free(ids);
 		free(stages);
 		return aa_git_fail(d, "out of memory");
 	}
+	/* first: a clean filter (git-lfs) runs only for a landing that will happen */
+	if (with_worktree)
+		r = aa_worktree_check_clean(s, plan, d);
 	for (i = 0; !r && i < plan->nchanges; i++) {
 		if (plan->changes[i].exists)
 			r = aa_change_blob(s, &plan->changes[i], &ids[i], d);
+		if (!r && plan->changes[i].exists && with_worktree)
+			r = present_for_worktree(s, plan, i, &ids[i], d);
 		if (!r && plan->changes[i].conflict)
 			r = stage_blobs(s, &plan->changes[i], stages[i], d);
 	}
-	if (!r && with_worktree)
-		r = aa_worktree_check_clean(s, plan, d);
 	k.s = s;
 	k.plan = plan;
 	k.ids = ids;
@@ -1521,6 +1595,8 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 		r = aa_git_fail(d, "cannot write the index");
 	if (!r)
 		r = aa_guard_commit(s->base->guard, d);
+	if (!r && with_worktree)
+		note_index_only(s, plan, d);
 	if (r && backup && aa_worktree_restore(s, backup, d) < 0)
 		aa_guard_keep_journal(s->base->guard);
 	aa_worktree_backup_free(backup);

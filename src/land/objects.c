@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "land/objects.h"
+#include "land/filters.h"
 #include "util/util.h"
 
 /*
@@ -39,14 +40,40 @@ void aa_oid_to_git(git_oid *out, const aa_oid *in)
 	memcpy(out->id, in->id, sizeof(in->id));
 }
 
+/*
+ * New content at a path under a filter driver is in its work-tree form:
+ * the blob is what the clean filter makes of it (land/filters.h).
+ */
+static int clean_blob(aa_session *s, const aa_change *c, git_oid *out,
+		      aa_diags *d)
+{
+	aa_buf why = AA_BUF_INIT, clean = AA_BUF_INIT;
+	int r = aa_filter_run(s, AA_FILTER_CLEAN, c->path, c->data ? c->data : "",
+			      c->len, out, &clean, &why);
+
+	if (r < 0)
+		r = aa_fatal(d, AA_NOPOS, c->path, "%s", why.ptr ? why.ptr : "the clean filter failed");
+	else if (aa_remember_version(s, out, NULL) < 0)
+		r = aa_git_fail(d, "out of memory");
+	aa_buf_free(&why);
+	aa_buf_free(&clean);
+	return r;
+}
+
 /* The blob id of a change's new content, writing it to the mempack. */
 int aa_change_blob(aa_session *s, const aa_change *c, git_oid *out,
 		   aa_diags *d)
 {
 	if (c->has_oid) {
-		aa_oid_to_git(out, &c->oid);
+		git_oid id;
+
+		/* a filtered file read smudged and kept: its blob as it was */
+		aa_oid_to_git(&id, &c->oid);
+		aa_filter_real(s, &id, out);
 		return 0;
 	}
+	if (c->mode != AA_MODE_LINK && aa_filter_driver(s, c->path, NULL) == 1)
+		return clean_blob(s, c, out, d);
 	if (git_blob_create_from_buffer(out, s->repo, c->data ? c->data : "",
 					c->len) < 0)
 		return aa_git_fail(d, "cannot create a blob");

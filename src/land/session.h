@@ -59,6 +59,13 @@ typedef struct aa_session {
 	size_t npersisted;       /* created[0..npersisted) are on disk */
 	git_oid commit;          /* --branch: the new commit */
 	struct aa_pending *pending; /* --branch: prepared, refs not yet */
+	/* per change: a skip-worktree entry (land/sparse.h); NULL: none */
+	unsigned char *sparse;
+	size_t nsparse;           /* the plan's changes when recorded */
+	char *why;                /* the snapshot's last failure, ours (or NULL) */
+	int drivers;              /* filter drivers configured: 2, none 1, 0 not known yet */
+	git_oid *smudged;         /* pairs: a smudged id, its real blob (filters.h) */
+	size_t nsmudged, capsmudged;
 } aa_session;
 
 #endif

@@ -10,12 +10,35 @@
 
 #include "land/snapshot.h"
 #include "land/objects.h"
+#include "land/filters.h"
+#include "land/promisor.h"
 #include "plan/history.h"
 #include "util/util.h"
 
 static void to_aa_oid(aa_oid *out, const git_oid *in)
 {
 	memcpy(out->id, in->id, sizeof(out->id));
+}
+
+/*
+ * The blob `id` of the base: a partial clone's missing one fetched as
+ * git would (land/promisor.h), else -1 with the reason in s->why.
+ */
+static int base_blob(aa_session *s, const git_oid *id, git_blob **blob)
+{
+	aa_buf why = AA_BUF_INIT;
+	int r = git_blob_lookup(blob, s->repo, id);
+
+	free(s->why);
+	s->why = NULL;
+	if (r != GIT_ENOTFOUND)
+		return r < 0 ? -1 : 0;
+	if (aa_promisor_ensure(s, id, NULL, &why) == 0)
+		r = git_blob_lookup(blob, s->repo, id);
+	else
+		s->why = aa_buf_detach(&why);
+	aa_buf_free(&why);
+	return r < 0 ? -1 : 0;
 }
 
 static int read_blob(void *ctx, const aa_oid *oid, aa_buf *out)
@@ -26,7 +49,7 @@ static int read_blob(void *ctx, const aa_oid *oid, aa_buf *out)
 	int r;
 
 	aa_oid_to_git(&id, oid);
-	if (git_blob_lookup(&blob, s->repo, &id) < 0)
+	if (base_blob(s, &id, &blob) < 0)
 		return -1;
 	r = aa_buf_put(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
 	git_blob_free(blob);
@@ -42,7 +65,7 @@ static int lend_blob(void *ctx, const aa_oid *oid, const char **data,
 	git_oid id;
 
 	aa_oid_to_git(&id, oid);
-	if (git_blob_lookup(&blob, s->repo, &id) < 0)
+	if (base_blob(s, &id, &blob) < 0)
 		return -1;
 	*data = git_blob_rawcontent(blob);
 	*len = (size_t)git_blob_rawsize(blob);
@@ -56,6 +79,33 @@ static void release_blob(void *ctx, void *handle)
 {
 	(void)ctx;
 	git_blob_free(handle);
+}
+
+/*
+ * A file under a filter driver reads in its smudged form, the work
+ * tree's, which the answer was written against (land/filters.h).
+ */
+static int smudged_id(aa_session *s, const char *path, uint32_t mode,
+		      const git_oid *id, aa_oid *oid)
+{
+	aa_buf why = AA_BUF_INIT;
+	git_oid sm;
+	int r = 0;
+
+	to_aa_oid(oid, id);
+	if ((mode != AA_MODE_FILE && mode != AA_MODE_EXEC) ||
+	    aa_filter_driver(s, path, NULL) != 1)
+		return 0;
+	free(s->why);
+	s->why = NULL;
+	if (aa_filter_smudged(s, path, id, &sm, &why) < 0) {
+		s->why = aa_buf_detach(&why);
+		r = -1;
+	} else {
+		to_aa_oid(oid, &sm);
+	}
+	aa_buf_free(&why);
+	return r;
 }
 
 /* ---- tree base ---- */
@@ -78,9 +128,9 @@ static int tree_lookup(void *ctx, const char *path, uint32_t *mode, aa_oid *oid)
 		return 1;
 	}
 	*mode = (uint32_t)git_tree_entry_filemode(e);
-	to_aa_oid(oid, git_tree_entry_id(e));
+	r = smudged_id(s, path, *mode, git_tree_entry_id(e), oid);
 	git_tree_entry_free(e);
-	return 0;
+	return r;
 }
 
 struct tree_walk {
@@ -156,8 +206,7 @@ static int index_lookup(void *ctx, const char *path, uint32_t *mode, aa_oid *oid
 	if (!e)
 		return 1;
 	*mode = e->mode;
-	to_aa_oid(oid, &e->id);
-	return 0;
+	return smudged_id(s, path, e->mode, &e->id, oid);
 }
 
 static int index_each_under(void *ctx, const char *dir, aa_each_fn fn,
@@ -216,8 +265,15 @@ static int attr_binary(void *ctx, const char *path)
 	}
 	if (git_attr_get_many_ext(values, s->repo, &ao, path, 3, names) < 0)
 		return 0;
-	return GIT_ATTR_IS_TRUE(values[0]) || GIT_ATTR_IS_FALSE(values[1]) ||
-	       GIT_ATTR_IS_FALSE(values[2]);
+	if (GIT_ATTR_IS_TRUE(values[0]) || GIT_ATTR_IS_FALSE(values[2]))
+		return 1;
+	/*
+	 * -text under a filter driver is about the clean form (git lfs
+	 * track writes "filter=lfs diff=lfs merge=lfs -text": no eol
+	 * conversion of the pointer); the answer edits the smudged form,
+	 * whose bytes decide.
+	 */
+	return GIT_ATTR_IS_FALSE(values[1]) && aa_filter_driver(s, path, NULL) != 1;
 }
 
 static int worktree_beyond_link(void *ctx, const char *path, char **link)
@@ -255,8 +311,9 @@ static int worktree_beyond_link(void *ctx, const char *path, char **link)
 /* libgit2's reason for the last failure (the planner's messages give it). */
 static const char *last_error(void *ctx)
 {
-	(void)ctx;
-	return aa_git_error(NULL);
+	aa_session *s = ctx;
+
+	return s->why ? s->why : aa_git_error(NULL);
 }
 
 /* ---- history and 3-way merges (plan/history.c) over the session ---- */

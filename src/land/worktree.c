@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "land/worktree.h"
+#include "land/sparse.h"
+#include "land/filters.h"
 #include "util/testhook.h"
 #include "util/util.h"
 
@@ -539,6 +541,57 @@ static int full_path(aa_session *s, const char *path, aa_buf *out)
 }
 
 /*
+ * Whether the index entry's stat data still describes the file, and the
+ * file is not racily clean (changed in the second the index was
+ * written), so git would not look at its content (read-cache.c
+ * ie_match_stat, is_racy_stat).
+ */
+static int stat_clean(git_repository *repo, const git_index_entry *e,
+		      const struct stat *st)
+{
+	git_buf ipath = GIT_BUF_INIT;
+	struct stat ist;
+	int racy = 1;
+
+	if (e->mtime.seconds != (int32_t)st->st_mtim.tv_sec ||
+	    e->mtime.nanoseconds != (uint32_t)st->st_mtim.tv_nsec ||
+	    e->ctime.seconds != (int32_t)st->st_ctim.tv_sec ||
+	    e->ctime.nanoseconds != (uint32_t)st->st_ctim.tv_nsec ||
+	    e->file_size != (uint32_t)st->st_size || e->ino != (uint32_t)st->st_ino)
+		return 0;
+	if (git_repository_item_path(&ipath, repo, GIT_REPOSITORY_ITEM_INDEX) == 0 &&
+	    stat(ipath.ptr, &ist) == 0)
+		racy = st->st_mtim.tv_sec > ist.st_mtim.tv_sec ||
+		       (st->st_mtim.tv_sec == ist.st_mtim.tv_sec &&
+			st->st_mtim.tv_nsec >= ist.st_mtim.tv_nsec);
+	git_buf_dispose(&ipath);
+	git_error_clear();
+	return !racy;
+}
+
+/*
+ * The blob id git add would make of the work-tree file at path, which
+ * has a filter driver (land/filters.h): the index's stat data first, as
+ * git trusts it; else the file through the clean filter.
+ */
+static int filtered_hash(aa_session *s, const char *path,
+			 const git_index_entry *e, const struct stat *st,
+			 git_oid *oid)
+{
+	aa_buf why = AA_BUF_INIT;
+	int r = 0;
+
+	if (stat_clean(s->repo, e, st))
+		git_oid_cpy(oid, &e->id);
+	else if ((r = aa_filter_run(s, AA_FILTER_HASH, path, NULL, 0, oid, NULL, &why)) < 0) {
+		free(s->why); /* the reason, for aa_worktree_check_clean */
+		s->why = aa_buf_detach(&why);
+	}
+	aa_buf_free(&why);
+	return r;
+}
+
+/*
  * Whether the work tree file still holds the index entry's content and
  * mode (as git would convert it), so overwriting it loses nothing.
  */
@@ -575,8 +628,10 @@ static int matches_index(aa_session *s, const char *path,
 				filemode = 1;
 			git_config_free(cfg);
 		}
-		r = git_repository_hashfile(&oid, s->repo, full.ptr,
-					    GIT_OBJECT_BLOB, path);
+		r = aa_filter_driver(s, path, NULL) == 1 ?
+			filtered_hash(s, path, e, &st, &oid) :
+			git_repository_hashfile(&oid, s->repo, full.ptr,
+						GIT_OBJECT_BLOB, path);
 		if (!r)
 			*same = git_oid_equal(&oid, &e->id) &&
 				(!filemode || exec == want_exec);
@@ -693,9 +748,14 @@ int aa_worktree_check_clean(aa_session *s, const aa_plan *plan, aa_diags *d)
 				r = -1;
 			continue;
 		}
+		if (aa_sparse_skip(s, c->path))
+			continue; /* not in the work tree: index only (land/sparse.h) */
 		if (e) {
+			free(s->why);
+			s->why = NULL;
 			if (matches_index(s, c->path, e, &same) < 0)
-				r = aa_error(d, AA_NOPOS, c->path,
+				r = s->why ? aa_fatal(d, AA_NOPOS, c->path, "%s", s->why) :
+				    aa_error(d, AA_NOPOS, c->path,
 					     "cannot read the work tree file");
 			else if (!same)
 				r = aa_error(d, AA_NOPOS, c->path,
@@ -801,6 +861,21 @@ static void prune_empty_dirs(aa_wt_backup *b, const char *path)
 	free(p);
 }
 
+/* Smudged through the path's filter driver (land/filters.h). */
+static int driver_content(aa_session *s, const char *path, const git_oid *id,
+			  git_buf *out)
+{
+	aa_buf bytes = AA_BUF_INIT, why = AA_BUF_INIT;
+	int r = aa_filter_run(s, AA_FILTER_SMUDGE, path, NULL, 0, (git_oid *)id,
+			      &bytes, &why);
+
+	if (!r)
+		r = git_buf_set(out, bytes.ptr ? bytes.ptr : "", bytes.len);
+	aa_buf_free(&bytes);
+	aa_buf_free(&why);
+	return r;
+}
+
 static int filtered_content(git_repository *repo, const char *path,
 			    const git_oid *id, git_buf *out)
 {
@@ -831,18 +906,21 @@ static int filtered_content(git_repository *repo, const char *path,
 /*
  * The bytes the work tree gets for blob id at path: the blob as it is
  * when no filter can apply there (filters_possible, dir_attrs), else
- * through libgit2's filters.
+ * through libgit2's filters, or git's for a filter driver.
  */
-static int checkout_content(git_repository *repo, aa_wt_backup *b,
+static int checkout_content(aa_session *s, aa_wt_backup *b,
 			    const char *path, const git_oid *id, git_buf *out)
 {
+	git_repository *repo = s->repo;
 	const char *slash = strrchr(path, '/');
 	git_blob *blob;
 	int r;
 
 	if (b->filters ||
 	    dir_attrs(b, path, slash ? (size_t)(slash - path) : 0))
-		return filtered_content(repo, path, id, out);
+		return aa_filter_driver(s, path, NULL) == 1 ?
+			driver_content(s, path, id, out) :
+			filtered_content(repo, path, id, out);
 	if (git_blob_lookup(&blob, repo, id) < 0)
 		return -1;
 	r = git_buf_set(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
@@ -879,7 +957,7 @@ static int write_path(aa_session *s, aa_wt_backup *b, wt_entry *e,
 			free(target);
 			git_blob_free(blob);
 		}
-	} else if (checkout_content(s->repo, b, e->path, id, &content) < 0) {
+	} else if (checkout_content(s, b, e->path, id, &content) < 0) {
 		r = aa_error(d, AA_NOPOS, e->path, "cannot convert for the work tree");
 	} else if (write_file_at(dir, base, content.ptr, content.size,
 				 c->mode == AA_MODE_EXEC) < 0) {
@@ -1005,17 +1083,20 @@ int aa_worktree_write(aa_session *s, const aa_plan *plan, const git_oid *ids,
 		/* 2: a gitlink the change set adds (its restore removes it) */
 		b->v[i].gitlink = is_gitlink_change(&plan->changes[i]) ?
 				  1 + !plan->changes[i].base_exists : 0;
-		r = b->v[i].gitlink ? 0 : backup_one(b, &b->v[i], d);
+		r = b->v[i].gitlink || aa_sparse_skip(s, b->v[i].path) ? 0 :
+			backup_one(b, &b->v[i], d);
 	}
 	*out = b;
 	for (i = 0; i < plan->nchanges && !r; i++)
-		if (!plan->changes[i].exists) {
+		if (aa_sparse_skip(s, plan->changes[i].path))
+			continue; /* index only (land/sparse.h) */
+		else if (!plan->changes[i].exists) {
 			r = remove_path(b, &b->v[i], &plan->changes[i], d);
 			prune_empty_dirs(b, b->v[i].path);
 			aa_test_hook("path");
 		}
 	for (i = 0; i < plan->nchanges && !r; i++)
-		if (plan->changes[i].exists) {
+		if (plan->changes[i].exists && !aa_sparse_skip(s, plan->changes[i].path)) {
 			r = write_path(s, b, &b->v[i], &plan->changes[i], &ids[i], d);
 			aa_test_hook("path");
 		}

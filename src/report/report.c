@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 
 #include "report/report.h"
+#include "land/sparse.h"
 #include "util/util.h"
 
 /* ---- git's diff colors (git's diff.c emit_line_0, ws.c ws_check_emit) ---- */
@@ -575,7 +576,9 @@ static void print_summary(FILE *out, aa_session *s, const aa_plan *plan,
 			fprintf(out, " (+%zu -%zu, %zu conflict%s)\n", add, del,
 				c->nregions, c->nregions == 1 ? "" : "s");
 		else
-			fprintf(out, " (+%zu -%zu%s)\n", add, del, merged_mark(c));
+			fprintf(out, " (+%zu -%zu%s%s)\n", add, del, merged_mark(c),
+				/* outside the sparse checkout (land/sparse.h) */
+				aa_sparse_change(s, plan, c) ? ", index only" : "");
 	}
 }
 
@@ -1057,6 +1060,9 @@ static cJSON *json_files(aa_session *s, const aa_plan *plan)
 			cJSON_AddNumberToObject(o, "removed", (double)del);
 		}
 		cJSON_AddItemToObject(o, "edits", json_landings(c));
+		/* outside the sparse checkout: the work tree is not written */
+		if (aa_sparse_change(s, plan, c))
+			cJSON_AddBoolToObject(o, "skip_worktree", 1);
 		if (c->conflict) {
 			cJSON_AddBoolToObject(o, "conflicted", 1);
 			cJSON_AddItemToObject(o, "conflicts", json_conflicts(c));

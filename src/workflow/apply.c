@@ -14,6 +14,7 @@
 
 #include "aiapply/apply.h"
 #include "format/alternatives.h"
+#include "land/support.h"
 #include "report/report.h"
 #include "report/verbose.h"
 #include "workflow/apply_internal.h"
@@ -203,11 +204,22 @@ int aa_apply_open_repository(git_repository **repo, aa_land_mode mode,
 	aa_pos none = { NULL, 0 };
 
 	*repo = NULL;
-	if (open_from_env(repo) < 0) {
+	aa_worktree_config_prepare(); /* extensions.worktreeConfig (land/support.h) */
+	if (open_from_env(repo) == 0 && aa_worktree_config_add(*repo) < 0) {
+		git_repository_free(*repo);
+		*repo = NULL;
+	}
+	if (!*repo) {
 		const char *why = aa_git_error(NULL);
+		aa_buf shape = AA_BUF_INIT;
 
-		aa_error(d, none, NULL, "not a git repository (or any of the parent directories)%s%s",
-			 why ? ": " : "", why ? why : "");
+		/* a repository libgit2 cannot read: say what and why (land/support.h) */
+		if (aa_unsupported_explain(why, &shape) > 0)
+			aa_error(d, none, NULL, "%s", shape.ptr);
+		else
+			aa_error(d, none, NULL, "not a git repository (or any of the parent directories)%s%s",
+				 why ? ": " : "", why ? why : "");
+		aa_buf_free(&shape);
 		return AA_FATAL;
 	}
 	if (mode == AA_LAND_INDEX && git_repository_is_bare(*repo)) {

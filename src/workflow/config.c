@@ -10,6 +10,7 @@
 #include <git2/sys/config.h>
 
 #include "aiapply/config.h"
+#include "land/support.h"
 #include "util/util.h"
 
 void aa_config_params_free(aa_config_params *p)
@@ -381,7 +382,7 @@ int aa_config_add_command_line(git_repository *repo, aa_diags *d)
 		goto out;
 	}
 	if (git_repository_config(&cfg, repo) < 0 ||
-	    git_config_add_backend(cfg, &m->parent, GIT_CONFIG_LEVEL_APP, repo, 0) < 0) {
+	    git_config_add_backend(cfg, &m->parent, AA_CONFIG_LEVEL_COMMAND, repo, 0) < 0) {
 		mem_free(&m->parent);
 		r = aa_git_fail(d, "cannot use the command line's configuration");
 	}
