@@ -740,6 +740,29 @@ static void parse_index_line(const aa_dline *l, size_t skip, fdiff *f)
 }
 
 /*
+ * "index <old>..<new> <mode>": the mode of a file the diff does not
+ * change the mode of; git apply takes it as the old mode the patch
+ * expects (gitdiff_index() -> gitdiff_oldmode()), so a diff that says
+ * 120000 there edits a symbolic link's target. A line without a valid
+ * mode is only a hint and says nothing.
+ */
+static void index_line_mode(const aa_dline *l, size_t skip, fdiff *f)
+{
+	const char *sp = memchr(l->s + skip, ' ', l->len - skip);
+	const char *s, *end = l->s + l->len;
+	uint32_t v = 0;
+	int n = 0;
+
+	if (!sp || f->old_mode)
+		return;
+	end = sp + 1 + aa_rtrim(sp + 1, (size_t)(end - sp - 1), aa_is_blank);
+	for (s = sp + 1; s < end && *s >= '0' && *s <= '7' && n < 7; s++, n++)
+		v = v * 8 + (uint32_t)(*s - '0');
+	if (n && s == end && v)
+		f->old_mode = v;
+}
+
+/*
  * The git extended header lines, one row each, as git's apply.c reads
  * them: a line starting with `prefix` is one of them, and the rest of
  * it (from `skip`, the prefix's length) is read as the row's kind says,
@@ -802,6 +825,7 @@ static int ext_read(aa_dparser *P, const aa_dline *l,
 		       ? -1 : 0;
 	case EXT_INDEX:
 		parse_index_line(l, row->skip, f);
+		index_line_mode(l, row->skip, f);
 		return 0;
 	case EXT_BINARY:
 		binary_error(P, l->lineno, any_name(f));

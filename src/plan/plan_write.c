@@ -258,6 +258,7 @@ static int write_existing(planner *p, const aa_op *op, aa_plan_node *n,
 	const char *cur, *content = w->content;
 	size_t len, clen = w->content_len, keptlen = 0;
 	char *kept = NULL;
+	int r;
 
 	*mode = n->mode;
 	if (op->mode && mode_for_new(p, op->pos, op->path, op->mode, mode) < 0)
@@ -276,6 +277,12 @@ static int write_existing(planner *p, const aa_op *op, aa_plan_node *n,
 		p->plan->ops_skipped++;
 		return 1;
 	}
+	if (op->exist == AA_EXIST_NEW &&
+	    (r = plan_add_add(p, op, n, cur, len, w->content, w->content_len,
+			      *mode)) != 1) {
+		free(kept);
+		return r;
+	}
 	if (check_overwrite(p, op, n, len) < 0 ||
 	    check_no_loss(p, op, n, cur, len, content, clen) < 0 ||
 	    (op->may_be_excerpt &&
@@ -291,6 +298,28 @@ static int write_existing(planner *p, const aa_op *op, aa_plan_node *n,
 	return 0;
 }
 
+/*
+ * A creation over an intent-to-add entry (git add -N), still as the
+ * base has it: git apply --cached replaces the entry, --index refuses
+ * ("does not match index": the content is not staged). 1: the entry
+ * counts as absent; 0: not such an entry; -1: refused.
+ */
+static int create_over_intent(planner *p, const aa_op *op, aa_plan_node *n)
+{
+	int ita;
+
+	if (op->exist != AA_EXIST_NEW || !n->exists || !n->base_exists ||
+	    n->touched || !p->base->intent_to_add ||
+	    !(ita = p->base->intent_to_add(p->base->ctx, n->path)))
+		return 0;
+	if (ita == 1)
+		return 1;
+	return aa_error(p->d, op->pos, op->path,
+			"is intent-to-add in the index (git add -N): its content is "
+			"not staged, so creating it cannot be checked against the index "
+			"(git add it first, or use --cached, which replaces the entry)");
+}
+
 int plan_write(planner *p, const aa_op *op)
 {
 	aa_plan_node *n;
@@ -302,9 +331,10 @@ int plan_write(planner *p, const aa_op *op)
 		return -1;
 	if (is_gitlink_mode(op->mode) && op->exist == AA_EXIST_NEW)
 		return plan_gitlink_add(p, op, n);
-	if (check_not_submodule(p, op->pos, n) < 0)
+	if (check_not_submodule(p, op->pos, n) < 0 ||
+	    (r = create_over_intent(p, op, n)) < 0)
 		return -1;
-	if (n->exists) {
+	if (n->exists && !r) {
 		if ((r = write_existing(p, op, n, &mode)) != 0)
 			return r < 0 ? -1 : 0;
 	} else {
