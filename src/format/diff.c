@@ -944,6 +944,30 @@ static const dname *edit_name(aa_dparser *P, fdiff *f,
 	return used;
 }
 
+/*
+ * A git diff whose old and new names differ with no rename or copy
+ * line ("diff --git a/pre b/post", "--- a/pre", "+++ b/post", as git
+ * diff --no-index writes): git apply takes the old file, applies the
+ * hunks and writes the new path, removing the old one
+ * (write_out_one_result(): "rename or modification boils down to the
+ * same thing") -- a rename with edits, which is what it becomes here.
+ * Unlike git, the rename refuses a new path that exists (git overwrites
+ * it unchecked): Documentation/format-diff.md, "Differences from git
+ * apply".
+ */
+static int implicit_rename(aa_dparser *P, fdiff *f, const dname *o,
+			   const dname *n)
+{
+	f->kind = F_RENAME;
+	if (dname_copy(&f->path, o) < 0 || dname_copy(&f->dest, n) < 0)
+		return aa_error(P->d, f->pos, NULL, "out of memory");
+	aa_note(P->d, f->pos, f->dest.s, "the old name %s differs from the new "
+		"name and no rename line says so: as git apply does, the file "
+		"moves to the new name with the hunks applied",
+		aa_qpathn(o->s, o->len));
+	return 0;
+}
+
 static int resolve(aa_dparser *P, fdiff *f)
 {
 	int creation = f->new_file || f->old_null;
@@ -959,6 +983,10 @@ static int resolve(aa_dparser *P, fdiff *f)
 				"the diff both creates and deletes the file");
 	f->kind = creation ? F_CREATE : deletion ? F_DELETE : F_EDIT;
 	named = creation ? n : deletion ? o : n->len ? n : o;
+	if (f->kind == F_EDIT && f->git && f->have_names && o->len && n->len &&
+	    !P->only_path &&
+	    !dname_eq(o, n->s, n->len))
+		return implicit_rename(P, f, o, n);
 	if (f->kind == F_EDIT && o->len && n->len && !P->only_path &&
 	    !dname_eq(o, n->s, n->len))
 		if (!(named = edit_name(P, f, o, n)))
