@@ -368,4 +368,45 @@ test_expect_success 'the +++ line still may not contradict the diff --git line' 
 	refused moves contra.patch "inconsistent new filename"
 '
 
+test_expect_success 'a link replaced by a directory: a file reached through the link is not in the way, as git' '
+	git init -q linkdir &&
+	(
+		cd linkdir &&
+		mkdir -p arch/i386/boot arch/x86_64 &&
+		printf "1\n2\n3\n" >arch/i386/boot/Makefile &&
+		ln -s ../i386/boot arch/x86_64/boot &&
+		git add . &&
+		git commit -q -m base &&
+		git branch base &&
+		rm arch/x86_64/boot &&
+		mkdir arch/x86_64/boot &&
+		printf "2\n3\n4\n" >arch/x86_64/boot/Makefile &&
+		git add -A &&
+		git commit -q -m dir &&
+		git format-patch -1 --stdout >../linkdir.patch &&
+		git checkout -q base
+	) &&
+	same_as_git linkdir linkdir.patch 0 &&
+	printf "1\n2\n3\n" >expect &&
+	test_cmp expect by-us/arch/i386/boot/Makefile
+'
+
+test_expect_success 'a traditional name with a TAB before its stamp is all the name (refused: a control character), not cut at the TAB' '
+	printf "%s\n" "--- a/post	image.txt	1969-12-31 18:00:00.000000000 -0600" \
+		"+++ b/post	image.txt	2010-08-18 20:13:31.628002255 -0500" \
+		"@@ -0,0 +1 @@" "+postimage" >tab-name.patch &&
+	refused moves tab-name.patch "tab-name.patch:[12]: invalid path: control character" &&
+	test_path_is_missing rj/post
+'
+
+test_expect_success 'a traditional name with spaces before its TAB stamp lands whole' '
+	printf "%s\n" "--- a/post image.txt	1969-12-31 18:00:00.000000000 -0600" \
+		"+++ b/post image.txt	2010-08-18 20:13:31.628002255 -0500" \
+		"@@ -0,0 +1 @@" "+postimage" >space-name.patch &&
+	rm -rf sp && cp -R moves sp &&
+	git -C sp ai-apply ../space-name.patch &&
+	echo postimage >expect &&
+	test_cmp expect "sp/post image.txt"
+'
+
 test_done

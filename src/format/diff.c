@@ -358,9 +358,9 @@ static int quoted_header_name(aa_dparser *P, const aa_dline *l,
 }
 
 /*
- * Unquoted: up to the timestamp, after a TAB or a run of spaces as
- * git's find_name_traditional reads it (diff_stamp.c), or else up to a
- * TAB; trailing blanks dropped. *epoch: the stamp is the epoch.
+ * Unquoted: up to the timestamp (TABs before it are the name's), after
+ * a TAB or a run of spaces as git's find_name_traditional reads it
+ * (diff_stamp.c), or else up to a TAB; trailing blanks dropped. *epoch: the stamp is the epoch.
  */
 static int plain_header_name(aa_dparser *P, const aa_dline *l,
 			     const char *s, size_t len, aa_buf *out, int *epoch)
@@ -375,7 +375,9 @@ static int plain_header_name(aa_dparser *P, const aa_dline *l,
 		*epoch = aa_diff_stamp_is_epoch(s + len - stamp + sep, stamp - sep);
 		len -= stamp;
 	}
-	tab = memchr(s, '\t', len);
+	/* with a stamp the name is all before it, TABs too (git's
+	 * find_name_traditional); without one it ends at the first TAB */
+	tab = stamp ? NULL : memchr(s, '\t', len);
 	if (tab)
 		len = (size_t)(tab - s);
 	while (!P->o->strict && len && s[len - 1] == ' ')

@@ -675,6 +675,30 @@ static int replaces_emptied_dir(const aa_plan *plan, const aa_change *c,
 	return ok;
 }
 
+/*
+ * Whether a leading directory of `path` (its full path in full->ptr,
+ * the work tree's root `rootlen` bytes long) is a symbolic link in the
+ * work tree: what lstat finds there is beyond the link, not a file at
+ * the path. The planner refuses such a path unless the change set
+ * removes the link, which the landing does before it writes under it
+ * (git apply's check_to_create(): has_symlink_leading_path()).
+ */
+static int beyond_worktree_link(aa_buf *full, size_t rootlen)
+{
+	char *slash;
+	int beyond = 0;
+
+	for (slash = strchr(full->ptr + rootlen, '/'); slash && !beyond;
+	     slash = strchr(slash + 1, '/')) {
+		struct stat st;
+
+		*slash = '\0';
+		beyond = lstat(full->ptr, &st) == 0 && S_ISLNK(st.st_mode);
+		*slash = '/';
+	}
+	return beyond;
+}
+
 int aa_worktree_check_clean(aa_session *s, const aa_plan *plan, aa_diags *d)
 {
 	aa_buf full = AA_BUF_INIT;
@@ -702,6 +726,7 @@ int aa_worktree_check_clean(aa_session *s, const aa_plan *plan, aa_diags *d)
 					     "has unstaged changes (commit, stash or 'git add' them first, or use --cached / --branch)");
 		} else if (c->exists && full_path(s, c->path, &full) == 0 &&
 			   lstat(full.ptr, &st) == 0 &&
+			   !beyond_worktree_link(&full, full.len - strlen(c->path)) &&
 			   !(S_ISDIR(st.st_mode) && replaces_emptied_dir(plan, c, full.ptr))) {
 			r = aa_error(d, AA_NOPOS, c->path,
 				     "already exists in the work tree (untracked); not overwriting it");
