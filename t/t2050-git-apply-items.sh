@@ -409,4 +409,70 @@ test_expect_success 'a traditional name with spaces before its TAB stamp lands w
 	test_cmp expect "sp/post image.txt"
 '
 
+test_expect_success 'setup: a file to become a submodule, a submodule to become a file' '
+	git init -q subs &&
+	(
+		cd subs &&
+		echo content >sub &&
+		echo other >other &&
+		git add . &&
+		git update-index --add --cacheinfo 160000,1234567890123456789012345678901234567890,gl &&
+		mkdir gl &&
+		git commit -q -m base
+	) &&
+	cat >to-submodule.patch <<-\EOF &&
+	diff --git a/sub b/sub
+	deleted file mode 100644
+	--- a/sub
+	+++ /dev/null
+	@@ -1 +0,0 @@
+	-content
+	diff --git a/sub b/sub
+	new file mode 160000
+	--- /dev/null
+	+++ b/sub
+	@@ -0,0 +1 @@
+	+Subproject commit 1111111111111111111111111111111111111111
+	EOF
+	cat >to-file.patch <<-\EOF
+	diff --git a/gl b/gl
+	deleted file mode 160000
+	--- a/gl
+	+++ /dev/null
+	@@ -1 +0,0 @@
+	-Subproject commit 1234567890123456789012345678901234567890
+	diff --git a/gl b/gl
+	new file mode 100644
+	--- /dev/null
+	+++ b/gl
+	@@ -0,0 +1 @@
+	+now a file
+	EOF
+'
+
+test_expect_success 'a file becomes a submodule: an empty directory where the file was, as git' '
+	same_as_git subs to-submodule.patch 0 &&
+	test -d by-us/sub &&
+	git -C by-us ls-files -s sub >actual &&
+	test_grep "^160000 1111111111111111111111111111111111111111 0	sub" actual
+'
+
+test_expect_success '... and with --cached: the index only' '
+	same_as_git subs to-submodule.patch 0 --cached &&
+	test -f by-us/sub
+'
+
+test_expect_success '... refused when the file has unstaged changes (nothing written)' '
+	rm -rf dirty && cp -R subs dirty && echo more >>dirty/sub &&
+	(
+		cd dirty &&
+		test_rejected ../to-submodule.patch &&
+		test_grep "error: sub: has unstaged changes" err
+	)
+'
+
+test_expect_success 'a submodule never becomes a file in one change set (its checkout would be lost): nothing written' '
+	refused subs to-file.patch "gl: a submodule cannot become a file in one change set"
+'
+
 test_done
