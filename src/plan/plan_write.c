@@ -96,6 +96,97 @@ const aa_op *without_label_line(planner *p, const aa_op *op,
 	return tmp;
 }
 
+/* A marker line: `marker` then the end of the line (LF or CRLF). */
+static int is_marker_line(const char *s, size_t len, const char *marker)
+{
+	size_t n = strlen(marker);
+
+	if (len && s[len - 1] == '\r')
+		len--;
+	return len == n && !memcmp(s, marker, n);
+}
+
+/*
+ * Where merge3_markers put "<<<<<<< ours" ... ">>>>>>> theirs" in `m`
+ * (--3way: plan_history.c and the add/add merge below).
+ */
+int conflict_regions(const aa_buf *m, aa_conflict_region **out, size_t *n)
+{
+	const char *p = m->ptr, *end = m->ptr + m->len;
+	size_t line = 0, start = 0, cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	while (p && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = (size_t)((nl ? nl : end) - p);
+
+		line++;
+		if (!start && is_marker_line(p, len, "<<<<<<< ours")) {
+			start = line;
+		} else if (start && is_marker_line(p, len, ">>>>>>> theirs")) {
+			if (AA_GROW(*out, *n, cap) < 0)
+				return -1;
+			(*out)[*n].start = start;
+			(*out)[(*n)++].end = line;
+			start = 0;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+/*
+ * --3way on a creation over a file that exists with other content
+ * (add/add), as git apply --3way does it: a merge of the two with an
+ * empty ancestor; when it conflicts, the index gets stages 2 (the file)
+ * and 3 (the answer's), no stage 1, and the file the merge with
+ * markers. Only text files on both sides (git merges nothing else).
+ * Returns 0 when it landed (merged or conflicted), 1 when it does not
+ * apply (the caller refuses as without --3way), -1 on an error.
+ */
+static int plan_add_add(planner *p, const aa_op *op, aa_plan_node *n,
+			const char *cur, size_t len, const char *theirs,
+			size_t tlen, uint32_t mode)
+{
+	const aa_snapshot *sn = p->base;
+	aa_buf markers = AA_BUF_INIT;
+	size_t mlen;
+	int r;
+
+	if (!p->opts->threeway || !sn->merge3_markers ||
+	    (n->mode != AA_MODE_FILE && n->mode != AA_MODE_EXEC) ||
+	    (mode != AA_MODE_FILE && mode != AA_MODE_EXEC) ||
+	    is_binary(p, n->path, cur, len) || aa_bytes_look_binary(theirs, tlen))
+		return 1;
+	r = sn->merge3_markers(sn->ctx, n->path, "", 0, cur, len,
+			       theirs ? theirs : "", tlen, &markers);
+	if (r < 0) {
+		aa_buf_free(&markers);
+		return aa_error(p->d, op->pos, n->path,
+				"cannot merge with the existing file; nothing written");
+	}
+	if (r == 1) {
+		if (conflict_regions(&markers, &n->regions, &n->nregions) < 0 ||
+		    !(n->stage[1] = aa_strndup(cur, len)) ||
+		    !(n->stage[2] = aa_strndup(theirs ? theirs : "", tlen))) {
+			aa_buf_free(&markers);
+			return oom(p, op->pos);
+		}
+		n->stage_len[1] = len;
+		n->stage_len[2] = tlen;
+		n->stage_mode = n->mode;
+		n->conflict = 1;
+		aa_warn(p->d, op->pos, n->path,
+			"already exists with other content: both added it (add/add); "
+			"written with conflict markers, stages 2 and 3 in the index "
+			"(--3way)");
+	}
+	mlen = markers.len;
+	node_set_data(n, aa_buf_detach(&markers), mlen);
+	return 0;
+}
+
 /* Whether a whole write may replace the existing file n (of len bytes). */
 static int check_overwrite(planner *p, const aa_op *op, aa_plan_node *n,
 			   size_t len)

@@ -58,7 +58,7 @@
 #define node_set_data aa_pl_node_set_data
 #define node_sync aa_pl_node_sync
 #define oom aa_pl_oom
-#define plan_add_add aa_pl_plan_add_add
+#define conflict_regions aa_pl_conflict_regions
 #define plan_delete aa_pl_plan_delete
 #define plan_edit aa_pl_plan_edit
 #define plan_gitlink_add aa_pl_plan_gitlink_add
@@ -226,14 +226,12 @@ const aa_op *without_label_line(planner *p, const aa_op *op,
 				aa_plan_node *n, aa_op *tmp);
 int add_file_mark(planner *p, aa_plan_node *n, aa_pos pos, aa_how how);
 int plan_write(planner *p, const aa_op *op);
+int conflict_regions(const aa_buf *m, aa_conflict_region **out, size_t *n);
 
 /* plan_history.c */
 int exact_here(planner *p, const aa_op *op, aa_plan_node *n,
 	       aa_enc *enc);
 int from_history(planner *p, const aa_op *op, aa_plan_node *n);
-int plan_add_add(planner *p, const aa_op *op, aa_plan_node *n,
-		 const char *cur, size_t len, const char *theirs,
-		 size_t tlen, uint32_t mode);
 
 /* plan_ops.c */
 int hunk_creates_file(const aa_op *op);
