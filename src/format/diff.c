@@ -369,9 +369,9 @@ static int quoted_header_name(aa_dparser *P, const aa_dline *l,
 }
 
 /*
- * Unquoted: up to the timestamp, after a TAB or a run of spaces as
- * git's find_name_traditional reads it (diff_stamp.c), or else up to a
- * TAB; trailing blanks dropped. *epoch: the stamp is the epoch.
+ * Unquoted: up to the timestamp (TABs before it are the name's), after
+ * a TAB or a run of spaces as git's find_name_traditional reads it
+ * (diff_stamp.c), or else up to a TAB; trailing blanks dropped. *epoch: the stamp is the epoch.
  */
 static int plain_header_name(aa_dparser *P, const aa_dline *l,
 			     const char *s, size_t len, aa_buf *out, int *epoch)
@@ -386,7 +386,9 @@ static int plain_header_name(aa_dparser *P, const aa_dline *l,
 		*epoch = aa_diff_stamp_is_epoch(s + len - stamp + sep, stamp - sep);
 		len -= stamp;
 	}
-	tab = memchr(s, '\t', len);
+	/* with a stamp the name is all before it, TABs too (git's
+	 * find_name_traditional); without one it ends at the first TAB */
+	tab = stamp ? NULL : memchr(s, '\t', len);
 	if (tab)
 		len = (size_t)(tab - s);
 	while (!P->o->strict && len && s[len - 1] == ' ')
@@ -797,6 +799,29 @@ static int read_binary_part(aa_dparser *P, fdiff *f)
 }
 
 /*
+ * "index <old>..<new> <mode>": the mode of a file the diff does not
+ * change the mode of; git apply takes it as the old mode the patch
+ * expects (gitdiff_index() -> gitdiff_oldmode()), so a diff that says
+ * 120000 there edits a symbolic link's target. A line without a valid
+ * mode is only a hint and says nothing.
+ */
+static void index_line_mode(const aa_dline *l, size_t skip, fdiff *f)
+{
+	const char *sp = memchr(l->s + skip, ' ', l->len - skip);
+	const char *s, *end = l->s + l->len;
+	uint32_t v = 0;
+	int n = 0;
+
+	if (!sp || f->old_mode)
+		return;
+	end = sp + 1 + aa_rtrim(sp + 1, (size_t)(end - sp - 1), aa_is_blank);
+	for (s = sp + 1; s < end && *s >= '0' && *s <= '7' && n < 7; s++, n++)
+		v = v * 8 + (uint32_t)(*s - '0');
+	if (n && s == end && v)
+		f->old_mode = v;
+}
+
+/*
  * The git extended header lines, one row each, as git's apply.c reads
  * them: a line starting with `prefix` is one of them, and the rest of
  * it (from `skip`, the prefix's length) is read as the row's kind says,
@@ -856,6 +881,7 @@ static int ext_read(aa_dparser *P, const aa_dline *l,
 		       ? -1 : 0;
 	case EXT_INDEX:
 		read_index_line(l, row->skip, f);
+		index_line_mode(l, row->skip, f);
 		return 0;
 	default:
 		return 0;
@@ -972,6 +998,30 @@ static const dname *edit_name(aa_dparser *P, fdiff *f,
 	return used;
 }
 
+/*
+ * A git diff whose old and new names differ with no rename or copy
+ * line ("diff --git a/pre b/post", "--- a/pre", "+++ b/post", as git
+ * diff --no-index writes): git apply takes the old file, applies the
+ * hunks and writes the new path, removing the old one
+ * (write_out_one_result(): "rename or modification boils down to the
+ * same thing") -- a rename with edits, which is what it becomes here.
+ * Unlike git, the rename refuses a new path that exists (git overwrites
+ * it unchecked): Documentation/format-diff.md, "Differences from git
+ * apply".
+ */
+static int implicit_rename(aa_dparser *P, fdiff *f, const dname *o,
+			   const dname *n)
+{
+	f->kind = F_RENAME;
+	if (dname_copy(&f->path, o) < 0 || dname_copy(&f->dest, n) < 0)
+		return aa_error(P->d, f->pos, NULL, "out of memory");
+	aa_note(P->d, f->pos, f->dest.s, "the old name %s differs from the new "
+		"name and no rename line says so: as git apply does, the file "
+		"moves to the new name with the hunks applied",
+		aa_qpathn(o->s, o->len));
+	return 0;
+}
+
 static int resolve(aa_dparser *P, fdiff *f)
 {
 	int creation = f->new_file || f->old_null;
@@ -987,6 +1037,10 @@ static int resolve(aa_dparser *P, fdiff *f)
 				"the diff both creates and deletes the file");
 	f->kind = creation ? F_CREATE : deletion ? F_DELETE : F_EDIT;
 	named = creation ? n : deletion ? o : n->len ? n : o;
+	if (f->kind == F_EDIT && f->git && f->have_names && o->len && n->len &&
+	    !P->only_path &&
+	    !dname_eq(o, n->s, n->len))
+		return implicit_rename(P, f, o, n);
 	if (f->kind == F_EDIT && o->len && n->len && !P->only_path &&
 	    !dname_eq(o, n->s, n->len))
 		if (!(named = edit_name(P, f, o, n)))

@@ -1335,7 +1335,8 @@ static int stage_blobs(aa_session *s, const aa_change *c, git_oid ids[3],
 	int k;
 
 	for (k = 0; k < 3; k++)
-		if (buffer_blob(s, c->stage[k], c->stage_len[k], &ids[k], d) < 0)
+		if ((k || c->stage[k]) &&
+		    buffer_blob(s, c->stage[k], c->stage_len[k], &ids[k], d) < 0)
 			return -1;
 	return 0;
 }
@@ -1357,7 +1358,9 @@ static int add_conflict(aa_session *s, const aa_change *c,
 		e[k].mode = k < 2 ? c->stage_mode : c->mode;
 		git_oid_cpy(&e[k].id, &ids[k]);
 	}
-	if (git_index_conflict_add(s->index, &e[0], &e[1], &e[2]) < 0)
+	/* add/add: no stage 1 */
+	if (git_index_conflict_add(s->index, c->stage[0] ? &e[0] : NULL,
+				   &e[1], &e[2]) < 0)
 		return aa_git_fail(d, "cannot write the conflict into the index");
 	return 0;
 }

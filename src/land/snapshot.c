@@ -209,6 +209,16 @@ static int index_lookup(void *ctx, const char *path, uint32_t *mode, aa_oid *oid
 	return smudged_id(s, path, e->mode, &e->id, oid);
 }
 
+static int index_intent_to_add(void *ctx, const char *path)
+{
+	aa_session *s = ctx;
+	const git_index_entry *e = git_index_get_bypath(s->index, path, 0);
+
+	if (!e || !(e->flags_extended & GIT_INDEX_ENTRY_INTENT_TO_ADD))
+		return 0;
+	return s->opts->mode == AA_LAND_CACHED ? 1 : 2;
+}
+
 static int index_each_under(void *ctx, const char *dir, aa_each_fn fn,
 			    void *payload)
 {
@@ -402,6 +412,7 @@ void aa_snapshot_bind(aa_session *s)
 	if (s->index) {
 		sn->lookup = index_lookup;
 		sn->each_under = index_each_under;
+		sn->intent_to_add = index_intent_to_add;
 	} else {
 		sn->lookup = tree_lookup;
 		sn->each_under = tree_each_under;

@@ -90,6 +90,13 @@ static int is_gitlink_change(const aa_change *c)
 	       (c->exists && c->mode == AA_MODE_GITLINK);
 }
 
+/* A file (or link) that becomes a submodule in this change set. */
+static int file_becomes_gitlink(const aa_change *c)
+{
+	return c->base_exists && c->base_mode != AA_MODE_GITLINK &&
+	       c->exists && c->mode == AA_MODE_GITLINK;
+}
+
 static size_t dir_hash(const char *p, size_t len)
 {
 	size_t h = 2166136261u, i;
@@ -730,6 +737,30 @@ static int replaces_emptied_dir(const aa_plan *plan, const aa_change *c,
 	return ok;
 }
 
+/*
+ * Whether a leading directory of `path` (its full path in full->ptr,
+ * the work tree's root `rootlen` bytes long) is a symbolic link in the
+ * work tree: what lstat finds there is beyond the link, not a file at
+ * the path. The planner refuses such a path unless the change set
+ * removes the link, which the landing does before it writes under it
+ * (git apply's check_to_create(): has_symlink_leading_path()).
+ */
+static int beyond_worktree_link(aa_buf *full, size_t rootlen)
+{
+	char *slash;
+	int beyond = 0;
+
+	for (slash = strchr(full->ptr + rootlen, '/'); slash && !beyond;
+	     slash = strchr(slash + 1, '/')) {
+		struct stat st;
+
+		*slash = '\0';
+		beyond = lstat(full->ptr, &st) == 0 && S_ISLNK(st.st_mode);
+		*slash = '/';
+	}
+	return beyond;
+}
+
 int aa_worktree_check_clean(aa_session *s, const aa_plan *plan, aa_diags *d)
 {
 	aa_buf full = AA_BUF_INIT;
@@ -742,7 +773,7 @@ int aa_worktree_check_clean(aa_session *s, const aa_plan *plan, aa_diags *d)
 		struct stat st;
 		int same;
 
-		if (is_gitlink_change(c)) {
+		if (is_gitlink_change(c) && !file_becomes_gitlink(c)) {
 			/* git leaves a submodule's checkout alone */
 			if (gitlink_check_clean(s, c, &full, d) < 0)
 				r = -1;
@@ -762,6 +793,7 @@ int aa_worktree_check_clean(aa_session *s, const aa_plan *plan, aa_diags *d)
 					     "has unstaged changes (commit, stash or 'git add' them first, or use --cached / --branch)");
 		} else if (c->exists && full_path(s, c->path, &full) == 0 &&
 			   lstat(full.ptr, &st) == 0 &&
+			   !beyond_worktree_link(&full, full.len - strlen(c->path)) &&
 			   !(S_ISDIR(st.st_mode) && replaces_emptied_dir(plan, c, full.ptr))) {
 			r = aa_error(d, AA_NOPOS, c->path,
 				     "already exists in the work tree (untracked); not overwriting it");
@@ -785,11 +817,17 @@ static int gitlink_write(aa_wt_backup *b, wt_entry *e, const aa_change *c,
 	const char *base;
 	int dir, r = 0;
 
-	if (c->base_exists == c->exists)
+	if (c->base_exists == c->exists && e->gitlink != 3)
 		return 0;
 	dir = open_parent(b, e->path, c->exists, &base);
 	if (dir < 0)
 		return c->exists ? wt_fail(d, e->path, "cannot create its directory") : 0;
+	/* a file becoming a submodule: the file goes (backed up), then as added */
+	if (e->gitlink == 3 && e->had) {
+		if (unlinkat(dir, base, 0) < 0 && errno != ENOENT)
+			return wt_fail(d, e->path, "cannot remove");
+		e->changed = 1;
+	}
 	if (c->exists) {
 		struct stat st;
 
@@ -820,10 +858,14 @@ static int gitlink_restore(aa_wt_backup *b, wt_entry *e)
 
 	if (dir < 0)
 		return -1;
-	if (e->gitlink == 2)
+	if (e->gitlink >= 2)
 		r = unlinkat(dir, base, AT_REMOVEDIR) < 0 && errno != ENOENT ? -1 : 0;
 	else
 		r = mkdirat(dir, base, 0777) < 0 && errno != EEXIST ? -1 : 0;
+	if (!r && e->gitlink == 3 && e->had == 1)
+		r = write_file_at(dir, base, e->data, e->len, (e->mode & 0100) != 0);
+	else if (!r && e->gitlink == 3 && e->had == 2)
+		r = write_link_at(dir, base, e->data);
 	return r;
 }
 
@@ -1080,10 +1122,16 @@ int aa_worktree_write(aa_session *s, const aa_plan *plan, const git_oid *ids,
 	for (i = 0; i < plan->nchanges && !r; i++) {
 		b->v[i].path = plan->changes[i].path;
 		b->n++;
-		/* 2: a gitlink the change set adds (its restore removes it) */
-		b->v[i].gitlink = is_gitlink_change(&plan->changes[i]) ?
+		/*
+		 * 2: a gitlink the change set adds (its restore removes it);
+		 * 3: a file that becomes one (backed up: its restore puts the
+		 * file back)
+		 */
+		b->v[i].gitlink = file_becomes_gitlink(&plan->changes[i]) ? 3 :
+				  is_gitlink_change(&plan->changes[i]) ?
 				  1 + !plan->changes[i].base_exists : 0;
-		r = b->v[i].gitlink || aa_sparse_skip(s, b->v[i].path) ? 0 :
+		r = (b->v[i].gitlink && b->v[i].gitlink != 3) ||
+		    aa_sparse_skip(s, b->v[i].path) ? 0 :
 			backup_one(b, &b->v[i], d);
 	}
 	*out = b;

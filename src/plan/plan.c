@@ -64,10 +64,17 @@ static int collect_changes(planner *p)
 			return -1;
 		if (!changed)
 			continue;
+		/*
+		 * A file may become a submodule (git apply --index: the file
+		 * goes, an empty directory comes); a submodule becoming a
+		 * file would lose its checkout (git's own test says that
+		 * must fail: t4137, "replace submodule with a file").
+		 */
 		if (n->base_exists && n->exists &&
-		    (n->base_mode == AA_MODE_GITLINK) != (n->mode == AA_MODE_GITLINK))
+		    n->base_mode == AA_MODE_GITLINK && n->mode != AA_MODE_GITLINK)
 			return aa_error(p->d, AA_NOPOS, n->path,
-					"a submodule cannot become a file (or a file a submodule) in one change set");
+					"a submodule cannot become a file in one change set "
+					"(its checkout would be lost): remove the submodule first");
 		c = &pl->changes[pl->nchanges++];
 		c->path = n->path;
 		c->base_exists = n->base_exists;

@@ -26,18 +26,30 @@ int append_landings(planner *p, aa_plan_node *n, const aa_edit_ctx *cx)
 	return 0;
 }
 
+/*
+ * A diff's hunks change a symbolic link's target when the diff says it
+ * means a link: its old mode (an "index <a>..<b> 120000" line or "old
+ * mode 120000") is one, as in git apply, whose preimage of a link is
+ * its target. Other edits of a link are refused: they do not say they
+ * mean one.
+ */
+static int edits_link_target(const aa_op *op)
+{
+	return op->edit_kind == AA_EDIT_HUNKS && op->old_mode == AA_MODE_LINK;
+}
+
 /* Decodes the node's text for an edit, refusing links and binaries. */
 int load_text(planner *p, const aa_op *op, aa_plan_node *n, aa_text *t)
 {
 	const char *data, *why = NULL;
 	size_t len;
 
-	if (n->mode == AA_MODE_LINK)
+	if (n->mode == AA_MODE_LINK && !edits_link_target(op))
 		return aa_error(p->d, op->pos, n->path,
 				"is a symbolic link; text edits are refused");
 	if (node_bytes(p, n, &data, &len) < 0)
 		return -1;
-	if (is_binary(p, n->path, data, len))
+	if (n->mode != AA_MODE_LINK && is_binary(p, n->path, data, len))
 		return aa_error(p->d, op->pos, n->path,
 				op->strict ? "Binary file targeted: binary files cannot be modified via diff"
 					   : "binary file; text edits are refused");

@@ -299,43 +299,6 @@ static int land_merged(planner *p, const aa_op *op, aa_plan_node *n,
 	return commit_result(p, n, &hs->result, &hs->cx);
 }
 
-/* A marker line: `marker` then the end of the line (LF or CRLF). */
-static int is_marker_line(const char *s, size_t len, const char *marker)
-{
-	size_t n = strlen(marker);
-
-	if (len && s[len - 1] == '\r')
-		len--;
-	return len == n && !memcmp(s, marker, n);
-}
-
-/* Where merge3_markers put "<<<<<<< ours" ... ">>>>>>> theirs" in `m`. */
-static int find_regions(const aa_buf *m, aa_conflict_region **out, size_t *n)
-{
-	const char *p = m->ptr, *end = m->ptr + m->len;
-	size_t line = 0, start = 0, cap = 0;
-
-	*out = NULL;
-	*n = 0;
-	while (p && p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t len = (size_t)((nl ? nl : end) - p);
-
-		line++;
-		if (!start && is_marker_line(p, len, "<<<<<<< ours")) {
-			start = line;
-		} else if (start && is_marker_line(p, len, ">>>>>>> theirs")) {
-			if (AA_GROW(*out, *n, cap) < 0)
-				return -1;
-			(*out)[*n].start = start;
-			(*out)[(*n)++].end = line;
-			start = 0;
-		}
-		p = nl ? nl + 1 : end;
-	}
-	return 0;
-}
-
 /*
  * --3way: keeps the three sides for the index and the merged content
  * with markers as the node's content.
@@ -345,7 +308,7 @@ static int keep_conflict(planner *p, aa_plan_node *n, hsearch *hs,
 {
 	size_t len = markers->len, i;
 
-	if (find_regions(markers, &n->regions, &n->nregions) < 0)
+	if (conflict_regions(markers, &n->regions, &n->nregions) < 0)
 		return -1;
 	n->stage_len[0] = hs->version.len;
 	n->stage[0] = aa_buf_detach(&hs->version);

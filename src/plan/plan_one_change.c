@@ -28,7 +28,7 @@ static int frees_or_takes(const aa_op *op)
  * The end of the run of operations that starts at ops[i]: its diff
  * block, or i + 1 outside one. *as_one: the block is one change whose
  * meaning differs from its order (more than one operation, one of them
- * a deletion, rename or copy).
+ * a deletion, rename or copy; or a rename or copy alone).
  */
 size_t one_change_end(const aa_changeset *cs, size_t i, int *as_one)
 {
@@ -40,7 +40,12 @@ size_t one_change_end(const aa_changeset *cs, size_t i, int *as_one)
 		return i + 1;
 	for (j = i + 1; j < cs->n && cs->ops[j].diff_block == block; j++)
 		any |= frees_or_takes(&cs->ops[j]);
-	*as_one = any && j > i + 1;
+	/*
+	 * One rename or copy alone is one change too: its new path is
+	 * checked after its old one is freed (foo -> foo/baz, foo/baz ->
+	 * foo), as git apply does.
+	 */
+	*as_one = any && (j > i + 1 || cs->ops[i].kind != AA_OP_DELETE);
 	return j;
 }
 

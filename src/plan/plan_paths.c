@@ -146,8 +146,22 @@ int check_path_syntax(planner *p, aa_pos pos, const char *path)
 }
 
 /*
+ * Whether the change set has already removed the base entry at `link`
+ * (deleted, renamed away, replaced by a directory): the lander removes
+ * it from the work tree before it writes anything under it, so the link
+ * the work tree still has there blocks nothing, as in git apply (its
+ * path_is_beyond_symlink_1(): a link that "goes away" does not count).
+ */
+static int link_goes_away(planner *p, const char *link)
+{
+	aa_plan_node *n = node_find(p->plan, link);
+
+	return n && n->base_exists && !n->exists;
+}
+
+/*
  * No leading directory of `probe` may be a symbolic link in the work
- * tree; the error names `path`.
+ * tree, unless the change set removes it; the error names `path`.
  */
 static int check_worktree_link(planner *p, aa_pos pos, const char *path,
 			       const char *probe)
@@ -171,7 +185,9 @@ static int check_worktree_link(planner *p, aa_pos pos, const char *path,
 	if (e->wt_clear)
 		return 0;
 	beyond = p->base->worktree_beyond_link(p->base->ctx, probe, &link);
-	if (beyond == 1)
+	if (beyond == 1 && link && link_goes_away(p, link))
+		beyond = 0;
+	else if (beyond == 1)
 		r = aa_error(p->d, pos, path,
 			     "beyond a symbolic link in the work tree (%s)",
 			     link ? aa_qpath(link) : "?");

@@ -96,6 +96,97 @@ const aa_op *without_label_line(planner *p, const aa_op *op,
 	return tmp;
 }
 
+/* A marker line: `marker` then the end of the line (LF or CRLF). */
+static int is_marker_line(const char *s, size_t len, const char *marker)
+{
+	size_t n = strlen(marker);
+
+	if (len && s[len - 1] == '\r')
+		len--;
+	return len == n && !memcmp(s, marker, n);
+}
+
+/*
+ * Where merge3_markers put "<<<<<<< ours" ... ">>>>>>> theirs" in `m`
+ * (--3way: plan_history.c and the add/add merge below).
+ */
+int conflict_regions(const aa_buf *m, aa_conflict_region **out, size_t *n)
+{
+	const char *p = m->ptr, *end = m->ptr + m->len;
+	size_t line = 0, start = 0, cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	while (p && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = (size_t)((nl ? nl : end) - p);
+
+		line++;
+		if (!start && is_marker_line(p, len, "<<<<<<< ours")) {
+			start = line;
+		} else if (start && is_marker_line(p, len, ">>>>>>> theirs")) {
+			if (AA_GROW(*out, *n, cap) < 0)
+				return -1;
+			(*out)[*n].start = start;
+			(*out)[(*n)++].end = line;
+			start = 0;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+/*
+ * --3way on a creation over a file that exists with other content
+ * (add/add), as git apply --3way does it: a merge of the two with an
+ * empty ancestor; when it conflicts, the index gets stages 2 (the file)
+ * and 3 (the answer's), no stage 1, and the file the merge with
+ * markers. Only text files on both sides (git merges nothing else).
+ * Returns 0 when it landed (merged or conflicted), 1 when it does not
+ * apply (the caller refuses as without --3way), -1 on an error.
+ */
+static int plan_add_add(planner *p, const aa_op *op, aa_plan_node *n,
+			const char *cur, size_t len, const char *theirs,
+			size_t tlen, uint32_t mode)
+{
+	const aa_snapshot *sn = p->base;
+	aa_buf markers = AA_BUF_INIT;
+	size_t mlen;
+	int r;
+
+	if (!p->opts->threeway || !sn->merge3_markers ||
+	    (n->mode != AA_MODE_FILE && n->mode != AA_MODE_EXEC) ||
+	    (mode != AA_MODE_FILE && mode != AA_MODE_EXEC) ||
+	    is_binary(p, n->path, cur, len) || aa_bytes_look_binary(theirs, tlen))
+		return 1;
+	r = sn->merge3_markers(sn->ctx, n->path, "", 0, cur, len,
+			       theirs ? theirs : "", tlen, &markers);
+	if (r < 0) {
+		aa_buf_free(&markers);
+		return aa_error(p->d, op->pos, n->path,
+				"cannot merge with the existing file; nothing written");
+	}
+	if (r == 1) {
+		if (conflict_regions(&markers, &n->regions, &n->nregions) < 0 ||
+		    !(n->stage[1] = aa_strndup(cur, len)) ||
+		    !(n->stage[2] = aa_strndup(theirs ? theirs : "", tlen))) {
+			aa_buf_free(&markers);
+			return oom(p, op->pos);
+		}
+		n->stage_len[1] = len;
+		n->stage_len[2] = tlen;
+		n->stage_mode = n->mode;
+		n->conflict = 1;
+		aa_warn(p->d, op->pos, n->path,
+			"already exists with other content: both added it (add/add); "
+			"written with conflict markers, stages 2 and 3 in the index "
+			"(--3way)");
+	}
+	mlen = markers.len;
+	node_set_data(n, aa_buf_detach(&markers), mlen);
+	return 0;
+}
+
 /* Whether a whole write may replace the existing file n (of len bytes). */
 static int check_overwrite(planner *p, const aa_op *op, aa_plan_node *n,
 			   size_t len)
@@ -258,6 +349,7 @@ static int write_existing(planner *p, const aa_op *op, aa_plan_node *n,
 	const char *cur, *content = w->content;
 	size_t len, clen = w->content_len, keptlen = 0;
 	char *kept = NULL;
+	int r;
 
 	*mode = n->mode;
 	if (op->mode && mode_for_new(p, op->pos, op->path, op->mode, mode) < 0)
@@ -276,6 +368,12 @@ static int write_existing(planner *p, const aa_op *op, aa_plan_node *n,
 		p->plan->ops_skipped++;
 		return 1;
 	}
+	if (op->exist == AA_EXIST_NEW &&
+	    (r = plan_add_add(p, op, n, cur, len, w->content, w->content_len,
+			      *mode)) != 1) {
+		free(kept);
+		return r;
+	}
 	if (check_overwrite(p, op, n, len) < 0 ||
 	    check_no_loss(p, op, n, cur, len, content, clen) < 0 ||
 	    (op->may_be_excerpt &&
@@ -291,6 +389,28 @@ static int write_existing(planner *p, const aa_op *op, aa_plan_node *n,
 	return 0;
 }
 
+/*
+ * A creation over an intent-to-add entry (git add -N), still as the
+ * base has it: git apply --cached replaces the entry, --index refuses
+ * ("does not match index": the content is not staged). 1: the entry
+ * counts as absent; 0: not such an entry; -1: refused.
+ */
+static int create_over_intent(planner *p, const aa_op *op, aa_plan_node *n)
+{
+	int ita;
+
+	if (op->exist != AA_EXIST_NEW || !n->exists || !n->base_exists ||
+	    n->touched || !p->base->intent_to_add ||
+	    !(ita = p->base->intent_to_add(p->base->ctx, n->path)))
+		return 0;
+	if (ita == 1)
+		return 1;
+	return aa_error(p->d, op->pos, op->path,
+			"is intent-to-add in the index (git add -N): its content is "
+			"not staged, so creating it cannot be checked against the index "
+			"(git add it first, or use --cached, which replaces the entry)");
+}
+
 int plan_write(planner *p, const aa_op *op)
 {
 	aa_plan_node *n;
@@ -302,11 +422,12 @@ int plan_write(planner *p, const aa_op *op)
 		return -1;
 	if (is_gitlink_mode(op->mode) && op->exist == AA_EXIST_NEW)
 		return plan_gitlink_add(p, op, n);
-	if (check_not_submodule(p, op->pos, n) < 0)
+	if (check_not_submodule(p, op->pos, n) < 0 ||
+	    (r = create_over_intent(p, op, n)) < 0)
 		return -1;
 	if (op->edit_kind == AA_EDIT_BINARY)
 		return plan_binary_create(p, op, n);
-	if (n->exists) {
+	if (n->exists && !r) {
 		if ((r = write_existing(p, op, n, &mode)) != 0)
 			return r < 0 ? -1 : 0;
 	} else {

@@ -59,6 +59,7 @@
 #define node_set_data aa_pl_node_set_data
 #define node_sync aa_pl_node_sync
 #define oom aa_pl_oom
+#define conflict_regions aa_pl_conflict_regions
 #define plan_delete aa_pl_plan_delete
 #define plan_binary_create aa_pl_plan_binary_create
 #define plan_binary_edit aa_pl_plan_binary_edit
@@ -228,6 +229,7 @@ const aa_op *without_label_line(planner *p, const aa_op *op,
 				aa_plan_node *n, aa_op *tmp);
 int add_file_mark(planner *p, aa_plan_node *n, aa_pos pos, aa_how how);
 int plan_write(planner *p, const aa_op *op);
+int conflict_regions(const aa_buf *m, aa_conflict_region **out, size_t *n);
 
 /* plan_history.c */
 int exact_here(planner *p, const aa_op *op, aa_plan_node *n,

@@ -58,6 +58,13 @@ typedef struct aa_snapshot {
 	 */
 	int (*worktree_beyond_link)(void *ctx, const char *path, char **link);
 	/*
+	 * Optional: whether the base entry of `path` is intent-to-add (git
+	 * add -N: the index holds the empty blob, the content is not
+	 * staged): 0 not, 1 it is and the landing writes the index only
+	 * (--cached), 2 it is and the landing answers for the work tree too.
+	 */
+	int (*intent_to_add)(void *ctx, const char *path);
+	/*
 	 * Optional: lends an object's bytes without copying them; they stay
 	 * valid until release(ctx, *handle), which the plan calls when it is
 	 * freed (so the snapshot must outlive the plan). NULL: read() copies.

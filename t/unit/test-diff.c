@@ -269,11 +269,19 @@ static void suffixed_new_name_uses_the_old(void **state)
 	assert_string_equal(res.cs.ops[0].path, "x.c");
 	assert_non_null(find_diag(&res, AA_DIAG_WARNING, "using the old name"));
 	done(&res);
-	/* in a git diff "---" / "+++" are the old and new paths as written */
+	/*
+	 * in a git diff "---" / "+++" are the old and new paths as written:
+	 * names that differ with no rename line move the file, as git apply
+	 */
 	parse(&res, "diff --git a/x b/x.new\n--- a/x\n+++ b/x.new\n"
 		    "@@ -1 +1 @@\n-a\n+b\n");
-	expect_ok(&res, 1, 1);
-	assert_string_equal(res.cs.ops[0].path, "x.new");
+	expect_ok(&res, 1, 2);
+	assert_int_equal(res.cs.ops[0].kind, AA_OP_RENAME);
+	assert_string_equal(res.cs.ops[0].path, "x");
+	assert_string_equal(res.cs.ops[0].to, "x.new");
+	assert_int_equal(res.cs.ops[1].kind, AA_OP_EDIT);
+	assert_string_equal(res.cs.ops[1].path, "x.new");
+	assert_non_null(find_diag(&res, AA_DIAG_NOTE, "moves to the new name"));
 	done(&res);
 }
 
