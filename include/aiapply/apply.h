@@ -91,6 +91,12 @@ typedef struct aa_plan_opts {
 	int allow_delete;     /* --allow-delete (needed by --strict deletions) */
 	int threeway;         /* --3way: write a conflicting merge, do not refuse */
 	/*
+	 * Set by the pipeline: the landing could take --3way (1; 2: once
+	 * without --check; 0: --branch), so a conflict with the current
+	 * content says to try it.
+	 */
+	int threeway_possible;
+	/*
 	 * Set by the pipeline, not by a caller: the work tree's root
 	 * (absolute), as the repository gives it and with its links
 	 * resolved; NULL when there is none. An absolute path in an answer

@@ -536,6 +536,9 @@ int aa_apply_plan_one(git_repository *repo, aa_base *base,
 	popts.worktree = git_repository_workdir(repo);
 	if (popts.worktree && realpath(popts.worktree, real_wd))
 		popts.worktree_real = real_wd;
+	/* a stale answer's conflict points at --3way where it can land */
+	popts.threeway_possible = o->land.mode == AA_LAND_BRANCH ? 0 :
+				  o->land.mode == AA_LAND_CHECK ? 2 : 1;
 	res->land = o->land;
 	res->land.check_worktree = o->land.mode != AA_LAND_BRANCH &&
 				   git_repository_workdir(repo) != NULL;
