@@ -453,6 +453,24 @@ static int confirm_deletions(const char *const *paths, size_t n,
 
 /* ---- main ---- */
 
+/*
+ * The answer comes from standard input and that is a terminal: say how
+ * to paste it and end it, on standard error, before waiting for it
+ * (git commit says "Waiting for your editor" the same way). Nothing
+ * with -q, nor when standard input is a file or a pipe.
+ */
+static void hint_stdin(const cli *c)
+{
+	size_t i;
+	int from_stdin = !c->nfiles;
+
+	for (i = 0; i < c->nfiles; i++)
+		from_stdin |= !strcmp(c->files[i], "-");
+	if (from_stdin && !c->report.quiet && isatty(STDIN_FILENO))
+		fputs("reading the answer from standard input: paste it, then "
+		      "press Ctrl-D on an empty line\n", stderr);
+}
+
 static const char *mode_name(aa_land_mode m)
 {
 	static const char *names[] = { "index", "cached", "branch", "check" };
@@ -750,14 +768,14 @@ int main(int argc, char **argv)
 		code = EXIT_FATAL;
 	else if (c.recover)
 		code = run_recover(repo, &c.err_color);
-	else if (c.each)
-		code = run_each(&c, repo);
 	else if (c.list)
 		code = run_list(&c, repo);
 	else if (c.review)
 		code = run_review(&c, repo);
-	else
-		code = run(&c, repo);
+	else {
+		hint_stdin(&c);
+		code = c.each ? run_each(&c, repo) : run(&c, repo);
+	}
 out:
 	git_repository_free(repo);
 	git_libgit2_shutdown();

@@ -38,6 +38,12 @@ static int read_stream(FILE *f, const char *name, aa_buf *out, aa_diags *d)
 					AA_MAX_INPUT_SIZE);
 		if (aa_buf_put(out, chunk, n) < 0)
 			return aa_oom(d, pos, NULL);
+		/*
+		 * A terminal's Ctrl-D ends one read, not the stream: reading
+		 * on after a short read at its end would wait for a second.
+		 */
+		if (n < sizeof(chunk) && feof(f))
+			break;
 	}
 	if (ferror(f))
 		return aa_error(d, AA_NOPOS, NULL,
