@@ -235,6 +235,45 @@ test_expect_success '--3way with a conflict: the closing line says where to reso
 	test_cmp expect last
 '
 
+# ---- a bare repository ----
+
+test_expect_success 'a bare repository: the default mode, --cached, --check and previews name it (128)' '
+	git clone -q --bare repo bare.git &&
+	(
+		cd bare.git &&
+		repo_snapshot bare &&
+		for opt in "" --cached --check --stat --diff
+		do
+			test_expect_code 128 git ai-apply $opt ../two.diff >../out 2>../err &&
+			echo "fatal: this is a bare repository: it has no index or work tree; use --branch=<name>" >../expect &&
+			test_cmp ../expect ../err &&
+			test_must_be_empty ../out || return 1
+		done &&
+		repo_unchanged bare
+	)
+'
+
+test_expect_success 'a bare repository with --json: the fatal document says it' '
+	(
+		cd bare.git &&
+		test_expect_code 128 git ai-apply --json --cached ../two.diff >../out 2>/dev/null
+	) &&
+	test "$(jq -r .status out)" = fatal &&
+	test_grep "this is a bare repository" out
+'
+
+test_expect_success 'a bare repository: --branch lands, the next step shows the commit' '
+	(
+		cd bare.git &&
+		git ai-apply --branch=ai/bare ../two.diff >../out 2>../err
+	) &&
+	id=$(git -C bare.git rev-parse --short=7 ai/bare) &&
+	echo "committed on branch ai/bare ($id); review: git show ai/bare, drop: git branch -D ai/bare" >expect &&
+	test_cmp expect err &&
+	git -C bare.git ai-apply --list >out &&
+	test_grep "^ai/bare " out
+'
+
 # ---- the answer on a terminal ----
 
 test_expect_success 'standard input not a terminal: no hint' '

@@ -159,7 +159,8 @@ int aa_apply_exit_code(aa_outcome outcome);
 
 /*
  * Opens the repository as git finds it (GIT_DIR, GIT_WORK_TREE, the
- * current directory); the default mode needs a work tree. On failure
+ * current directory); every mode but AA_LAND_BRANCH needs an index and a
+ * work tree, which a bare repository has not. On failure
  * *repo is NULL and the error is in d. Returns AA_OK or AA_FATAL. The
  * caller frees *repo with git_repository_free().
  */

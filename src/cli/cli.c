@@ -635,7 +635,7 @@ static int open_repository(cli *c, git_repository **repo)
 				"cannot change to '%s': %s", c->chdir_to,
 				strerror(errno));
 	/* --list reads refs only: a bare repository will do */
-	if (aa_apply_open_repository(repo, c->list ? AA_LAND_CHECK :
+	if (aa_apply_open_repository(repo, c->list ? AA_LAND_BRANCH :
 				     c->o.land.mode, &c->fatal) < 0)
 		return -1;
 	/* git -c <name>=<value>: libgit2 does not read them itself */

@@ -1079,7 +1079,11 @@ static void closing_of(closing *k, aa_session *s, const aa_plan *plan,
 		git_oid_tostr(hex, 8, &s->commit);
 		k->written = "branch";
 		aa_buf_printf(&k->what, "committed on branch %s (%s)", o->branch, hex);
-		closing_step(k, "merge", "git merge %s", o->branch);
+		/* a bare repository merges nothing: show the commit instead */
+		if (s->repo && git_repository_is_bare(s->repo))
+			closing_step(k, "review", "git show %s", o->branch);
+		else
+			closing_step(k, "merge", "git merge %s", o->branch);
 		closing_step(k, "drop", "git branch -D %s", o->branch);
 	} else if (!strcmp(mode, "index") || !strcmp(mode, "cached")) {
 		closing_staged(k, files, conflicted, !strcmp(mode, "index"));

@@ -215,10 +215,17 @@ int aa_apply_open_repository(git_repository **repo, aa_land_mode mode,
 			 why ? ": " : "", why ? why : "");
 		return AA_FATAL;
 	}
-	if (mode == AA_LAND_INDEX && git_repository_is_bare(*repo)) {
+	/*
+	 * The default mode, --cached and --check (whose base is the index)
+	 * need what a bare repository lacks; only --branch lands there.
+	 * Fatal (128) before anything is read, as git's "must be run in a
+	 * work tree" is.
+	 */
+	if (mode != AA_LAND_BRANCH && git_repository_is_bare(*repo)) {
 		git_repository_free(*repo);
 		*repo = NULL;
-		aa_error(d, none, NULL, "this operation must be run in a work tree (use --cached or --branch)");
+		aa_error(d, none, NULL, "this is a bare repository: it has no "
+			 "index or work tree; use --branch=<name>");
 		return AA_FATAL;
 	}
 	return AA_OK;
