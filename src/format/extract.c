@@ -566,6 +566,61 @@ static void scan_all(scan *sc)
 	check_prose(sc, sc->n);
 }
 
+/* ---------- --strict: one fenced diff ---------- */
+
+/* The offset of the first line at or after off that is not blank. */
+static size_t skip_blank_lines(const scan *sc, size_t off)
+{
+	aa_lspan l;
+
+	for (; off < sc->n; off = l.next) {
+		aa_lspan_at(sc->s, sc->n, off, &l);
+		if (aa_indent_of(sc->s + l.start, l.len) != l.len)
+			return off;
+	}
+	return sc->n;
+}
+
+/*
+ * --strict takes an answer that is exactly one fenced diff: a ```diff
+ * (```patch, ```udiff or a bare ```) fence at column 0, closed, with
+ * nothing but blank lines around it. The fence is the chat's wrapping,
+ * not part of the diff: its content is the input every rule of seed 004
+ * checks (a fence line inside it, prose around it, a second fence or
+ * another language stay forbidden). 1 with the content's extent.
+ */
+static int strict_one_fence(const scan *sc, size_t *from, size_t *to)
+{
+	size_t off = skip_blank_lines(sc, 0), region;
+	aa_lspan l;
+	fence f;
+
+	if (off >= sc->n)
+		return 0;
+	aa_lspan_at(sc->s, sc->n, off, &l);
+	if (!fence_opens(sc->s + l.start, l.len, &f) || f.indent ||
+	    (f.lang != AA_LANG_DIFF && f.lang != AA_LANG_NONE))
+		return 0;
+	fence_extent(sc->s, sc->n, &l, &f, 0, &region);
+	if (!f.closed || skip_blank_lines(sc, f.next) < sc->n)
+		return 0;
+	*from = f.from;
+	*to = f.to;
+	return 1;
+}
+
+/* --strict: the whole input (or the one fence's content) as one diff. */
+static void parse_strict(scan *sc)
+{
+	const aa_format_row *row = aa_format_row_of(AA_FORMAT_DIFF);
+	size_t from, to;
+
+	if (strict_one_fence(sc, &from, &to))
+		parse_region(sc, row, from, to);
+	else
+		parse_span(sc, row, sc->s, sc->n, 1);
+}
+
 /* ---------- forced format ---------- */
 
 /* Each fence of the input to the forced row; returns how many fitted. */
@@ -909,7 +964,7 @@ int aa_parse_input(const aa_input *in, const aa_parse_opts *o,
 		sc.failed = 1;
 	} else if (o->strict) {
 		/* --strict: the whole input is one unified diff, no more */
-		parse_span(&sc, aa_format_row_of(AA_FORMAT_DIFF), sc.s, sc.n, 1);
+		parse_strict(&sc);
 	} else if (o->format != AA_FORMAT_AUTO &&
 		   (row = aa_format_row_of(o->format)) != NULL) {
 		parse_forced(&sc, row);
