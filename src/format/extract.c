@@ -177,6 +177,9 @@ static void fence_extent(const char *s, size_t n, const aa_lspan *l, fence *f,
 
 /* ---------- the scan ---------- */
 
+/* How many fences without a path "no change found" names. */
+#define PLAIN_FENCES_SHOWN 5
+
 typedef struct scan {
 	const aa_input *in;
 	const aa_parse_opts *o;
@@ -196,6 +199,9 @@ typedef struct scan {
 	size_t prose;
 	/* the file of the last SEARCH/REPLACE block (aa_block.carried_path) */
 	char *carried;
+	/* fences no parser took (no path): the first few, for "no change" */
+	size_t nplain;
+	size_t plain_open[PLAIN_FENCES_SHOWN];
 } scan;
 
 static long line_of(scan *sc, size_t off)
@@ -467,6 +473,8 @@ static int parse_fence(scan *sc, const fence *fc)
 		b.len = fv.len;
 		b.line = line_of(sc, fc->from);
 		parse_block(sc, row, &b, &fv);
+	} else if (sc->nplain++ < PLAIN_FENCES_SHOWN) {
+		sc->plain_open[sc->nplain - 1] = fc->open;
 	}
 	aa_buf_free(&buf);
 	return row != NULL;
@@ -809,11 +817,56 @@ static int report_deep_json(scan *sc)
 	return 0;
 }
 
+/*
+ * No block found, but code fences that name no file: a code sample is
+ * not an edit, so they were read as prose. Says which (line and opening
+ * line) and how a fence names its file, in forms the whole-file parser
+ * takes (src/format/label.c, whole_file.c; t1020 lands each). -1 after
+ * saying so, 0 when there was none.
+ */
+static int report_plain_fences(scan *sc)
+{
+	aa_buf m = AA_BUF_INIT;
+	size_t i, shown = sc->nplain < PLAIN_FENCES_SHOWN ? sc->nplain :
+			  PLAIN_FENCES_SHOWN;
+	aa_lspan l;
+
+	if (!sc->nplain)
+		return 0;
+	aa_buf_printf(&m, "no change found in the input: %s",
+		      sc->nplain == 1 ? "the code fence at" : "the code fences at");
+	for (i = 0; i < shown; i++) {
+		aa_lspan_at(sc->s, sc->n, sc->plain_open[i], &l);
+		aa_buf_printf(&m, "%s line %ld %s", !i ? "" :
+			      i + 1 == sc->nplain ? " and" : ",",
+			      line_of(sc, sc->plain_open[i]),
+			      aa_qtext(sc->s + l.start, l.len, 60));
+	}
+	if (sc->nplain > shown)
+		aa_buf_printf(&m, " and %zu more", sc->nplain - shown);
+	aa_buf_printf(&m, " name%s no file, so %s\n  to land a fence as the whole file, name the file "
+		      "in one of these forms:\n"
+		      "    path/to/file.py            the line right before the fence\n"
+		      "    ```python path/to/file.py  the fence's line, after the language\n"
+		      "    # path/to/file.py          the fence's first line, a comment\n"
+		      "  or answer with a diff or SEARCH/REPLACE blocks",
+		      sc->nplain == 1 ? "s" : "", sc->nplain == 1 ?
+		      "it is read as an example, not an edit" :
+		      "they are read as examples, not edits");
+	if (aa_buf_oom(&m)) {
+		aa_buf_free(&m);
+		return aa_error(sc->d, pos_at(sc, 0), NULL, "out of memory");
+	}
+	aa_error(sc->d, (aa_pos){ sc->in->name, 0 }, NULL, "%s", m.ptr);
+	aa_buf_free(&m);
+	return -1;
+}
+
 /* Nothing found: the most useful thing to say, or 0 (the caller's "no change"). */
 static int report_nothing(scan *sc)
 {
 	if (report_refusal(sc) < 0 || report_loose_ap(sc) < 0 ||
-	    report_deep_json(sc) < 0)
+	    report_deep_json(sc) < 0 || report_plain_fences(sc) < 0)
 		return -1;
 	return 0;
 }
