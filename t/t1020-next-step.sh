@@ -235,6 +235,77 @@ test_expect_success '--3way with a conflict: the closing line says where to reso
 	test_cmp expect last
 '
 
+# ---- "no change found": the fences without a path, the forms that land ----
+
+test_expect_success '"no change found" names the fences without a path and how to label one' '
+	printf "Here:\n\n\`\`\`python\nprint(1)\n\`\`\`\n\nand\n\n\`\`\`\nfoo\n\`\`\`\n" >plain.md &&
+	fresh n1 &&
+	(
+		cd n1 &&
+		test_rejected ../plain.md
+	) &&
+	head -n 1 n1/err >first &&
+	echo "error: ../plain.md: no change found in the input: the code fences at line 3 \"\`\`\`python\" and line 9 \"\`\`\`\" name no file, so they are read as examples, not edits" >expect &&
+	test_cmp expect first &&
+	test_grep "^  to land a fence as the whole file, name the file in one of these forms:$" n1/err &&
+	test_grep "^    path/to/file.py  *the line right before the fence$" n1/err &&
+	test_grep "^  or answer with a diff or SEARCH/REPLACE blocks$" n1/err
+'
+
+test_expect_success 'each label form the message shows lands' '
+	sed -n "s/^    \([^ ].*[^ ]\)  .*/\1/p" n1/err >forms &&
+	test $(wc -l <forms) = 3 &&
+	i=0 &&
+	while read -r form
+	do
+		i=$((i + 1)) &&
+		shown=$(echo "$form" | sed "s|path/to/file.py|app/f$i.py|") &&
+		case "$shown" in
+		"\`\`\`"*) printf "%s\nprint($i)\n\`\`\`\n" "$shown" ;;
+		"#"*) printf "\`\`\`python\n%s\nprint($i)\n\`\`\`\n" "$shown" ;;
+		*) printf "%s\n\`\`\`python\nprint($i)\n\`\`\`\n" "$shown" ;;
+		esac >form$i.md &&
+		fresh f$i &&
+		git -C f$i ai-apply ../form$i.md 2>err &&
+		git -C f$i show :app/f$i.py >landed &&
+		test_grep "^print($i)$" landed || return 1
+	done <forms &&
+	test $i = 3
+'
+
+test_expect_success 'one fence: "the code fence at ... names no file"; -q keeps the error; --json has it' '
+	printf "\`\`\`js\nx()\n\`\`\`\n" >one-plain.md &&
+	fresh n2 &&
+	(
+		cd n2 &&
+		test_rejected -q ../one-plain.md &&
+		test_grep "no change found in the input: the code fence at line 1 \"\`\`\`js\" names no file, so it is read as an example, not an edit$" err &&
+		test_expect_code 1 git ai-apply --json ../one-plain.md >../json 2>/dev/null
+	) &&
+	jq -r ".errors[0].message" json >msg &&
+	test_grep "the code fence at line 1" msg &&
+	test "$(jq -r .written json)" = nothing
+'
+
+test_expect_success '"no change found" without fences keeps its words' '
+	echo "Just prose, no code." >prose.md &&
+	fresh n3 &&
+	(
+		cd n3 &&
+		test_rejected ../prose.md
+	) &&
+	test_grep "no change found in the input (no diff, file block or patch document)" n3/err
+'
+
+test_expect_success 'the chat shape "Update `a.txt` as follows:" and a fence lands' '
+	printf "Update \`a.txt\` as follows:\n\n\`\`\`\none\nTWO\nthree\n\`\`\`\n" >update.md &&
+	fresh u1 &&
+	git -C u1 ai-apply ../update.md >out 2>err &&
+	printf "one\nTWO\nthree\n" >expect &&
+	(cd u1 && staged_as a.txt ../expect) &&
+	test_grep "^staged 1 file and wrote it to the work tree; " err
+'
+
 # ---- a bare repository ----
 
 test_expect_success 'a bare repository: the default mode, --cached, --check and previews name it (128)' '
