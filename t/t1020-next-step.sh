@@ -235,6 +235,17 @@ test_expect_success '--3way with a conflict: the closing line says where to reso
 	test_cmp expect last
 '
 
+test_expect_success '-p: the hunks chosen land and say so; nothing chosen, no closing line' '
+	fresh pp1 &&
+	printf "y\nn\n" | git -C pp1 ai-apply -p ../two.diff >out 2>err &&
+	closing err >last &&
+	test_grep "^staged 1 file and wrote it to the work tree; review: " last &&
+	fresh pp2 &&
+	printf "n\nn\n" | git -C pp2 ai-apply -p ../two.diff >out 2>err &&
+	test_grep "No change selected: nothing applied." out &&
+	! grep "staged\|would change\|nothing written" err
+'
+
 # ---- "no change found": the fences without a path, the forms that land ----
 
 test_expect_success '"no change found" names the fences without a path and how to label one' '

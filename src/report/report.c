@@ -1069,8 +1069,7 @@ static void closing_of(closing *k, aa_session *s, const aa_plan *plan,
 		aa_buf_printf(&k->what, "would change %zu %s; nothing written",
 			      files, files_word(files));
 	else if (outcome == AA_OUT_CHECKED)
-		/* -p: nothing chosen */
-		aa_buf_puts(&k->what, "nothing selected; nothing written");
+		return; /* -p, nothing chosen: its "No change selected" said so */
 	else if (outcome != AA_OUT_APPLIED && outcome != AA_OUT_CONFLICTED)
 		return;
 	else if (!strcmp(mode, "branch") && s && o->branch) {
