@@ -242,7 +242,7 @@ test_expect_success '--3way --check: a conflict is still refused' '
 		test_rejected --3way --check ../answer.diff
 	) &&
 	test_grep "conflicts with the current content" check/err &&
-	test_grep "; nothing written; without --check, --3way merges it with conflict markers$" check/err
+	test_grep "; nothing written; --3way, when landing, merges it with conflict markers$" check/err
 '
 
 test_expect_success '--branch: the conflict does not point at --3way, which a branch cannot take' '

@@ -535,12 +535,6 @@ static void print_suggestion(const cli *c, aa_apply_result *one,
 	aa_report_result(stdout, one, &report);
 }
 
-/*
- * --each (src/workflow/each.c lands them): input i on <branch>-<i>. Exit 0 when
- * every one landed, else the worst status (128 over 1). --json:
- * {"suggestions": [report, ...], "landed": n, "failed": n, "written",
- * "next"}; else one closing line for the set on standard error.
- */
 /* The branches of the suggestions that landed, in out; their count. */
 static size_t landed_branches(aa_each_result *res, size_t n, const char **out)
 {
@@ -553,6 +547,12 @@ static size_t landed_branches(aa_each_result *res, size_t n, const char **out)
 	return k;
 }
 
+/*
+ * --each (src/workflow/each.c lands them): input i on <branch>-<i>. Exit 0 when
+ * every one landed, else the worst status (128 over 1). --json:
+ * {"suggestions": [report, ...], "landed": n, "failed": n, "written",
+ * "next"}; else one closing line for the set on standard error.
+ */
 static int run_each(cli *c, git_repository *repo)
 {
 	aa_each_result *res;

@@ -442,7 +442,7 @@ static const char *threeway_hint(const planner *p)
 	if (!p->base->merge3_markers || !p->opts->threeway_possible)
 		return "";
 	return p->opts->threeway_possible == 2 ?
-	       "; without --check, --3way merges it with conflict markers" :
+	       "; --3way, when landing, merges it with conflict markers" :
 	       "; try --3way to merge it with conflict markers";
 }
 
