@@ -990,16 +990,14 @@ static void closing_step(closing *k, const char *verb, const char *fmt, ...)
 static void closing_step(closing *k, const char *verb, const char *fmt, ...)
 {
 	va_list ap;
-	char text[512];
 
 	if (k->n == MAX_STEPS)
 		return;
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
 	k->verb[k->n] = verb;
 	k->cmd[k->n] = (aa_buf)AA_BUF_INIT;
-	aa_buf_puts(&k->cmd[k->n++], text);
+	va_start(ap, fmt);
+	aa_buf_vprintf(&k->cmd[k->n++], fmt, ap);
+	va_end(ap);
 }
 
 static void closing_free(closing *k)
@@ -1098,11 +1096,12 @@ static void print_closing(FILE *err, const closing *k, int no_advice)
 		return;
 	fputs(k->what.ptr, err);
 	for (i = 0; !no_advice && i < k->n; i++) {
+		const char *cmd = k->cmd[i].ptr ? k->cmd[i].ptr : "";
+
 		if (i && k->verb[i] == k->verb[i - 1])
-			fprintf(err, " (or %s)", k->cmd[i].ptr);
+			fprintf(err, " (or %s)", cmd);
 		else
-			fprintf(err, "%s%s: %s", i ? ", " : "; ", k->verb[i],
-				k->cmd[i].ptr);
+			fprintf(err, "%s%s: %s", i ? ", " : "; ", k->verb[i], cmd);
 	}
 	fputc('\n', err);
 }
