@@ -150,9 +150,47 @@ test_expect_success 'deleting a file that does not exist is an error' '
 	)
 '
 
-test_expect_success 'forbidden: Markdown code fences' '
-	{ echo "\`\`\`diff" && cat clean.diff && echo "\`\`\`"; } >fenced.diff &&
+test_expect_success 'one fenced diff is the input: the fence is the wrapping, every rule holds inside' '
+	for open in "\`\`\`diff" "\`\`\`patch" "\`\`\`" "~~~diff"
+	do
+		close=$(echo "$open" | cut -c1-3) &&
+		{ echo && echo "$open" && cat clean.diff && echo "$close" && echo; } >fenced.diff &&
+		fresh w-fenced &&
+		(
+			cd w-fenced &&
+			git ai-apply --strict ../fenced.diff >../out 2>../err &&
+			result_is clean
+		) &&
+		! grep -E "^(warning|error)" err || return 1
+	done
+'
+
+test_expect_success 'one fenced diff: its lines are named as the input'"'"'s lines' '
+	sed -e "s|^--- a/src/|--- a/../fork/src/|" -e "s|^+++ b/src/|+++ b/../fork/src/|" \
+		clean.diff >fork.diff &&
+	{ echo "\`\`\`diff" && cat fork.diff && echo "\`\`\`"; } >fenced-fork.diff &&
+	rejected_strict fenced-fork.diff "path traversal" &&
+	test_grep "fenced-fork.diff:2: Path traversal detected" rj/err
+'
+
+test_expect_success 'forbidden: Markdown code fences with prose around, two fences, another language' '
+	{ echo "Here is the diff:" && echo "\`\`\`diff" && cat clean.diff && echo "\`\`\`"; } >fenced.diff &&
+	rejected_strict fenced.diff "markdown code fence" &&
+	{ echo "\`\`\`diff" && cat clean.diff && echo "\`\`\`" && echo "Done."; } >fenced.diff &&
+	rejected_strict fenced.diff "markdown code fence" &&
+	{ echo "\`\`\`diff" && cat clean.diff && echo "\`\`\`" &&
+	  echo "\`\`\`diff" && cat clean.diff && echo "\`\`\`"; } >fenced.diff &&
+	rejected_strict fenced.diff "markdown code fence" &&
+	{ echo "\`\`\`c" && cat clean.diff && echo "\`\`\`"; } >fenced.diff &&
+	rejected_strict fenced.diff "markdown code fence" &&
+	{ echo "\`\`\`diff" && cat clean.diff; } >fenced.diff &&
 	rejected_strict fenced.diff "markdown code fence"
+'
+
+test_expect_success 'forbidden: a fence line inside the one fenced diff' '
+	{ echo "~~~diff" && cat clean.diff && echo "\`\`\`" && echo "~~~"; } >fenced.diff &&
+	rejected_strict fenced.diff "markdown code fence" &&
+	test_grep "fenced.diff:[0-9]*: forbidden construct" rj/err
 '
 
 test_expect_success 'forbidden: Git-specific headers (diff --git)' '
@@ -339,8 +377,8 @@ test_expect_success 'validation order: context is checked before hunk counts' '
 '
 
 test_expect_success 'validation order: format before path' '
-	{ echo "\`\`\`diff" && cat dotdot.diff && echo "\`\`\`"; } >fenced-dotdot.diff &&
-	rejected_strict fenced-dotdot.diff "markdown code fence" &&
+	{ echo "Apply this:" && echo "\`\`\`diff" && cat dotdot.diff && echo "\`\`\`"; } >prose-dotdot.diff &&
+	rejected_strict prose-dotdot.diff "markdown code fence" &&
 	! grep -i "traversal" rj/err
 '
 

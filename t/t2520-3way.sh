@@ -68,7 +68,8 @@ test_expect_success 'without --3way the conflict is refused, nothing written' '
 		cd plain &&
 		test_rejected ../answer.diff
 	) &&
-	test_grep "conflicts with the current content" plain/err
+	test_grep "conflicts with the current content" plain/err &&
+	test_grep "; nothing written; try --3way to merge it with conflict markers$" plain/err
 '
 
 test_expect_success '--3way: stages 1, 2, 3 and markers as git apply --3way, exit 1' '
@@ -240,7 +241,18 @@ test_expect_success '--3way --check: a conflict is still refused' '
 		cd check &&
 		test_rejected --3way --check ../answer.diff
 	) &&
-	test_grep "conflicts with the current content" check/err
+	test_grep "conflicts with the current content" check/err &&
+	test_grep "; nothing written; --3way, when landing, merges it with conflict markers$" check/err
+'
+
+test_expect_success '--branch: the conflict does not point at --3way, which a branch cannot take' '
+	fresh branch-stale &&
+	(
+		cd branch-stale &&
+		test_rejected --branch=topic ../answer.diff
+	) &&
+	test_grep "conflicts with the current content" branch-stale/err &&
+	! grep 3way branch-stale/err
 '
 
 test_expect_success '--3way --branch is a usage error: a branch never commits a conflict' '

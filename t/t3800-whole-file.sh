@@ -483,4 +483,87 @@ test_expect_success 'a whole file with its functions reordered is not an excerpt
 	)
 '
 
+# ---- a sentence that names the file ----
+
+test_expect_success 'a sentence naming the file lands the whole file: "Update `app/util.js` as follows:"' '
+	sed "s/return 2;/return 20;/" repo/app/util.js >util.new &&
+	for intro in "Update \`app/util.js\` as follows:" "Here is the updated \`app/util.js\`:" "**Update \`app/util.js\`:**"
+	do
+		{ echo "$intro" && echo && echo "\`\`\`js" && cat util.new && echo "\`\`\`"; } >sentence.md &&
+		rm -rf w-sentence && fresh w-sentence &&
+		(
+			cd w-sentence &&
+			git ai-apply ../sentence.md 2>../err &&
+			staged_as app/util.js ../util.new
+		) || return 1
+	done
+'
+
+test_expect_success 'a sentence creates a new file' '
+	printf "Create \`app/new.py\`:\n\`\`\`python\nprint(1)\n\`\`\`\n" >create.md &&
+	fresh w-sentence-new &&
+	(
+		cd w-sentence-new &&
+		git ai-apply ../create.md &&
+		echo "print(1)" >expect &&
+		staged_as app/new.py expect
+	)
+'
+
+test_expect_success 'a sentence and a part of the file: refused, nothing written' '
+	printf "Add this to \`app/util.js\`:\n\`\`\`js\nexport function d() {\n  return 4;\n}\n\`\`\`\n" >part.md &&
+	fresh w-part &&
+	(
+		cd w-part &&
+		test_rejected ../part.md &&
+		test_grep "app/util.js: ../part.md:3: only the sentence before the fence names this file, and the block keeps 3 of its 10 non-blank lines" err &&
+		test_grep "put the path on a line of its own before the fence" err
+	)
+'
+
+test_expect_success 'the same part under a label line is the whole file (the label says so)' '
+	printf "app/util.js\n\`\`\`js\nexport function d() {\n  return 4;\n}\n\`\`\`\n" >labelled-part.md &&
+	fresh w-labelled-part &&
+	(
+		cd w-labelled-part &&
+		git ai-apply ../labelled-part.md 2>../err &&
+		test "$(wc -l <app/util.js)" = 3
+	)
+'
+
+test_expect_success 'a sentence about a command or two code spans names no file' '
+	for intro in "Run \`app/util.js\`:" "Replace \`b\` in \`app/util.js\`:" "The output of \`app/util.js\`:"
+	do
+		{ echo "$intro" && echo "\`\`\`" && echo "x" && echo "\`\`\`"; } >cmd.md &&
+		rm -rf w-cmd && fresh w-cmd &&
+		(
+			cd w-cmd &&
+			test_rejected ../cmd.md &&
+			test_grep "no change found in the input: the code fence at line 2" err
+		) || return 1
+	done
+'
+
+test_expect_success 'a label line, an info string or a comment wins over the sentence' '
+	printf "Update \`app/util.js\`:\n\`\`\`python\n# app/other.py\nx = 1\n\`\`\`\n" >both.md &&
+	fresh w-both &&
+	(
+		cd w-both &&
+		git ai-apply ../both.md &&
+		printf "# app/other.py\nx = 1\n" >expect &&
+		staged_as app/other.py expect &&
+		git diff --cached --quiet -- app/util.js
+	)
+'
+
+test_expect_success 'a sentence names the file of a SEARCH/REPLACE fence' '
+	printf "Update \`app/util.js\`:\n\`\`\`js\n<<<<<<< SEARCH\n  return 3;\n=======\n  return 30;\n>>>>>>> REPLACE\n\`\`\`\n" >sr.md &&
+	fresh w-sr &&
+	(
+		cd w-sr &&
+		git ai-apply ../sr.md &&
+		grep "return 30;" app/util.js
+	)
+'
+
 test_done

@@ -121,6 +121,12 @@ typedef struct aa_plan_opts {
 	int allow_delete;     /* --allow-delete (needed by --strict deletions) */
 	int threeway;         /* --3way: write a conflicting merge, do not refuse */
 	/*
+	 * Set by the pipeline: the landing could take --3way (1; 2: once
+	 * without --check; 0: --branch), so a conflict with the current
+	 * content says to try it.
+	 */
+	int threeway_possible;
+	/*
 	 * Set by the pipeline, not by a caller: the work tree's root
 	 * (absolute), as the repository gives it and with its links
 	 * resolved; NULL when there is none. An absolute path in an answer
@@ -183,7 +189,8 @@ int aa_apply_exit_code(aa_outcome outcome);
 
 /*
  * Opens the repository as git finds it (GIT_DIR, GIT_WORK_TREE, the
- * current directory); the default mode needs a work tree. On failure
+ * current directory); every mode but AA_LAND_BRANCH needs an index and a
+ * work tree, which a bare repository has not. On failure
  * *repo is NULL and the error is in d. Returns AA_OK or AA_FATAL. The
  * caller frees *repo with git_repository_free().
  */

@@ -35,6 +35,14 @@ typedef struct aa_report_opts {
 	const char *mode;     /* "index", "cached", "branch", "check" */
 	const char *branch;
 	const aa_color *color; /* NULL or off: no color */
+	/*
+	 * The closing line (Documentation/output.md, "What happened and what
+	 * next"): what was written and the next step, one line on this
+	 * stream (the command line's standard error); NULL: none (-q, a
+	 * preview). --json carries it as the fields "written" and "next".
+	 */
+	FILE *next;
+	int no_advice;        /* advice.aiApplyNextStep=false: what, not next */
 } aa_report_opts;
 
 /* Human output shows this many diagnostics of each level, then a count. */
@@ -72,6 +80,23 @@ int aa_report_result_verbose(FILE *err, aa_apply_result *res);
  * errors, as git's die() does). Returns 0 or -1.
  */
 int aa_report_stopped(FILE *out, const aa_diags *d, const aa_report_opts *o);
+
+/*
+ * --each's closing line for the set, on err: the branches of the n
+ * suggestions that landed (names in `branches`) and the next step
+ * (compare, merge one, drop them); nothing when none landed. With
+ * `no_advice` what was written only.
+ */
+void aa_report_each_next(FILE *err, const char *const *branches, size_t n,
+			 int no_advice);
+
+/*
+ * --each --json: the set's "written" and "next" fields, as the
+ * members of one object (no braces: `"written": ..., "next": [...]`),
+ * for the caller's document. Returns 0 or -1.
+ */
+int aa_report_each_next_json(FILE *out, const char *const *branches,
+			     size_t n);
 
 /*
  * --list: one line per suggestion branch (name, whether it merges into

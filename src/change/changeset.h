@@ -173,6 +173,13 @@ typedef struct aa_op {
 	 */
 	int may_be_excerpt;
 	/*
+	 * Such a write whose path only a sentence gave ("Update `x.py` as
+	 * follows:", src/format/label.c): over an existing file it must
+	 * keep at least half of the file's non-blank lines, or the block
+	 * is taken for a part of the file and refused.
+	 */
+	int label_in_prose;
+	/*
 	 * AA_OP_WRITE or AA_EDIT_ELIDE whose content starts with a line
 	 * naming the path ("# app/x.py", the block's label): that line's
 	 * bytes, newline included; 0 when there is none. The planner leaves

@@ -564,6 +564,24 @@ static int confirm_deletions(const char *const *paths, size_t n,
 
 /* ---- main ---- */
 
+/*
+ * The answer comes from standard input and that is a terminal: say how
+ * to paste it and end it, on standard error, before waiting for it
+ * (git commit says "Waiting for your editor" the same way). Nothing
+ * with -q, nor when standard input is a file or a pipe.
+ */
+static void hint_stdin(const cli *c)
+{
+	size_t i;
+	int from_stdin = !c->nfiles;
+
+	for (i = 0; i < c->nfiles; i++)
+		from_stdin |= !strcmp(c->files[i], "-");
+	if (from_stdin && !c->report.quiet && isatty(STDIN_FILENO))
+		fputs("reading the answer from standard input: paste it, then "
+		      "press Ctrl-D on an empty line\n", stderr);
+}
+
 static const char *mode_name(aa_land_mode m)
 {
 	static const char *names[] = { "index", "cached", "branch", "check" };
@@ -625,21 +643,36 @@ static void print_suggestion(const cli *c, aa_apply_result *one,
 	report.branch = branch;
 	if (c->verbose)
 		aa_report_result_verbose(stderr, one);
+	report.next = NULL; /* one closing line for the set */
 	aa_report_diags_color(stderr, aa_apply_result_diags(one), &c->err_color);
 	if (report.kind == AA_REPORT_JSON && nth)
 		fputs(",\n", stdout);
 	aa_report_result(stdout, one, &report);
 }
 
+/* The branches of the suggestions that landed, in out; their count. */
+static size_t landed_branches(aa_each_result *res, size_t n, const char **out)
+{
+	size_t i, k = 0;
+
+	for (i = 0; out && i < n; i++)
+		if (aa_apply_result_outcome(aa_each_result_get(res, i)) ==
+		    AA_OUT_APPLIED)
+			out[k++] = aa_each_result_branch(res, i);
+	return k;
+}
+
 /*
  * --each (src/workflow/each.c lands them): input i on <branch>-<i>. Exit 0 when
  * every one landed, else the worst status (128 over 1). --json:
- * {"suggestions": [report, ...], "landed": n, "failed": n}.
+ * {"suggestions": [report, ...], "landed": n, "failed": n, "written",
+ * "next"}; else one closing line for the set on standard error.
  */
 static int run_each(cli *c, git_repository *repo)
 {
 	aa_each_result *res;
-	size_t i, n, failed;
+	size_t i, n, failed, nlanded;
+	const char **landed;
 	int code;
 
 	code = aa_apply_each(repo, &c->o, &res);
@@ -656,15 +689,26 @@ static int run_each(cli *c, git_repository *repo)
 		print_suggestion(c, aa_each_result_get(res, i),
 				 aa_each_result_branch(res, i), i);
 	aa_report_diags_color(stderr, aa_each_result_diags(res), &c->err_color);
-	if (c->report.kind == AA_REPORT_JSON)
-		printf("],\n\"landed\": %zu,\n\"failed\": %zu\n}\n",
+	/* out of memory: the set's closing line names no branch */
+	landed = calloc(n, sizeof(*landed));
+	nlanded = landed_branches(res, n, landed);
+	if (c->report.kind == AA_REPORT_JSON) {
+		printf("],\n\"landed\": %zu,\n\"failed\": %zu,\n",
 		       n - failed, failed);
-	else if (failed && !c->report.quiet && failed == n)
+		aa_report_each_next_json(stdout, landed, nlanded);
+		fputs("\n}\n", stdout);
+	} else if (failed && !c->report.quiet && failed == n)
 		fprintf(stderr, n == 1 ? "the suggestion failed\n" :
 			"all %zu suggestions failed\n", n);
 	else if (failed && !c->report.quiet)
 		fprintf(stderr, "%zu of %zu suggestions failed; the others landed\n",
 			failed, n);
+	if (c->report.kind != AA_REPORT_JSON && c->report.next) {
+		fflush(stdout);
+		aa_report_each_next(c->report.next, landed, nlanded,
+				    c->report.no_advice);
+	}
+	free(landed);
 	aa_each_result_free(res);
 	return code;
 }
@@ -719,11 +763,32 @@ static int open_repository(cli *c, git_repository **repo)
 				strerror(errno));
 	/* --list reads refs only: a bare repository will do (--undo: the
 	 * recorded landing's mode decides) */
-	if (aa_apply_open_repository(repo, c->list || c->undo ? AA_LAND_CHECK :
+	if (aa_apply_open_repository(repo, c->list ? AA_LAND_BRANCH :
+				     c->undo ? AA_LAND_CHECK :
 				     c->o.land.mode, &c->fatal) < 0)
 		return -1;
 	/* git -c <name>=<value>: libgit2 does not read them itself */
 	return aa_config_add_command_line(*repo, &c->fatal) < 0 ? -1 : 0;
+}
+
+/*
+ * The closing line of a run (what was written, the next step) goes to
+ * standard error, as git's advice does; -q says none of it, and
+ * advice.aiApplyNextStep=false keeps what was written and drops the
+ * next step (git's advice.* convention).
+ */
+static void set_closing_line(cli *c, git_repository *repo)
+{
+	git_config *cfg = NULL;
+	int on = 1;
+
+	c->report.next = c->report.quiet ? NULL : stderr;
+	if (git_repository_config_snapshot(&cfg, repo) == 0 &&
+	    git_config_get_bool(&on, cfg, "advice.aiApplyNextStep") < 0)
+		on = 1;
+	git_config_free(cfg);
+	git_error_clear();
+	c->report.no_advice = !on;
 }
 
 /*
@@ -831,20 +896,21 @@ int main(int argc, char **argv)
 	aa_color_setup(&c.color, repo, c.color_when, STDOUT_FILENO);
 	aa_color_setup(&c.err_color, repo, c.color_when, STDERR_FILENO);
 	c.report.color = &c.color;
+	set_closing_line(&c, repo);
 	if (recover_refs(&c, repo) < 0 && c.recover)
 		code = EXIT_FATAL;
 	else if (c.recover)
 		code = run_recover(repo, &c.err_color);
-	else if (c.each)
-		code = run_each(&c, repo);
 	else if (c.list)
 		code = run_list(&c, repo);
 	else if (c.review)
 		code = run_review(&c, repo);
 	else if (c.undo)
 		code = run_undo(&c, repo);
-	else
-		code = run(&c, repo);
+	else {
+		hint_stdin(&c);
+		code = c.each ? run_each(&c, repo) : run(&c, repo);
+	}
 out:
 	git_repository_free(repo);
 	git_libgit2_shutdown();

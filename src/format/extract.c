@@ -177,6 +177,9 @@ static void fence_extent(const char *s, size_t n, const aa_lspan *l, fence *f,
 
 /* ---------- the scan ---------- */
 
+/* How many fences without a path "no change found" names. */
+#define PLAIN_FENCES_SHOWN 5
+
 typedef struct scan {
 	const aa_input *in;
 	const aa_parse_opts *o;
@@ -196,6 +199,9 @@ typedef struct scan {
 	size_t prose;
 	/* the file of the last SEARCH/REPLACE block (aa_block.carried_path) */
 	char *carried;
+	/* fences no parser took (no path): the first few, for "no change" */
+	size_t nplain;
+	size_t plain_open[PLAIN_FENCES_SHOWN];
 } scan;
 
 static long line_of(scan *sc, size_t off)
@@ -467,6 +473,8 @@ static int parse_fence(scan *sc, const fence *fc)
 		b.len = fv.len;
 		b.line = line_of(sc, fc->from);
 		parse_block(sc, row, &b, &fv);
+	} else if (sc->nplain++ < PLAIN_FENCES_SHOWN) {
+		sc->plain_open[sc->nplain - 1] = fc->open;
 	}
 	aa_buf_free(&buf);
 	return row != NULL;
@@ -564,6 +572,61 @@ static void scan_all(scan *sc)
 	while (off < sc->n)
 		off = scan_line(sc, off);
 	check_prose(sc, sc->n);
+}
+
+/* ---------- --strict: one fenced diff ---------- */
+
+/* The offset of the first line at or after off that is not blank. */
+static size_t skip_blank_lines(const scan *sc, size_t off)
+{
+	aa_lspan l;
+
+	for (; off < sc->n; off = l.next) {
+		aa_lspan_at(sc->s, sc->n, off, &l);
+		if (aa_indent_of(sc->s + l.start, l.len) != l.len)
+			return off;
+	}
+	return sc->n;
+}
+
+/*
+ * --strict takes an answer that is exactly one fenced diff: a ```diff
+ * (```patch, ```udiff or a bare ```) fence at column 0, closed, with
+ * nothing but blank lines around it. The fence is the chat's wrapping,
+ * not part of the diff: its content is the input every rule of seed 004
+ * checks (a fence line inside it, prose around it, a second fence or
+ * another language stay forbidden). 1 with the content's extent.
+ */
+static int strict_one_fence(const scan *sc, size_t *from, size_t *to)
+{
+	size_t off = skip_blank_lines(sc, 0), region;
+	aa_lspan l;
+	fence f;
+
+	if (off >= sc->n)
+		return 0;
+	aa_lspan_at(sc->s, sc->n, off, &l);
+	if (!fence_opens(sc->s + l.start, l.len, &f) || f.indent ||
+	    (f.lang != AA_LANG_DIFF && f.lang != AA_LANG_NONE))
+		return 0;
+	fence_extent(sc->s, sc->n, &l, &f, 0, &region);
+	if (!f.closed || skip_blank_lines(sc, f.next) < sc->n)
+		return 0;
+	*from = f.from;
+	*to = f.to;
+	return 1;
+}
+
+/* --strict: the whole input (or the one fence's content) as one diff. */
+static void parse_strict(scan *sc)
+{
+	const aa_format_row *row = aa_format_row_of(AA_FORMAT_DIFF);
+	size_t from, to;
+
+	if (strict_one_fence(sc, &from, &to))
+		parse_region(sc, row, from, to);
+	else
+		parse_span(sc, row, sc->s, sc->n, 1);
 }
 
 /* ---------- forced format ---------- */
@@ -754,11 +817,56 @@ static int report_deep_json(scan *sc)
 	return 0;
 }
 
+/*
+ * No block found, but code fences that name no file: a code sample is
+ * not an edit, so they were read as prose. Says which (line and opening
+ * line) and how a fence names its file, in forms the whole-file parser
+ * takes (src/format/label.c, whole_file.c; t1020 lands each). -1 after
+ * saying so, 0 when there was none.
+ */
+static int report_plain_fences(scan *sc)
+{
+	aa_buf m = AA_BUF_INIT;
+	size_t i, shown = sc->nplain < PLAIN_FENCES_SHOWN ? sc->nplain :
+			  PLAIN_FENCES_SHOWN;
+	aa_lspan l;
+
+	if (!sc->nplain)
+		return 0;
+	aa_buf_printf(&m, "no change found in the input: %s",
+		      sc->nplain == 1 ? "the code fence at" : "the code fences at");
+	for (i = 0; i < shown; i++) {
+		aa_lspan_at(sc->s, sc->n, sc->plain_open[i], &l);
+		aa_buf_printf(&m, "%s line %ld %s", !i ? "" :
+			      i + 1 == sc->nplain ? " and" : ",",
+			      line_of(sc, sc->plain_open[i]),
+			      aa_qtext(sc->s + l.start, l.len, 60));
+	}
+	if (sc->nplain > shown)
+		aa_buf_printf(&m, " and %zu more", sc->nplain - shown);
+	aa_buf_printf(&m, " name%s no file, so %s\n  to land a fence as the whole file, name the file "
+		      "in one of these forms:\n"
+		      "    path/to/file.py            the line right before the fence\n"
+		      "    ```python path/to/file.py  the fence's line, after the language\n"
+		      "    # path/to/file.py          the fence's first line, a comment\n"
+		      "  or answer with a diff or SEARCH/REPLACE blocks",
+		      sc->nplain == 1 ? "s" : "", sc->nplain == 1 ?
+		      "it is read as an example, not an edit" :
+		      "they are read as examples, not edits");
+	if (aa_buf_oom(&m)) {
+		aa_buf_free(&m);
+		return aa_error(sc->d, pos_at(sc, 0), NULL, "out of memory");
+	}
+	aa_error(sc->d, (aa_pos){ sc->in->name, 0 }, NULL, "%s", m.ptr);
+	aa_buf_free(&m);
+	return -1;
+}
+
 /* Nothing found: the most useful thing to say, or 0 (the caller's "no change"). */
 static int report_nothing(scan *sc)
 {
 	if (report_refusal(sc) < 0 || report_loose_ap(sc) < 0 ||
-	    report_deep_json(sc) < 0)
+	    report_deep_json(sc) < 0 || report_plain_fences(sc) < 0)
 		return -1;
 	return 0;
 }
@@ -909,7 +1017,7 @@ int aa_parse_input(const aa_input *in, const aa_parse_opts *o,
 		sc.failed = 1;
 	} else if (o->strict) {
 		/* --strict: the whole input is one unified diff, no more */
-		parse_span(&sc, aa_format_row_of(AA_FORMAT_DIFF), sc.s, sc.n, 1);
+		parse_strict(&sc);
 	} else if (o->format != AA_FORMAT_AUTO &&
 		   (row = aa_format_row_of(o->format)) != NULL) {
 		parse_forced(&sc, row);

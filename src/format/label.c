@@ -313,3 +313,85 @@ int aa_info_path(const char *s, size_t len, const char **path,
 	}
 	return 0;
 }
+
+/* Where the code span opening at s[i] ends (its closing '`'), or 0. */
+static size_t span_end(const char *s, size_t len, size_t i)
+{
+	size_t j;
+
+	for (j = i + 1; j < len; j++)
+		if (s[j] == '`')
+			return j;
+	return 0;
+}
+
+static int word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || (unsigned char)c >= 0x80;
+}
+
+/*
+ * Words that make a sentence about a command, its output or an example,
+ * not a file: "Run `make test`:", "The output of `app.py`:".
+ */
+static int names_no_file(const char *s, size_t len)
+{
+	static const char *const words[] = {
+		"run", "running", "output", "outputs", "example", "usage",
+		"result", "results", "returns", "prints", "command", "terminal",
+		"console", "shell", "error", "log", "logs", "test it", "e.g.",
+	};
+	size_t i, n, at;
+
+	for (i = 0; i < sizeof(words) / sizeof(*words); i++) {
+		n = strlen(words[i]);
+		for (at = 0; at + n <= len; at++)
+			if ((!at || !word_char(s[at - 1])) &&
+			    aa_ci_starts_with(s + at, len - at, words[i]) &&
+			    (at + n == len || !word_char(s[at + n])))
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * A sentence that introduces the fence after it, "Update `setup.py` as
+ * follows:": one line, short, ending with a colon (emphasis around it
+ * allowed), holding exactly one code span, and that span is one path.
+ * No other code span: "Replace `foo` in `app.py`:" shows a part; no
+ * word of a command or its output ("Run `make`:", "Output of `x.py`:").
+ */
+int aa_label_sentence_path(const char *s, size_t len, const char **path,
+			   size_t *path_len)
+{
+	size_t a = 0, z = len, i, end, open = 0, close = 0, spans = 0;
+	const char *p = NULL;
+	size_t plen = 0;
+
+	aa_trim(s, &a, &z, aa_is_blank_cr);
+	strip_emphasis(s, &a, &z);
+	aa_trim(s, &a, &z, aa_is_blank_cr);
+	if (z - a < 4 || z - a > AA_LABEL_SENTENCE_MAX || s[z - 1] != ':' ||
+	    s[a] == '`' || s[a] == '~')
+		return 0;
+	for (i = a; i < z; i = end) {
+		if (s[i++] != '`') {
+			end = i;
+			continue;
+		}
+		if (!(end = span_end(s, z, i - 1)) || ++spans > 1)
+			return 0;
+		open = i - 1;
+		close = end++;
+	}
+	/* the words around the span, not the path ("run.py") */
+	if (spans != 1 || names_no_file(s + a, open - a) ||
+	    names_no_file(s + close + 1, z - close - 1) ||
+	    !path_token(s + open + 1, close - open - 1,
+			TOK_WELL_KNOWN | TOK_SPACED, &p, &plen))
+		return 0;
+	*path = p;
+	*path_len = plen;
+	return 1;
+}

@@ -710,8 +710,11 @@ int aa_parse_search_replace_fenced(const aa_block *b, const aa_fence_view *fv,
 	size_t len = 0;
 
 	(void)o;
+	/* a sentence's path is safe here: the SEARCH text must match in it */
 	if (!aa_info_path(fv->info, fv->info_len, &path, &len) &&
-	    !(fv->label && aa_label_path(fv->label, fv->label_len, &path, &len)))
+	    !(fv->label && aa_label_path(fv->label, fv->label_len, &path, &len)) &&
+	    !(fv->label && aa_label_sentence_path(fv->label, fv->label_len,
+						  &path, &len)))
 		path = NULL;
 	return parse(b, path, len, cs, d);
 }

@@ -6,7 +6,9 @@
  *   ...the whole file...        string (```` ```app/x.py ````,
  *   ```                         ```` ```python:app/x.py ````,
  *                               ```` ```python title="app/x.py" ````), or a
- *                               first-line comment (`# app/x.py`)
+ *                               first-line comment (`# app/x.py`), or a
+ *                               sentence naming one path in a code span:
+ *                               "Update `app/x.py` as follows:"
  *
  * A fence with no path is prose: a code sample is not an edit. When two
  * of those places name different paths, the block is refused as
@@ -85,6 +87,9 @@ static void consider(found *f, const char *p, size_t len, const char *where)
 	}
 }
 
+/* Where a path came from when only a sentence named it (label.c). */
+static const char SENTENCE[] = "the sentence before the fence";
+
 static void find_path(const aa_fence_view *fv, found *f)
 {
 	const char *p;
@@ -97,6 +102,10 @@ static void find_path(const aa_fence_view *fv, found *f)
 		consider(f, p, len, "the line before the fence");
 	if (comment_path(fv->data, fv->len, &p, &len))
 		consider(f, p, len, "the first line's comment");
+	/* weaker than the others: only when none of them names a file */
+	if (!f->path && fv->label &&
+	    aa_label_sentence_path(fv->label, fv->label_len, &p, &len))
+		consider(f, p, len, SENTENCE);
 }
 
 int aa_whole_file_fits(const aa_fence_view *fv)
@@ -160,6 +169,8 @@ int aa_parse_whole_file_fenced(const aa_block *b, const aa_fence_view *fv,
 	}
 	op->exist = AA_EXIST_ANY;
 	op->may_be_excerpt = 1;
+	/* named by a sentence alone: it must keep most of an existing file */
+	op->label_in_prose = f.where == SENTENCE;
 	if (comment_path(b->data, b->len, &p, &len)) {
 		const char *nl = memchr(b->data, '\n', b->len);
 

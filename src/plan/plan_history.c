@@ -399,6 +399,16 @@ static aa_pos conflict_pos(const aa_op *op, const hsearch *hs)
 	return best < 0 ? op->pos : hs->cx.landings[pick].pos;
 }
 
+/* What a conflict says about --3way, where the landing could take it. */
+static const char *threeway_hint(const planner *p)
+{
+	if (!p->base->merge3_markers || !p->opts->threeway_possible)
+		return "";
+	return p->opts->threeway_possible == 2 ?
+	       "; --3way, when landing, merges it with conflict markers" :
+	       "; try --3way to merge it with conflict markers";
+}
+
 /*
  * Finds the version the hunks apply to exactly and merges the change
  * into the current content: 1 done, 0 no version fits (use the ladder),
@@ -440,8 +450,9 @@ int from_history(planner *p, const aa_op *op, aa_plan_node *n)
 	else if (hs.found && hs.merge == 1)
 		r = aa_error(p->d, conflict_pos(op, &hs), n->path,
 			     "the hunks apply exactly to %s, the version the answer was written against, "
-			     "but its change conflicts with the current content: %s; nothing written",
-			     hs.label, hs.result.ptr ? hs.result.ptr : "");
+			     "but its change conflicts with the current content: %s; nothing written%s",
+			     hs.label, hs.result.ptr ? hs.result.ptr : "",
+			     threeway_hint(p));
 	else if (hs.found)
 		r = land_merged(p, op, n, &hs) < 0 ? -1 : 1;
 	free(bound);

@@ -31,6 +31,89 @@ static int refuse_excerpt(planner *p, const aa_op *op, const char *cur,
 			ex.first, ex.last, ex.dropped, ex.total);
 }
 
+/* A line without its leading and trailing blanks. */
+typedef struct tline {
+	const char *s;
+	size_t len;
+} tline;
+
+static int cmp_tline(const void *a, const void *b)
+{
+	const tline *x = a, *y = b;
+	int c = memcmp(x->s, y->s, x->len < y->len ? x->len : y->len);
+
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* The non-blank lines of s, trimmed, in *out (to free); their count. */
+static size_t trimmed_lines(const char *s, size_t len, tline **out)
+{
+	size_t off = 0, n = 0, a, z;
+	/* at most one line per byte, and one more */
+	tline *v = malloc((len + 1) * sizeof(*v));
+
+	*out = v;
+	if (!v)
+		return 0;
+	while (off < len) {
+		const char *nl = memchr(s + off, '\n', len - off);
+		size_t end = nl ? (size_t)(nl - s) : len;
+
+		a = off;
+		z = end;
+		while (a < z && aa_is_ws(s[a]))
+			a++;
+		while (z > a && aa_is_ws(s[z - 1]))
+			z--;
+		if (z > a)
+			v[n++] = (tline){ s + a, z - a };
+		off = end + 1;
+	}
+	return n;
+}
+
+/*
+ * A whole-file block that only a sentence named ("Update `x.py` as
+ * follows:") over an existing file: such a sentence introduces a part of
+ * the file as often as all of it, so the block must keep at least half
+ * of the file's non-blank lines (blanks at both ends ignored); else it
+ * is refused, nothing written (Documentation/formats.md, "A sentence
+ * that names the file").
+ */
+static int refuse_prose_part(planner *p, const aa_op *op, const char *cur,
+			     size_t len, const char *content, size_t clen)
+{
+	tline *file = NULL, *block = NULL;
+	size_t nfile, nblock, i, kept = 0;
+	int r = 0;
+
+	if (!op->label_in_prose || !len)
+		return 0;
+	nfile = trimmed_lines(cur, len, &file);
+	nblock = trimmed_lines(content ? content : "", clen, &block);
+	if (!file || !block) {
+		free(file);
+		free(block);
+		return oom(p, op->pos);
+	}
+	qsort(block, nblock, sizeof(*block), cmp_tline);
+	for (i = 0; i < nfile; i++)
+		kept += nblock && bsearch(&file[i], block, nblock, sizeof(*block),
+					  cmp_tline) != NULL;
+	if (nfile && kept * 2 < nfile)
+		r = aa_error(p->d, op->pos, op->path,
+			     "only the sentence before the fence names this file, and "
+			     "the block keeps %zu of its %zu non-blank lines: it reads "
+			     "as a part of the file, not all of it; nothing written (if "
+			     "it is the whole file, put the path on a line of its own "
+			     "before the fence; to change a part, answer with a diff, "
+			     "SEARCH/REPLACE or \"... existing code ...\" elisions)",
+			     kept, nfile);
+	free(file);
+	free(block);
+	return r;
+}
+
 /*
  * A second whole-file write of one path in one answer throws the first
  * away: often two alternatives ("Option 1 ... Option 2") for the same
@@ -378,6 +461,7 @@ static int write_existing(planner *p, const aa_op *op, aa_plan_node *n,
 	    check_no_loss(p, op, n, cur, len, content, clen) < 0 ||
 	    (op->may_be_excerpt &&
 	     refuse_excerpt(p, op, cur, len, content, clen) < 0) ||
+	    refuse_prose_part(p, op, cur, len, content, clen) < 0 ||
 	    note_removed_definitions(p, op, n, cur, len, content, clen) < 0) {
 		free(kept);
 		return -1;

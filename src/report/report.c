@@ -971,6 +971,212 @@ static void print_diff(FILE *out, aa_session *s, const aa_plan *plan,
 	aa_buf_free(&k.line);
 }
 
+/* ---- the closing line: what was written, what next ---- */
+
+/*
+ * One run's closing line (Documentation/output.md, "What happened and
+ * what next"): `written` for --json, `what` the words of the line, then
+ * the steps, each a verb and a command; steps of the same verb in a row
+ * are alternatives ("review: A (or B)").
+ */
+#define MAX_STEPS 6
+
+typedef struct closing {
+	const char *written;  /* "index+worktree", "index", "branch", "nothing" */
+	aa_buf what;          /* empty: no line */
+	size_t n;
+	const char *verb[MAX_STEPS];
+	aa_buf cmd[MAX_STEPS];
+} closing;
+
+static void closing_step(closing *k, const char *verb, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void closing_step(closing *k, const char *verb, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (k->n == MAX_STEPS)
+		return;
+	k->verb[k->n] = verb;
+	k->cmd[k->n] = (aa_buf)AA_BUF_INIT;
+	va_start(ap, fmt);
+	aa_buf_vprintf(&k->cmd[k->n++], fmt, ap);
+	va_end(ap);
+}
+
+static void closing_free(closing *k)
+{
+	size_t i;
+
+	aa_buf_free(&k->what);
+	for (i = 0; i < k->n; i++)
+		aa_buf_free(&k->cmd[i]);
+}
+
+/* The files a report lists (a rename is one), and those in conflict. */
+static size_t listed_files(const aa_plan *plan, size_t *conflicted)
+{
+	unsigned char *src = rename_sources(plan);
+	size_t i = 0, n = 0;
+	const aa_change *c;
+
+	*conflicted = 0;
+	while ((c = next_listed(plan, src, &i))) {
+		n++;
+		*conflicted += c->conflict != 0;
+	}
+	free(src);
+	return n;
+}
+
+static const char *files_word(size_t n)
+{
+	return n == 1 ? "file" : "files";
+}
+
+/* A staged landing (the default, --cached), with or without conflicts. */
+static void closing_staged(closing *k, size_t files, size_t conflicted,
+			   int worktree)
+{
+	k->written = worktree ? "index+worktree" : "index";
+	aa_buf_printf(&k->what, "staged %zu %s", files, files_word(files));
+	if (worktree)
+		aa_buf_printf(&k->what, " and wrote %s to the work tree",
+			      files == 1 ? "it" : "them");
+	else
+		aa_buf_puts(&k->what, " in the index only (the work tree is untouched)");
+	if (conflicted) {
+		aa_buf_printf(&k->what, ", %zu with conflict markers (index "
+			      "stages 1-3)", conflicted);
+		closing_step(k, "resolve", "edit the markers, then git add <path>");
+		closing_step(k, "see", "git status");
+		return;
+	}
+	closing_step(k, "review", "git diff --cached");
+	closing_step(k, "review", "git ai-apply --review");
+	closing_step(k, "commit", "git commit");
+	closing_step(k, "undo", "git ai-apply --undo");
+}
+
+/* What the run wrote and the next step; k->what empty: no line. */
+static void closing_of(closing *k, aa_session *s, const aa_plan *plan,
+		       aa_outcome outcome, const aa_report_opts *o)
+{
+	const char *mode = o->mode ? o->mode : "index";
+	size_t conflicted = 0, files = plan ? listed_files(plan, &conflicted) : 0;
+
+	memset(k, 0, sizeof(*k));
+	k->written = "nothing";
+	if (outcome == AA_OUT_CHECKED && !strcmp(mode, "check"))
+		aa_buf_printf(&k->what, "would change %zu %s; nothing written",
+			      files, files_word(files));
+	else if (outcome == AA_OUT_CHECKED)
+		return; /* -p, nothing chosen: its "No change selected" said so */
+	else if (outcome != AA_OUT_APPLIED && outcome != AA_OUT_CONFLICTED)
+		return;
+	else if (!strcmp(mode, "branch") && s && o->branch) {
+		char hex[GIT_OID_HEXSZ + 1];
+
+		git_oid_tostr(hex, 8, &s->commit);
+		k->written = "branch";
+		aa_buf_printf(&k->what, "committed on branch %s (%s)", o->branch, hex);
+		/* a bare repository merges nothing: show the commit instead */
+		if (s->repo && git_repository_is_bare(s->repo))
+			closing_step(k, "review", "git show %s", o->branch);
+		else
+			closing_step(k, "merge", "git merge %s", o->branch);
+		closing_step(k, "drop", "git branch -D %s", o->branch);
+	} else if (!strcmp(mode, "index") || !strcmp(mode, "cached")) {
+		closing_staged(k, files, conflicted, !strcmp(mode, "index"));
+	}
+}
+
+/* "what; verb: cmd (or cmd), verb: cmd" on one line. */
+static void print_closing(FILE *err, const closing *k, int no_advice)
+{
+	size_t i;
+
+	if (!k->what.len)
+		return;
+	fputs(k->what.ptr, err);
+	for (i = 0; !no_advice && i < k->n; i++) {
+		const char *cmd = k->cmd[i].ptr ? k->cmd[i].ptr : "";
+
+		if (i && k->verb[i] == k->verb[i - 1])
+			fprintf(err, " (or %s)", cmd);
+		else
+			fprintf(err, "%s%s: %s", i ? ", " : "; ", k->verb[i], cmd);
+	}
+	fputc('\n', err);
+}
+
+/* "next": [{"do": verb, "run": command}, ...] */
+static cJSON *json_next(const closing *k)
+{
+	cJSON *arr = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; arr && i < k->n; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		if (!o)
+			break;
+		cJSON_AddStringToObject(o, "do", k->verb[i]);
+		cJSON_AddStringToObject(o, "run", k->cmd[i].ptr ? k->cmd[i].ptr : "");
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
+/* --each: the set's line from the branches that landed. */
+static void closing_each(closing *k, const char *const *branches, size_t n)
+{
+	memset(k, 0, sizeof(*k));
+	k->written = n ? "branches" : "nothing";
+	if (!n)
+		return;
+	if (n == 1)
+		aa_buf_printf(&k->what, "committed 1 suggestion on branch %s",
+			      branches[0]);
+	else if (n == 2)
+		aa_buf_printf(&k->what, "committed 2 suggestions on branches "
+			      "%s and %s", branches[0], branches[1]);
+	else
+		aa_buf_printf(&k->what, "committed %zu suggestions on branches "
+			      "%s ... %s", n, branches[0], branches[n - 1]);
+	closing_step(k, "compare", "git ai-apply --list");
+	closing_step(k, "merge one", "git merge <branch>");
+	closing_step(k, "drop one", "git branch -D <branch>");
+}
+
+void aa_report_each_next(FILE *err, const char *const *branches, size_t n,
+			 int no_advice)
+{
+	closing k;
+
+	closing_each(&k, branches, n);
+	print_closing(err, &k, no_advice);
+	closing_free(&k);
+}
+
+int aa_report_each_next_json(FILE *out, const char *const *branches, size_t n)
+{
+	closing k;
+	cJSON *next;
+	char *text;
+
+	closing_each(&k, branches, n);
+	next = json_next(&k);
+	text = next ? cJSON_Print(next) : NULL;
+	if (text)
+		fprintf(out, "\"written\": \"%s\",\n\"next\": %s", k.written, text);
+	free(text);
+	cJSON_Delete(next);
+	closing_free(&k);
+	return text ? 0 : -1;
+}
+
 /* ---- --json ---- */
 
 static const char *outcome_name(aa_outcome o)
@@ -1114,6 +1320,7 @@ static int print_json(FILE *out, aa_session *s, const aa_plan *plan,
 		      const aa_report_opts *o)
 {
 	cJSON *root = cJSON_CreateObject();
+	closing k;
 
 	if (!root)
 		return -1;
@@ -1129,10 +1336,33 @@ static int print_json(FILE *out, aa_session *s, const aa_plan *plan,
 	}
 	cJSON_AddItemToObject(root, "files", s && plan ? json_files(s, plan)
 						       : cJSON_CreateArray());
+	closing_of(&k, s, plan, outcome, o);
+	cJSON_AddStringToObject(root, "written", k.written);
+	cJSON_AddItemToObject(root, "next", json_next(&k));
+	closing_free(&k);
 	cJSON_AddItemToObject(root, "warnings", json_diags(d, AA_DIAG_WARNING));
 	cJSON_AddItemToObject(root, "notes", json_diags(d, AA_DIAG_NOTE));
 	cJSON_AddItemToObject(root, "errors", json_diags(d, AA_DIAG_ERROR));
 	return print_json_doc(out, root);
+}
+
+/*
+ * The closing line on o->next, after the report on `out` (flushed
+ * first: the two streams are often one terminal). A preview (a report
+ * asked for under --check) prints git apply's output and nothing more.
+ */
+static void print_next(FILE *out, aa_session *s, const aa_plan *plan,
+		       aa_outcome outcome, const aa_report_opts *o)
+{
+	closing k;
+
+	if (!o->next || o->quiet ||
+	    (o->show && o->mode && !strcmp(o->mode, "check")))
+		return;
+	closing_of(&k, s, plan, outcome, o);
+	fflush(out);
+	print_closing(o->next, &k, o->no_advice);
+	closing_free(&k);
 }
 
 int aa_report(FILE *out, aa_session *s, const aa_plan *plan,
@@ -1172,6 +1402,7 @@ int aa_report(FILE *out, aa_session *s, const aa_plan *plan,
 		git_oid_tostr(hex, 8, &s->commit);
 		fprintf(out, "branch %s: %s\n", o->branch, hex);
 	}
+	print_next(out, s, plan, outcome, o);
 	return 0;
 }
 

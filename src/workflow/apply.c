@@ -40,6 +40,12 @@ static int read_stream(FILE *f, const char *name, aa_buf *out, aa_diags *d)
 					AA_MAX_INPUT_SIZE);
 		if (aa_buf_put(out, chunk, n) < 0)
 			return aa_oom(d, pos, NULL);
+		/*
+		 * A terminal's Ctrl-D ends one read, not the stream: reading
+		 * on after a short read at its end would wait for a second.
+		 */
+		if (n < sizeof(chunk) && feof(f))
+			break;
 	}
 	if (ferror(f))
 		return aa_error(d, AA_NOPOS, NULL,
@@ -222,10 +228,17 @@ int aa_apply_open_repository(git_repository **repo, aa_land_mode mode,
 		aa_buf_free(&shape);
 		return AA_FATAL;
 	}
-	if (mode == AA_LAND_INDEX && git_repository_is_bare(*repo)) {
+	/*
+	 * The default mode, --cached and --check (whose base is the index)
+	 * need what a bare repository lacks; only --branch lands there.
+	 * Fatal (128) before anything is read, as git's "must be run in a
+	 * work tree" is.
+	 */
+	if (mode != AA_LAND_BRANCH && git_repository_is_bare(*repo)) {
 		git_repository_free(*repo);
 		*repo = NULL;
-		aa_error(d, none, NULL, "this operation must be run in a work tree (use --cached or --branch)");
+		aa_error(d, none, NULL, "this is a bare repository: it has no "
+			 "index or work tree; use --branch=<name>");
 		return AA_FATAL;
 	}
 	return AA_OK;
@@ -552,6 +565,9 @@ int aa_apply_plan_one(git_repository *repo, aa_base *base,
 	popts.worktree = git_repository_workdir(repo);
 	if (popts.worktree && realpath(popts.worktree, real_wd))
 		popts.worktree_real = real_wd;
+	/* a stale answer's conflict points at --3way where it can land */
+	popts.threeway_possible = o->land.mode == AA_LAND_BRANCH ? 0 :
+				  o->land.mode == AA_LAND_CHECK ? 2 : 1;
 	res->land = o->land;
 	res->land.check_worktree = o->land.mode != AA_LAND_BRANCH &&
 				   git_repository_workdir(repo) != NULL;

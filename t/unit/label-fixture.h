@@ -29,4 +29,15 @@ static inline int info_is(const char *info, const char *want)
 	return want && n == strlen(want) && !memcmp(p, want, n);
 }
 
+/* The path a sentence before a fence names (aa_label_sentence_path). */
+static inline int sentence_is(const char *line, const char *want)
+{
+	const char *p;
+	size_t n;
+
+	if (!aa_label_sentence_path(line, strlen(line), &p, &n))
+		return want == NULL;
+	return want && n == strlen(want) && !memcmp(p, want, n);
+}
+
 #endif

@@ -262,10 +262,12 @@ static void ap_documents(void **state)
 		"  ```\n", AA_FORMAT_AUTO), 1);
 	assert_op(&f, 0, AA_OP_WRITE, "m.py", "ap", 0);
 	release(&f);
-	/* other YAML is prose */
+	/* other YAML is prose: no change, the fence named */
 	assert_int_equal(parse(&f, "```yaml\nservices:\n  web: {}\n```\n",
-			       AA_FORMAT_AUTO), 0);
-	assert_int_equal(f.d.nerrors, 0);
+			       AA_FORMAT_AUTO), -1);
+	assert_int_equal(f.cs.n, 0);
+	assert_int_equal(f.d.nerrors, 1);
+	assert_non_null(strstr(f.d.v[0].msg, "the code fence at line 1 \"```yaml\" names no file"));
 	release(&f);
 }
 
@@ -368,9 +370,22 @@ static void nothing_found(void **state)
 	assert_int_equal(parse(&f, "", AA_FORMAT_AUTO), 0);
 	assert_int_equal(f.d.n, 0);
 	release(&f);
+	/* a fence without a path: named, with the forms of a label */
 	assert_int_equal(parse(&f, "Just prose.\n```python\nprint('--- a/x')\n```\n",
-			       AA_FORMAT_AUTO), 0);
-	assert_int_equal(f.d.n, 0);
+			       AA_FORMAT_AUTO), -1);
+	assert_int_equal(f.d.nerrors, 1);
+	assert_int_equal(f.cs.n, 0);
+	assert_non_null(strstr(f.d.v[0].msg, "no change found in the input: the code "
+			       "fence at line 2 \"```python\" names no file"));
+	assert_non_null(strstr(f.d.v[0].msg, "```python path/to/file.py"));
+	release(&f);
+	/* several: lines in order, the first five, then a count */
+	assert_int_equal(parse(&f, "```\na\n```\n```sh\nb\n```\n```\nc\n```\n"
+			       "```\nd\n```\n```\ne\n```\n```\nf\n```\n```\ng\n```\n",
+			       AA_FORMAT_AUTO), -1);
+	assert_non_null(strstr(f.d.v[0].msg, "the code fences at line 1 \"```\", "
+			       "line 4 \"```sh\", line 7 \"```\", line 10 \"```\", "
+			       "line 13 \"```\" and 2 more name no file"));
 	release(&f);
 	assert_int_equal(parse_len(&f, garbage, sizeof(garbage) - 1, AA_FORMAT_AUTO), 0);
 	assert_int_equal(f.cs.n, 0);

@@ -61,6 +61,29 @@ static void test_labels_as_people_write_them(void **state)
 	assert_true(info_is("python my file.py", NULL));
 }
 
+/* "Update `setup.py` as follows:" (src/format/label.c): one path, one span. */
+static void test_sentences_that_name_a_file(void **state)
+{
+	(void)state;
+	assert_true(sentence_is("Update `setup.py` as follows:", "setup.py"));
+	assert_true(sentence_is("Here is the updated `src/app.py`:", "src/app.py"));
+	assert_true(sentence_is("**Update `Makefile`:**", "Makefile"));
+	assert_true(sentence_is("Create `docs/My Guide.md`:", "docs/My Guide.md"));
+	assert_true(sentence_is("Update `run.py`:", "run.py"));
+	/* not one: no colon, two spans, not a path, command or output words */
+	assert_true(sentence_is("Update `setup.py` as follows.", NULL));
+	assert_true(sentence_is("Replace `foo` in `setup.py`:", NULL));
+	assert_true(sentence_is("Run `npm install`:", NULL));
+	assert_true(sentence_is("Run `setup.py`:", NULL));
+	assert_true(sentence_is("The output of `app.py`:", NULL));
+	assert_true(sentence_is("For example, in `app.py`:", NULL));
+	assert_true(sentence_is("Update `setup.py:", NULL));
+	assert_true(sentence_is("Edit the file:", NULL));
+	assert_true(sentence_is("```python `x.py`:", NULL));
+	/* a label line is not a sentence's business, and the reverse */
+	assert_true(label_is("Update `setup.py` as follows:", NULL));
+}
+
 static void test_common_tail(void **state)
 {
 	(void)state;
@@ -179,6 +202,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_labels_as_people_write_them),
+		cmocka_unit_test(test_sentences_that_name_a_file),
 		cmocka_unit_test(test_common_tail),
 		cmocka_unit_test(test_lines_confirm),
 		cmocka_unit_test(test_definition_names),
