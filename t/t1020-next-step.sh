@@ -335,6 +335,24 @@ test_expect_success 'a bare repository: the default mode, --cached, --check and 
 	)
 '
 
+test_expect_success 'a bare repository with an index (git read-tree): --cached and --check use it, the default mode still needs a work tree' '
+	git clone -q --bare repo bare-index.git &&
+	(
+		cd bare-index.git &&
+		git read-tree HEAD &&
+		git ai-apply --check ../two.diff >../out &&
+		test_grep "^M a.txt (+1 -1)$" ../out &&
+		repo_snapshot bareidx &&
+		test_expect_code 128 git ai-apply ../two.diff 2>../err &&
+		test_grep "this is a bare repository" ../err &&
+		repo_unchanged bareidx &&
+		git ai-apply --cached ../two.diff &&
+		git diff --cached --name-only HEAD >../staged
+	) &&
+	printf "a.txt\ndir/b.txt\n" >expect &&
+	test_cmp expect staged
+'
+
 test_expect_success 'a bare repository with --json: the fatal document says it' '
 	(
 		cd bare.git &&

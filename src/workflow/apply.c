@@ -168,6 +168,20 @@ static int same_dir(const char *slashed, const char *dir)
 	       (!strcmp(slashed + n, "/") || !slashed[n]);
 }
 
+/* A bare repository with an index file (made by git read-tree). */
+static int bare_has_index(git_repository *repo)
+{
+	aa_buf p = AA_BUF_INIT;
+	struct stat st;
+	int has;
+
+	if (aa_buf_printf(&p, "%sindex", git_repository_path(repo)) < 0)
+		return 0;
+	has = p.ptr && stat(p.ptr, &st) == 0 && S_ISREG(st.st_mode);
+	aa_buf_free(&p);
+	return has;
+}
+
 /*
  * libgit2 1.5 honours GIT_DIR and the other variables but refuses
  * GIT_WORK_TREE ("unimplemented"): take it out of the environment and set
@@ -229,12 +243,14 @@ int aa_apply_open_repository(git_repository **repo, aa_land_mode mode,
 		return AA_FATAL;
 	}
 	/*
-	 * The default mode, --cached and --check (whose base is the index)
-	 * need what a bare repository lacks; only --branch lands there.
-	 * Fatal (128) before anything is read, as git's "must be run in a
-	 * work tree" is.
+	 * The default mode needs a work tree, --cached and --check an index:
+	 * a bare repository has neither unless an index was made in it (git
+	 * read-tree, GIT_INDEX_FILE's habit), and then --cached and --check
+	 * use it as git apply --cached does. Fatal (128) before anything is
+	 * read, as git's "must be run in a work tree" is.
 	 */
-	if (mode != AA_LAND_BRANCH && git_repository_is_bare(*repo)) {
+	if (mode != AA_LAND_BRANCH && git_repository_is_bare(*repo) &&
+	    (mode == AA_LAND_INDEX || !bare_has_index(*repo))) {
 		git_repository_free(*repo);
 		*repo = NULL;
 		aa_error(d, none, NULL, "this is a bare repository: it has no "
