@@ -475,4 +475,31 @@ test_expect_success 'a submodule never becomes a file in one change set (its che
 	refused subs to-file.patch "gl: a submodule cannot become a file in one change set"
 '
 
+# git's own tests grep git's words in these refusals (t4133, t4129,
+# t4120): the messages carry them, with the line.
+test_expect_success 'setup: git diffs cut short, a bad mode' '
+	git init -q words &&
+	(cd words && echo 1 >f && git add f && git commit -q -m f) &&
+	printf "diff --git a/f b/f\nindex 0000000..d00491f\n--- a/f\n@@ -0,0 +1 @@\n+1\n" >no-new-name.patch &&
+	printf "diff --git a/f b/f\nindex d00491f..0000000\n+++ b/f\n@@ -1 +0,0 @@\n-1\n" >no-old-name.patch &&
+	printf "diff --git a/f b/f\nold mode 10064x\nnew mode 100755\n" >bad-mode.patch
+'
+
+test_expect_success 'a git diff with one of ---/+++: "lacks filename information", as git' '
+	refused words no-new-name.patch "no-new-name.patch:3: git diff header lacks filename information" &&
+	refused words no-old-name.patch "no-old-name.patch:3: git diff header lacks filename information" &&
+	test_must_fail git -C words apply ../no-new-name.patch 2>err &&
+	test_grep "lacks filename information" err
+'
+
+test_expect_success 'a bad mode: "invalid mode", as git' '
+	refused words bad-mode.patch "bad-mode.patch:2: invalid mode in" &&
+	test_must_fail git -C words apply ../bad-mode.patch 2>err &&
+	test_grep "invalid mode" err
+'
+
+test_expect_success 'too large -p: "removing 3 leading", as git' '
+	refused words no-new-name.patch "removing 3 leading pathname components" -p3
+'
+
 test_done

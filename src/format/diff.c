@@ -191,13 +191,16 @@ static int name_diag(aa_dparser *P, aa_diag_level lv, aa_pos pos,
 /* strip_components for -p<n>, naming line l when the name is too short. */
 static int strip_at(aa_dparser *P, const aa_dline *l, dname *x, int n)
 {
-	char msg[128];
+	char msg[192];
 
 	if (strip_components(x, n) == 0)
 		return 0;
-	snprintf(msg, sizeof(msg), "the name has too few components for -p%d%s",
+	/* git's words ("removing N leading pathname components") in ours */
+	snprintf(msg, sizeof(msg), "the name has too few components for -p%d%s: "
+		 "removing %d leading pathname component%s leaves no name",
 		 P->o->strip, n == P->o->strip ? "" :
-		 " (a rename or copy line loses one less, as in git)");
+		 " (a rename or copy line loses one less, as in git)",
+		 n, n == 1 ? "" : "s");
 	return name_diag(P, AA_DIAG_ERROR, aa_diff_pos(P, l->lineno), x->s,
 			 x->len, msg);
 }
@@ -566,9 +569,9 @@ static int read_names(aa_dparser *P, fdiff *f)
 
 	aa_diff_peek(P, 0, &l1);
 	if (!aa_diff_peek(P, 1, &l2) || !aa_diff_starts(&l2, "+++ "))
-		return aa_error(P->d, aa_diff_pos(P, l1.lineno), NULL,
-				P->o->strict ? INVALID "'--- ' header without '+++ ' header"
-					     : "'--- ' header without '+++ ' header");
+		return aa_error(P->d, aa_diff_pos(P, l1.lineno), NULL, "%s%s",
+				P->o->strict ? INVALID : f->git ? LACKS_NAME : "",
+				"'--- ' header without '+++ ' header");
 	if (aa_diff_take(P, &l1) < 0 || aa_diff_take(P, &l2) < 0 ||
 	    header_name(P, &l1, po, &f->old_name, &f->old_null,
 			&f->old_epoch, &so) < 0 ||
@@ -688,7 +691,7 @@ static int parse_mode(aa_dparser *P, const aa_dline *l, size_t skip,
 		v = v * 8 + (uint32_t)(*s - '0');
 	if (!n || s != end || !v)
 		return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
-				"invalid file mode in %s", aa_qtext(l->s, l->len, 80));
+				"invalid mode in %s", aa_qtext(l->s, l->len, 80));
 	*mode = v;
 	return 0;
 }
@@ -927,6 +930,10 @@ static int read_git_headers(aa_dparser *P, fdiff *f)
 	if (aa_diff_peek(P, 0, &l) && aa_diff_starts(&l, "--- ") &&
 	    read_names(P, f) < 0)
 		return -1;
+	if (aa_diff_peek(P, 0, &l) && aa_diff_starts(&l, "+++ "))
+		return aa_error(P->d, aa_diff_pos(P, l.lineno), NULL, "%s%s",
+				P->o->strict ? INVALID : LACKS_NAME,
+				"'+++ ' header without '--- ' header");
 	return read_binary_part(P, f);
 }
 

@@ -93,5 +93,7 @@ int aa_diff_index_ids(const char *s, size_t len, char old_id[41],
  * (Documentation/format-diff.md, "--strict").
  */
 #define INVALID "Invalid unified diff format: "
+/* git apply's words for a git diff whose ---/+++ pair is cut short */
+#define LACKS_NAME "git diff header lacks filename information: "
 
 #endif

@@ -930,7 +930,7 @@ static void mode_change_only(void **state)
 	done(&res);
 
 	parse(&res, "diff --git a/x b/x\nold mode 10x644\nnew mode 100755\n");
-	expect_error(&res, "invalid file mode");
+	expect_error(&res, "invalid mode");
 	done(&res);
 }
 
