@@ -106,6 +106,35 @@ do
 	"
 done
 
+# git's t4127: one diff names a file twice (and three times), each part
+# on the previous one's result; -R undoes the last part first.
+test_expect_success 'a file the diff names twice and three times: -R undoes the last part first, as git apply -R' '
+	rm -rf same && git init -q same &&
+	(
+		cd same &&
+		printf "%s\\n" a b c d e f g h i j k l m >same_fn &&
+		cp same_fn other_fn &&
+		git add . && git commit -q -m base &&
+		sed "s/^d/z/" same_fn >t && mv t same_fn &&
+		git diff >../twice.diff && git add same_fn &&
+		sed "s/^e/y/" same_fn >t && mv t same_fn &&
+		git diff >>../twice.diff && git add same_fn &&
+		sed "s/^f/x/" other_fn >t && mv t other_fn &&
+		git diff >>../twice.diff && git add other_fn &&
+		sed "s/^z/w/" same_fn >t && mv t same_fn &&
+		git diff >>../twice.diff && git add same_fn &&
+		git commit -q -m changed
+	) &&
+	test "$(grep -c "^diff --git a/same_fn" twice.diff)" = 3 &&
+	rm -rf same-git && cp -R same same-git &&
+	git -C same-git update-index -q --refresh &&
+	git -C same-git apply -R --index ../twice.diff &&
+	git -C same ai-apply -R ../twice.diff >out &&
+	test "$(git -C same write-tree)" = "$(git -C same-git write-tree)" &&
+	test "$(git -C same write-tree)" = "$(git -C same rev-parse HEAD~1^{tree})" &&
+	git -C same diff --exit-code
+'
+
 test_expect_success '--reverse, the long name; --no-reverse takes it back' '
 	at edit rl &&
 	(

@@ -423,6 +423,47 @@ static const aa_op *copy_making(const aa_changeset *cs, size_t s, size_t e,
 	return NULL;
 }
 
+/* Two edits of one file (after the renames were followed). */
+static int edit_same_file(const aa_op *a, const aa_op *b)
+{
+	return a->kind == AA_OP_EDIT && b->kind == AA_OP_EDIT && a->path &&
+	       b->path && !strcmp(a->path, b->path);
+}
+
+/*
+ * A file a diff names twice is edited twice, the second on the first's
+ * result (git apply does so): reversed, the second is undone first.
+ * The edits of each such file trade places, last with first, in
+ * [s, e); the other operations keep theirs.
+ */
+static void reverse_edits_of_each_file(aa_changeset *cs, size_t s, size_t e)
+{
+	size_t i, k, lo, hi;
+
+	for (i = s; i < e; i++) {
+		for (k = s; k < i && !edit_same_file(&cs->ops[k], &cs->ops[i]); k++)
+			;
+		if (k < i || cs->ops[i].kind != AA_OP_EDIT)
+			continue; /* turned with its file's first edit, or none */
+		lo = i;
+		hi = e - 1;
+		while (hi > lo && !edit_same_file(&cs->ops[hi], &cs->ops[lo]))
+			hi--;
+		while (lo < hi) {
+			aa_op t = cs->ops[lo];
+
+			cs->ops[lo] = cs->ops[hi];
+			cs->ops[hi] = t;
+			do
+				lo++;
+			while (lo < hi && !edit_same_file(&cs->ops[lo], &cs->ops[hi]));
+			do
+				hi--;
+			while (hi > lo && !edit_same_file(&cs->ops[hi], &cs->ops[lo]));
+		}
+	}
+}
+
 /*
  * A diff block: one change, its operations in their order. An edit of
  * a file the block renamed follows it to its old name; an edit of a
@@ -448,6 +489,7 @@ static int move_block(aa_changeset *cs, size_t s, size_t e, aa_changeset *out)
 		free(op->path);
 		op->path = old;
 	}
+	reverse_edits_of_each_file(cs, s, e);
 	for (i = s; i < e && !r; i++) {
 		aa_op *op = &cs->ops[i];
 
