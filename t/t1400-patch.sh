@@ -727,26 +727,7 @@ test_expect_success 'a copy is one question' '
 '
 
 # A real terminal: tmux runs the command, the test types the answers.
-command -v tmux >/dev/null 2>&1 && test_set_prereq TMUX
-tmux_sock=aa-t1400-$$
-
-tmux_run () {
-	tmux -L "$tmux_sock" -f /dev/null "$@"
-}
-
-# wait_for PATTERN: until the pane shows PATTERN (10 seconds at most).
-wait_for () {
-	i=0
-	while test $i -lt 100
-	do
-		tmux_run capture-pane -p -t aa >pane 2>/dev/null &&
-		grep -F -- "$1" pane >/dev/null && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "wait_for: no '$1' in:" && cat pane
-	return 1
-}
+. "$AA_TEST_DIR/lib/tmux.sh"
 
 test_expect_success TMUX 'a terminal session: the questions answered by keys' '
 	fresh t1 &&

@@ -146,26 +146,7 @@ test_expect_success 'an editor that ends normally: the edit file goes, the signa
 
 # A real terminal: tmux runs the command; the editor holds the terminal
 # while it runs, ^C goes to it, and the run gets the terminal back.
-command -v tmux >/dev/null 2>&1 && test_set_prereq TMUX
-tmux_sock=aa-t1410-$$
-
-tmux_run () {
-	tmux -L "$tmux_sock" -f /dev/null "$@"
-}
-
-# wait_pane TEXT: until the pane shows TEXT (10 seconds at most).
-wait_pane () {
-	n=0
-	while test $n -lt 200
-	do
-		tmux_run capture-pane -p -t aa >pane 2>/dev/null &&
-		grep -F -- "$1" pane >/dev/null && return 0
-		sleep 0.05
-		n=$((n + 1))
-	done
-	echo "wait_pane: no '$1' in:" && cat pane
-	return 1
-}
+. "$AA_TEST_DIR/lib/tmux.sh"
 
 test_expect_success 'setup two hunks' '
 	seq 1 30 >repo/a.txt &&
@@ -191,11 +172,11 @@ test_expect_success TMUX 'a terminal: the editor edits, the run gets the termina
 	test_when_finished "tmux_run kill-server 2>/dev/null || :" &&
 	tmux_run new-session -d -s aa -x 100 -y 50 \
 		"cd t-ok && GIT_EDITOR=\"\\\"$PWD/quick-editor\\\"\" git-ai-apply -p ../two.diff; echo EXIT=\$?; sleep 60" &&
-	wait_pane "(1/2) Stage this hunk" &&
+	wait_for "(1/2) Stage this hunk" &&
 	tmux_run send-keys -t aa e Enter &&
-	wait_pane "(2/2) Stage this hunk" &&
+	wait_for "(2/2) Stage this hunk" &&
 	tmux_run send-keys -t aa n Enter &&
-	wait_pane "EXIT=0" &&
+	wait_for "EXIT=0" &&
 	git -C t-ok show :a.txt >staged &&
 	test_grep -x Two staged &&
 	test_grep -x 21 staged &&
@@ -208,13 +189,13 @@ test_expect_success TMUX 'a terminal: ^C while the editor is open ends the edito
 	test_when_finished "tmux_run kill-server 2>/dev/null || :" &&
 	tmux_run new-session -d -s aa -x 100 -y 50 \
 		"cd t-int && TRASH=\"$PWD\" GIT_EDITOR=\"\\\"$PWD/slow-editor\\\"\" git-ai-apply -p ../two.diff; echo EXIT=\$?; sleep 60" &&
-	wait_pane "(1/2) Stage this hunk" &&
+	wait_for "(1/2) Stage this hunk" &&
 	tmux_run send-keys -t aa e Enter &&
 	wait_file editor.pid &&
 	wait_file sleep.pid &&
 	test_path_is_file t-int/.git/ai-apply-hunk-edit.diff &&
 	tmux_run send-keys -t aa C-c &&
-	wait_pane "EXIT=130" &&
+	wait_for "EXIT=130" &&
 	gone "$(cat editor.pid)" &&
 	gone "$(cat sleep.pid)" &&
 	test_path_is_missing t-int/.git/ai-apply-hunk-edit.diff &&
