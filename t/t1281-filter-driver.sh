@@ -204,4 +204,48 @@ test_expect_success 'the library switch no_external_commands refuses a filtered 
 	test_grep "t.r: .*filter driver .rot.*no_external_commands" out
 '
 
+# A landing killed after its first work-tree path: --recover puts the
+# filtered path back through the driver (smudged), as git checkout would.
+for step in path rename
+do
+	test_expect_success "killed at $step: --recover smudges a filtered path through its driver" '
+		fresh "kill-$step" &&
+		(
+			cd "kill-$step" &&
+			test_expect_code 137 env AA_TEST_HOOK="$step:kill" \
+				git ai-apply ../edit.diff &&
+			git ai-apply --recover 2>../recover.err &&
+			! grep "left alone" ../recover.err &&
+			git show :t.r | tr a-zA-Z n-za-mN-ZA-M >../want.wt &&
+			test_cmp ../want.wt t.r &&
+			git status --porcelain >../status &&
+			{ grep -v "^M  " ../status >../unstaged || :; } &&
+			test_must_be_empty ../unstaged
+		)
+	'
+done
+
+test_expect_success '--3way conflict: stage 3 is the cleaned blob, as git merge-file writes' '
+	git init -q r10 &&
+	(
+		cd r10 &&
+		git config filter.red.clean "sed s/secret/REDACTED/" &&
+		git config filter.red.smudge cat &&
+		echo "*.s filter=red" >.gitattributes &&
+		printf "hello\nworld\n" >t.s &&
+		git add . && git commit -q -m initial &&
+		printf "hello\nplanet\n" >t.s &&
+		git commit -q -a -m planet &&
+		printf -- "--- a/t.s\n+++ b/t.s\n@@ -1,2 +1,3 @@\n hello\n-world\n+there\n+secret\n" >../edit3.diff &&
+		test_expect_code 1 git ai-apply --3way ../edit3.diff 2>../err.3way &&
+		git show :1:t.s >../got.1 &&
+		git show :2:t.s >../got.2 &&
+		git show :3:t.s >../got.3 &&
+		grep "^<<<<<<<" t.s
+	) &&
+	printf "hello\nworld\n" >want.1 && test_cmp want.1 got.1 &&
+	printf "hello\nplanet\n" >want.2 && test_cmp want.2 got.2 &&
+	printf "hello\nthere\nREDACTED\n" >want.3 && test_cmp want.3 got.3
+'
+
 test_done

@@ -1319,16 +1319,11 @@ static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
 
 /* ---- default and --cached: the index ---- */
 
-/* One blob from bytes into the mempack. */
-static int buffer_blob(aa_session *s, const char *data, size_t len,
-		       git_oid *out, aa_diags *d)
-{
-	if (git_blob_create_from_buffer(out, s->repo, data ? data : "", len) < 0)
-		return aa_git_fail(d, "cannot create a blob");
-	return remember_object(s, out) < 0 ? aa_git_fail(d, "out of memory") : 0;
-}
-
-/* --3way: the blobs of a conflict's stages 1, 2 and 3. */
+/*
+ * --3way: the blobs of a conflict's stages 1, 2 and 3. Their texts are
+ * in work-tree form (a filtered path was read smudged), so each is
+ * cleaned as git add would clean it.
+ */
 static int stage_blobs(aa_session *s, const aa_change *c, git_oid ids[3],
 		       aa_diags *d)
 {
@@ -1336,7 +1331,9 @@ static int stage_blobs(aa_session *s, const aa_change *c, git_oid ids[3],
 
 	for (k = 0; k < 3; k++)
 		if ((k || c->stage[k]) &&
-		    buffer_blob(s, c->stage[k], c->stage_len[k], &ids[k], d) < 0)
+		    aa_worktree_bytes_blob(s, c->path, c->mode == AA_MODE_LINK,
+					   c->stage[k], c->stage_len[k],
+					   &ids[k], d) < 0)
 			return -1;
 	return 0;
 }

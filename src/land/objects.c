@@ -41,23 +41,36 @@ void aa_oid_to_git(git_oid *out, const aa_oid *in)
 }
 
 /*
- * New content at a path under a filter driver is in its work-tree form:
- * the blob is what the clean filter makes of it (land/filters.h).
+ * Bytes in their work-tree form at a path under a filter driver: the
+ * blob is what the clean filter makes of them (land/filters.h).
  */
-static int clean_blob(aa_session *s, const aa_change *c, git_oid *out,
-		      aa_diags *d)
+static int clean_blob(aa_session *s, const char *path, const char *data,
+		      size_t len, git_oid *out, aa_diags *d)
 {
 	aa_buf why = AA_BUF_INIT, clean = AA_BUF_INIT;
-	int r = aa_filter_run(s, AA_FILTER_CLEAN, c->path, c->data ? c->data : "",
-			      c->len, out, &clean, &why);
+	int r = aa_filter_run(s, AA_FILTER_CLEAN, path, data ? data : "",
+			      len, out, &clean, &why);
 
 	if (r < 0)
-		r = aa_fatal(d, AA_NOPOS, c->path, "%s", why.ptr ? why.ptr : "the clean filter failed");
+		r = aa_fatal(d, AA_NOPOS, path, "%s", why.ptr ? why.ptr : "the clean filter failed");
 	else if (aa_remember_version(s, out, NULL) < 0)
 		r = aa_git_fail(d, "out of memory");
 	aa_buf_free(&why);
 	aa_buf_free(&clean);
 	return r;
+}
+
+int aa_worktree_bytes_blob(aa_session *s, const char *path, int is_link,
+			   const char *data, size_t len, git_oid *out,
+			   aa_diags *d)
+{
+	if (!is_link && aa_filter_driver(s, path, NULL) == 1)
+		return clean_blob(s, path, data, len, out, d);
+	if (git_blob_create_from_buffer(out, s->repo, data ? data : "", len) < 0)
+		return aa_git_fail(d, "cannot create a blob");
+	if (aa_remember_version(s, out, NULL) < 0)
+		return aa_git_fail(d, "out of memory");
+	return 0;
 }
 
 /* The blob id of a change's new content, writing it to the mempack. */
@@ -72,12 +85,6 @@ int aa_change_blob(aa_session *s, const aa_change *c, git_oid *out,
 		aa_filter_real(s, &id, out);
 		return 0;
 	}
-	if (c->mode != AA_MODE_LINK && aa_filter_driver(s, c->path, NULL) == 1)
-		return clean_blob(s, c, out, d);
-	if (git_blob_create_from_buffer(out, s->repo, c->data ? c->data : "",
-					c->len) < 0)
-		return aa_git_fail(d, "cannot create a blob");
-	if (aa_remember_version(s, out, NULL) < 0)
-		return aa_git_fail(d, "out of memory");
-	return 0;
+	return aa_worktree_bytes_blob(s, c->path, c->mode == AA_MODE_LINK,
+				      c->data, c->len, out, d);
 }

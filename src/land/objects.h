@@ -14,6 +14,15 @@ int aa_remember_version(aa_session *s, const git_oid *oid, const git_oid *base);
 int aa_change_blob(aa_session *s, const aa_change *c, git_oid *out,
 		   aa_diags *d);
 
+/*
+ * The blob of bytes in their work-tree form at `path`, written to the
+ * mempack: what the clean filter makes of them when the path has a
+ * filter driver (not a link), else the bytes themselves.
+ */
+int aa_worktree_bytes_blob(aa_session *s, const char *path, int is_link,
+			   const char *data, size_t len, git_oid *out,
+			   aa_diags *d);
+
 /* The git object id of a planner's object id. */
 void aa_oid_to_git(git_oid *out, const aa_oid *in);
 

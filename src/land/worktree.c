@@ -1220,6 +1220,57 @@ static void close_root(aa_wt_backup *b)
 	free(b->made_dirs);
 }
 
+/*
+ * Recovery, --review and --undo read and write a path outside any
+ * landing: a stand-in session lets the path's filter driver run as a
+ * landing runs it (land/filters.h), so a filtered path is hashed as git
+ * add hashes it and written as git checkout writes it.
+ */
+typedef struct driver_ctx {
+	aa_session s;
+	aa_land_opts o;
+} driver_ctx;
+
+static void driver_ctx_init(driver_ctx *c, git_repository *repo)
+{
+	memset(c, 0, sizeof(*c));
+	c->o.mode = AA_LAND_INDEX;
+	c->s.repo = repo;
+	c->s.opts = &c->o;
+}
+
+static void driver_ctx_free(driver_ctx *c)
+{
+	free(c->s.smudged);
+	free(c->s.why);
+}
+
+/* 1: path has a filter driver; then *c is initialised (free it). */
+static int has_driver(driver_ctx *c, git_repository *repo, const char *path)
+{
+	driver_ctx_init(c, repo);
+	if (aa_filter_driver(&c->s, path, NULL) == 1)
+		return 1;
+	driver_ctx_free(c);
+	return 0;
+}
+
+/* The blob id git add would make of the file at path, whatever filters. */
+static int hash_worktree_file(git_repository *repo, const char *path,
+			      const char *full, git_oid *id)
+{
+	aa_buf why = AA_BUF_INIT;
+	driver_ctx c;
+	int r;
+
+	if (!has_driver(&c, repo, path))
+		return git_repository_hashfile(id, repo, full, GIT_OBJECT_BLOB, path);
+	r = aa_filter_run(&c.s, AA_FILTER_HASH, path, NULL, 0, id, NULL, &why);
+	aa_buf_free(&why);
+	driver_ctx_free(&c);
+	return r;
+}
+
 static int probe_at(git_repository *repo, int dir, const char *base,
 		    const char *path, git_oid *id, unsigned *mode)
 {
@@ -1239,7 +1290,7 @@ static int probe_at(git_repository *repo, int dir, const char *base,
 			r = 0;
 		}
 	} else if (S_ISREG(st.st_mode) && full_path_in(repo, path, &full) == 0 &&
-		   git_repository_hashfile(id, repo, full.ptr, GIT_OBJECT_BLOB, path) == 0) {
+		   hash_worktree_file(repo, path, full.ptr, id) == 0) {
 		*mode = (st.st_mode & 0100) ? AA_MODE_EXEC : AA_MODE_FILE;
 		r = 0;
 	}
@@ -1267,6 +1318,20 @@ int aa_worktree_probe(git_repository *repo, const char *path, git_oid *id,
 	return r;
 }
 
+/* The bytes git checkout would write for blob id at path. */
+static int checkout_bytes(git_repository *repo, const char *path,
+			  const git_oid *id, git_buf *out)
+{
+	driver_ctx c;
+	int r;
+
+	if (!has_driver(&c, repo, path))
+		return filtered_content(repo, path, id, out);
+	r = driver_content(&c.s, path, id, out);
+	driver_ctx_free(&c);
+	return r;
+}
+
 static int put_at(git_repository *repo, int dir, const char *base,
 		  const char *path, const git_oid *id, unsigned mode)
 {
@@ -1282,7 +1347,7 @@ static int put_at(git_repository *repo, int dir, const char *base,
 			write_link_at(dir, base, target);
 		if (r < 0 && !errno)
 			errno = EIO;
-	} else if (filtered_content(repo, path, id, &content) < 0) {
+	} else if (checkout_bytes(repo, path, id, &content) < 0) {
 		errno = EIO;
 		r = -1;
 	} else {
