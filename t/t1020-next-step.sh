@@ -374,6 +374,42 @@ test_expect_success 'a bare repository: --branch lands, the next step shows the 
 	test_grep "^ai/bare " out
 '
 
+test_expect_success 'a bare repository: --recover, --review and --undo answer for it, not "use --branch"' '
+	(
+		cd bare.git &&
+		repo_snapshot bare2 &&
+		git ai-apply --recover >../out 2>../err &&
+		echo "nothing to recover" >../expect &&
+		test_cmp ../expect ../out &&
+		git ai-apply --review >../out 2>&1 &&
+		test_grep "no staged AI change to review" ../out &&
+		test_expect_code 1 git ai-apply --undo 2>../err &&
+		test_grep "nothing to undo in the index" ../err &&
+		test_grep "git branch -D ai/bare" ../err &&
+		! grep "use --branch" ../err &&
+		repo_unchanged bare2
+	)
+'
+
+test_expect_success 'a bare repository: --recover settles a --branch landing killed before its refs' '
+	git clone -q --bare repo bare-kill.git &&
+	(
+		cd bare-kill.git &&
+		test_expect_code 137 env AA_TEST_HOOK="ref:kill" \
+			git-ai-apply --branch=ai/killed ../two.diff &&
+		test_path_is_file refs/notes/ai-apply.lock &&
+		git ai-apply --recover 2>../err.recover &&
+		test_path_is_missing refs/notes/ai-apply.lock &&
+		git rev-parse --verify -q refs/heads/ai/killed &&
+		git notes --ref=ai-apply show ai/killed >/dev/null &&
+		git ai-apply --recover >../out.again &&
+		git fsck --no-dangling
+	) &&
+	test_grep "ai/killed: completed" err.recover &&
+	echo "nothing to recover" >expect &&
+	test_cmp expect out.again
+'
+
 # ---- the answer on a terminal ----
 
 test_expect_success 'standard input not a terminal: no hint' '

@@ -761,10 +761,10 @@ static int open_repository(cli *c, git_repository **repo)
 		return aa_error(&c->fatal, (aa_pos){ NULL, 0 }, NULL,
 				"cannot change to '%s': %s", c->chdir_to,
 				strerror(errno));
-	/* --list reads refs only: a bare repository will do (--undo: the
-	 * recorded landing's mode decides) */
-	if (aa_apply_open_repository(repo, c->list ? AA_LAND_BRANCH :
-				     c->undo ? AA_LAND_CHECK :
+	/* --list reads refs only and --recover settles refs first: a bare
+	 * repository will do (--undo and --review: their own messages) */
+	if (aa_apply_open_repository(repo, c->list || c->recover ||
+				     c->undo || c->review ? AA_LAND_BRANCH :
 				     c->o.land.mode, &c->fatal) < 0)
 		return -1;
 	/* git -c <name>=<value>: libgit2 does not read them itself */
