@@ -65,6 +65,14 @@ typedef struct aa_edit_ctx {
 	 * (history), before the whole ladder.
 	 */
 	int exact_only;
+	/*
+	 * Set by the planner: the diff's `index` line names the blob the
+	 * text is, so its hunk headers' line numbers are the text's own
+	 * (git's preimage): a hunk that only adds lines, with no context to
+	 * locate it (diff -U0), goes at its header's line, as git apply
+	 * --unidiff-zero puts it.
+	 */
+	int preimage_named;
 	/* results */
 	aa_landing *landings;
 	size_t nlandings, cap;

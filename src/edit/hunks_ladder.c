@@ -332,6 +332,8 @@ int aa_hk_place_insertion(hrun *r, const htry *y)
 		return aa_error(r->cx->diags, y->h->pos, r->cx->path,
 				"hunk adds lines after line %ld, but the file has %zu lines",
 				y->h->old_start, total);
+	if (r->cx->preimage_named && !y->h->at_eof)
+		return aa_hk_land_here(r, y, at, AA_HOW_EXACT, AA_WS_EXACT);
 	if (at != total || y->h->at_eof) {
 		k = aa_hk_applied_at(r, y, at, AA_WS_EXACT, &start);
 		if (k)

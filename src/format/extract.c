@@ -144,6 +144,21 @@ static int region_starts(const char *s, size_t n, size_t off,
 }
 
 /*
+ * The end of a body (a diff's hunk) that starts at the line off, whose
+ * lines start no block: off when none starts there (registry body_end).
+ */
+static size_t body_end(const char *s, size_t n, size_t off, size_t indent)
+{
+	size_t i, end;
+
+	for (i = 0; i < aa_format_nrows; i++)
+		if (aa_format_rows[i].body_end &&
+		    (end = aa_format_rows[i].body_end(s, n, off, indent)) > off)
+			return end;
+	return off;
+}
+
+/*
  * Fills f's content and end for the opening line l. With `regions`, the
  * search also stops at a line that starts a wrapped region: *region is
  * then its offset (else n).
@@ -151,7 +166,7 @@ static int region_starts(const char *s, size_t n, size_t off,
 static void fence_extent(const char *s, size_t n, const aa_lspan *l, fence *f,
 			 int regions, size_t *region)
 {
-	size_t off;
+	size_t off, body = 0;
 	aa_lspan c;
 
 	f->open = l->start;
@@ -166,7 +181,10 @@ static void fence_extent(const char *s, size_t n, const aa_lspan *l, fence *f,
 			f->closed = 1;
 			return;
 		}
-		if (regions && region_starts(s, n, off, f->lang)) {
+		/* a hunk's lines start no region (the fence still closes) */
+		if (regions && off >= body && (body = body_end(s, n, off, f->indent)) > off)
+			continue;
+		if (regions && off >= body && region_starts(s, n, off, f->lang)) {
 			*region = off;
 			break;
 		}
@@ -515,16 +533,23 @@ static const aa_format_row *row_starting(const scan *sc, size_t off,
 /*
  * End of an open-ended block of `row` (an unfenced diff): the next line
  * where a block of another format starts (the parser of an open-ended
- * block takes every block of its own format in it).
+ * block takes every block of its own format in it), outside the row's
+ * bodies (a hunk's lines).
  */
 static size_t next_block_start(scan *sc, size_t off, const aa_format_row *row)
 {
 	aa_lspan l;
+	size_t body;
 	fence f;
 
 	aa_lspan_at(sc->s, sc->n, off, &l);
 	for (off = l.next; off < sc->n; off = l.next) {
 		aa_lspan_at(sc->s, sc->n, off, &l);
+		/* a hunk's lines are content: no block starts among them */
+		if (row->body_end && (body = row->body_end(sc->s, sc->n, off, 0)) > off) {
+			l.next = body;
+			continue;
+		}
 		if ((fence_opens(sc->s + l.start, l.len, &f) && !f.indent) ||
 		    row_starting(sc, off, row))
 			return off;

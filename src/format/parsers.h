@@ -38,6 +38,13 @@ int aa_file_changes_starts(const char *s, size_t len);
 size_t aa_file_changes_region_end(const char *s, size_t n, size_t off);
 int aa_v4a_starts(const char *s, size_t n, size_t off);
 size_t aa_v4a_region_end(const char *s, size_t n, size_t off);
+/*
+ * A diff's hunk body that starts at the line off (its `@@` header):
+ * where it ends, by the header's counts and the lines' prefixes
+ * (diff_region.c); off when the line is no hunk header. Each line is
+ * read without up to `indent` leading blanks (an indented fence's).
+ */
+size_t aa_diff_body_end(const char *s, size_t n, size_t off, size_t indent);
 int aa_parse_v4a(const aa_block *b, const aa_parse_opts *o,
 		 aa_changeset *cs, aa_diags *d);
 int aa_whole_file_fits(const aa_fence_view *fv);

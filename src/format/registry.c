@@ -266,7 +266,8 @@ const aa_format_row aa_format_rows[] = {
 	  .parse = aa_parse_search_replace,
 	  .parse_fenced = aa_parse_search_replace_fenced },
 	{ .id = AA_FORMAT_DIFF, .name = "diff", .forced = AA_FORCED_WHOLE,
-	  .starts = diff_starts, .fits_fence = diff_fits, .parse = diff_parse },
+	  .starts = diff_starts, .body_end = aa_diff_body_end,
+	  .fits_fence = diff_fits, .parse = diff_parse },
 	/* last: any other fence that names its file */
 	{ .id = AA_FORMAT_WHOLE_FILE, .name = "whole-file",
 	  .forced = AA_FORCED_SCAN, .content = 1,

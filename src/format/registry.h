@@ -38,6 +38,13 @@ typedef struct aa_format_row {
 	 */
 	size_t (*region_end)(const char *s, size_t n, size_t off);
 	/*
+	 * Open-ended blocks (no region_end): the end of a body that starts
+	 * at the line off (a diff's hunk), whose lines start no other
+	 * block; off when no body starts there. Lines lose up to `indent`
+	 * leading blanks first (an indented fence's). NULL: none.
+	 */
+	size_t (*body_end)(const char *s, size_t n, size_t off, size_t indent);
+	/*
 	 * A fence that holds such a region is only a wrapper around it: 1
 	 * in a fence of any language but diff, 2 in a ```diff fence too.
 	 */

@@ -111,6 +111,28 @@ int commit_result(planner *p, aa_plan_node *n, aa_buf *out,
  * the error reported. *enc (when enc is not NULL) receives the file's
  * encoding once the text is loaded.
  */
+/*
+ * The diff's `index` line names the node's content: its blob id starts
+ * with the line's old id (git abbreviates to 7 digits at least).
+ */
+static int preimage_named(const aa_op *op, const aa_plan_node *n)
+{
+	size_t len = strlen(op->base_blob), i;
+	static const char digits[] = "0123456789abcdef";
+
+	if (!n->has_oid || len < 7 || len > 40)
+		return 0;
+	for (i = 0; i < len; i++) {
+		unsigned char byte = n->oid.id[i / 2];
+		char want = digits[i % 2 ? byte & 15 : byte >> 4];
+		char c = op->base_blob[i];
+
+		if ((c >= 'A' && c <= 'F' ? c - 'A' + 'a' : c) != want)
+			return 0;
+	}
+	return 1;
+}
+
 int edit_node_text(planner *p, const aa_op *op, aa_plan_node *n,
 		   aa_engine_fn engine, aa_edit_ctx *cx, aa_buf *out,
 		   aa_enc *enc)
@@ -126,6 +148,7 @@ int edit_node_text(planner *p, const aa_op *op, aa_plan_node *n,
 	if (enc)
 		*enc = t.enc;
 	cx->path = n->path;
+	cx->preimage_named = preimage_named(op, n);
 	r = engine ? engine(&t, op, cx) : run_edit_engine(&t, op, cx);
 	if (!r && aa_text_encode_why(&t, out, &why) < 0)
 		r = aa_error(p->d, op->pos, n->path, "cannot encode the result: %s", why);

@@ -125,6 +125,26 @@ static void free_blocks(hsearch *hs)
 	free(hs->blocks);
 }
 
+/*
+ * Some hunk has old lines (context or removed) a version must hold:
+ * hunks that only add lines fit every version long enough, so they
+ * cannot tell which one the answer was written against.
+ */
+static int has_evidence(const hsearch *hs)
+{
+	size_t i, k;
+
+	for (i = 0; i < hs->op->nhunks; i++) {
+		const aa_hunk *h = &hs->op->hunks[i];
+		size_t firm = firm_lines(h);
+
+		for (k = 0; k < firm; k++)
+			if (h->lines[k].kind != '+')
+				return 1;
+	}
+	return 0;
+}
+
 /* The longest line of a block (a needle for files with CRs). */
 static void longest_line(const aa_buf *b, const char **s, size_t *len)
 {
@@ -258,7 +278,16 @@ static int try_version(const char *label, const char *data, size_t len,
 	if (same_bytes(data, len, hs->cur, hs->curlen) || len > AA_MAX_TEXT_SIZE ||
 	    aa_bytes_look_binary(data, len) || !old_lines_present(hs, data, len))
 		return 0;
-	if (apply_to_version(hs, data, len, &theirs) < 0) {
+	/*
+	 * A version the hunks leave as it was already holds the change: it
+	 * is a version after the answer, not the one it was written
+	 * against (merging from it would call the change "already in the
+	 * current content" when the current content lacks it).
+	 */
+	if (apply_to_version(hs, data, len, &theirs) < 0 ||
+	    same_bytes(theirs.ptr ? theirs.ptr : "", theirs.len, data, len)) {
+		if (hs->cx.landings)
+			aa_edit_ctx_release(&hs->cx);
 		aa_buf_free(&theirs);
 		return 0;
 	}
@@ -433,6 +462,10 @@ int from_history(planner *p, const aa_op *op, aa_plan_node *n)
 	if (build_blocks(&hs) < 0) {
 		free_blocks(&hs);
 		return oom(p, op->pos);
+	}
+	if (!has_evidence(&hs)) {
+		free_blocks(&hs);
+		return 0;
 	}
 	r = sn->history(sn->ctx, n->path, op->base_blob[0] ? op->base_blob : NULL,
 			n->has_oid ? &n->oid : NULL, try_version, &hs, &bound);
