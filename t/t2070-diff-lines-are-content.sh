@@ -144,4 +144,49 @@ test_expect_success 'pure additions never pick a version from history: the curre
 	test_grep "nothing in the file confirms the place" err
 '
 
+# ---- a stale git diff: its index line's blob decides before any offset ----
+
+test_expect_success 'setup: the change made once, then the file grew above it' '
+	git init -q stale &&
+	(
+		cd stale &&
+		printf "%s\n" l1 l2 ret0 refuse l5 ret0 refuse l8 >f.txt &&
+		git add f.txt && git commit -q -m preimage &&
+		printf "%s\n" l1 l2 ret0 IF refuse l5 ret0 refuse l8 >f.txt &&
+		git diff -U1 >../stale.diff &&
+		git checkout -q -- f.txt &&
+		{ printf "top %s\n" 1 2 3 4 5 6 7 8 9 10 11 12 && cat f.txt; } >g &&
+		mv g f.txt && git commit -q -a -m "grew above" &&
+		git rev-parse HEAD:f.txt >../grown.blob
+	) &&
+	grep "^index " stale.diff
+'
+
+test_expect_success 'the diff lands once, merged from its index line blob, as git apply --3way' '
+	rm -rf s1 && cp -R stale s1 &&
+	(
+		cd s1 &&
+		git ai-apply ../stale.diff 2>../err &&
+		git show :f.txt >../got
+	) &&
+	{ printf "top %s\n" 1 2 3 4 5 6 7 8 9 10 11 12 &&
+	  printf "%s\n" l1 l2 ret0 IF refuse l5 ret0 refuse l8; } >want &&
+	test_cmp want got &&
+	test_grep "the diff.s index line" err
+'
+
+test_expect_success 'the change already there, its old side also further on: already applied, not landed at the offset' '
+	rm -rf s2 && cp -R stale s2 &&
+	(
+		cd s2 &&
+		git ai-apply ../stale.diff &&
+		git commit -q -m "applied" &&
+		repo_snapshot s2 &&
+		git ai-apply ../stale.diff 2>../err &&
+		repo_unchanged s2
+	) &&
+	test_grep "already" err &&
+	! grep "hunk applied at line" err
+'
+
 test_done

@@ -115,7 +115,7 @@ int commit_result(planner *p, aa_plan_node *n, aa_buf *out,
  * The diff's `index` line names the node's content: its blob id starts
  * with the line's old id (git abbreviates to 7 digits at least).
  */
-static int preimage_named(const aa_op *op, const aa_plan_node *n)
+int index_line_names_node(const aa_op *op, const aa_plan_node *n)
 {
 	size_t len = strlen(op->base_blob), i;
 	static const char digits[] = "0123456789abcdef";
@@ -148,7 +148,7 @@ int edit_node_text(planner *p, const aa_op *op, aa_plan_node *n,
 	if (enc)
 		*enc = t.enc;
 	cx->path = n->path;
-	cx->preimage_named = preimage_named(op, n);
+	cx->preimage_named = index_line_names_node(op, n);
 	r = engine ? engine(&t, op, cx) : run_edit_engine(&t, op, cx);
 	if (!r && aa_text_encode_why(&t, out, &why) < 0)
 		r = aa_error(p->d, op->pos, n->path, "cannot encode the result: %s", why);

@@ -34,13 +34,25 @@ static void diags_take(aa_diags *to, aa_diags *from)
 	memset(from, 0, sizeof(*from));
 }
 
+/* Every hunk landed exactly at its header's line (rung 1). */
+static int all_at_hints(const aa_edit_ctx *cx)
+{
+	size_t i;
+
+	for (i = 0; i < cx->nlandings; i++)
+		if (cx->landings[i].how != AA_HOW_EXACT)
+			return 0;
+	return 1;
+}
+
 /*
- * Rungs 1 and 2 on the current content: 1 landed, 0 not (the reasons
+ * Rungs 1 and 2 on the current content (at_hints: rung 1 only, every
+ * hunk at its header's line, else nothing is kept and 0 returned): 1 landed, 0 not (the reasons
  * are dropped: history or the ladder will say), -1 error reported.
  * *enc receives the file's encoding.
  */
 int exact_here(planner *p, const aa_op *op, aa_plan_node *n,
-	       aa_enc *enc)
+	       aa_enc *enc, int at_hints)
 {
 	aa_edit_ctx cx = { 0 };
 	aa_diags scratch = AA_DIAGS_INIT;
@@ -50,6 +62,13 @@ int exact_here(planner *p, const aa_op *op, aa_plan_node *n,
 	cx.diags = &scratch;
 	cx.exact_only = 1;
 	r = edit_node_text(p, op, n, aa_edit_hunks, &cx, &out, enc);
+	if (!r && at_hints && !all_at_hints(&cx)) {
+		r = 0;  /* not decided: nothing kept */
+		aa_diags_free(&scratch);
+		aa_buf_free(&out);
+		aa_edit_ctx_release(&cx);
+		return 0;
+	}
 	if (!r) {
 		diags_take(p->d, &scratch);
 		r = commit_result(p, n, &out, &cx) < 0 ? -1 : 1;
@@ -77,6 +96,7 @@ typedef struct hsearch {
 	aa_buf *blocks;          /* each hunk's old lines, for the filter */
 	size_t last_failed;      /* the hunk the filter stopped at last */
 	int keep_sides;          /* --3way: keep the version and theirs */
+	int index_line_only;     /* only the blob the diff's index line names */
 	aa_buf version;          /* ... the version's bytes (stage 1) */
 	aa_buf theirs;           /* ... with the answer's hunks (stage 3) */
 } hsearch;
@@ -275,6 +295,10 @@ static int try_version(const char *label, const char *data, size_t len,
 	hsearch *hs = payload;
 	aa_buf theirs = AA_BUF_INIT;
 
+	/* the index line's blob is offered first, labelled "blob ..." */
+	if (hs->index_line_only && strncmp(label, "blob ", 5))
+		return 1;
+
 	if (same_bytes(data, len, hs->cur, hs->curlen) || len > AA_MAX_TEXT_SIZE ||
 	    aa_bytes_look_binary(data, len) || !old_lines_present(hs, data, len))
 		return 0;
@@ -443,6 +467,91 @@ static const char *threeway_hint(const planner *p)
  * into the current content: 1 done, 0 no version fits (use the ladder),
  * -1 error reported (a conflict).
  */
+static void hsearch_free(hsearch *hs)
+{
+	free(hs->label);
+	free_blocks(hs);
+	aa_buf_free(&hs->result);
+	aa_buf_free(&hs->version);
+	aa_buf_free(&hs->theirs);
+	aa_edit_ctx_release(&hs->cx);
+}
+
+/*
+ * Runs the search: 1 searched (hs holds what it found), 0 nothing to
+ * search with, -1 error reported. *bound as sn->history gives it.
+ */
+static int search_versions(planner *p, const aa_op *op, aa_plan_node *n,
+			   hsearch *hs, char **bound)
+{
+	const aa_snapshot *sn = p->base;
+
+	hs->p = p;
+	hs->op = op;
+	hs->path = n->path;
+	if (node_bytes(p, n, &hs->cur, &hs->curlen) < 0)
+		return -1;
+	if (build_blocks(hs) < 0)
+		return oom(p, op->pos);
+	if (!has_evidence(hs))
+		return 0;
+	if (sn->history(sn->ctx, n->path, op->base_blob[0] ? op->base_blob : NULL,
+			n->has_oid ? &n->oid : NULL, try_version, hs, bound) < 0) {
+		if (!hs->index_line_only) /* the full search says it */
+			aa_warn(p->d, op->pos, n->path,
+				"cannot search the file's history; trying the current content only");
+		return 0;
+	}
+	return 1;
+}
+
+/* The leading bytes of a UTF-16 file: history merges bytes by lines. */
+static int looks_utf16(const char *s, size_t len)
+{
+	return len >= 2 && (((unsigned char)s[0] == 0xff && (unsigned char)s[1] == 0xfe) ||
+			    ((unsigned char)s[0] == 0xfe && (unsigned char)s[1] == 0xff));
+}
+
+/* The op's index line names a blob (7 digits or more), not the node's. */
+int index_line_names_other(const aa_op *op, const aa_plan_node *n)
+{
+	size_t len = strlen(op->base_blob);
+
+	return len >= 7 && strspn(op->base_blob, "0") != len &&
+	       !index_line_names_node(op, n);
+}
+
+/*
+ * A git diff whose `index` line names a blob the repository has, other
+ * than the content being edited: that blob is the diff's preimage, so
+ * its hunks are applied there and merged into the current content, as
+ * git apply --3way merges (before any offset search on the current
+ * content, which can take an old side that moved away while the change
+ * already stands where it went). 1 landed, 0 not decided here (no such
+ * blob, the hunks do not fit it, or the merge conflicts: the usual
+ * order then runs, with its own messages), -1 error reported.
+ */
+int from_index_line(planner *p, const aa_op *op, aa_plan_node *n)
+{
+	const aa_snapshot *sn = p->base;
+	hsearch hs;
+	char *bound = NULL;
+	int r = 0;
+
+	if (!sn->history || !sn->merge3 || !index_line_names_other(op, n))
+		return 0;
+	memset(&hs, 0, sizeof(hs));
+	hs.index_line_only = 1;
+	r = search_versions(p, op, n, &hs, &bound);
+	if (r > 0 && !looks_utf16(hs.cur, hs.curlen) && hs.found && hs.merge == 0)
+		r = land_merged(p, op, n, &hs) < 0 ? -1 : 1;
+	else if (r > 0)
+		r = 0;
+	free(bound);
+	hsearch_free(&hs);
+	return r;
+}
+
 int from_history(planner *p, const aa_op *op, aa_plan_node *n)
 {
 	const aa_snapshot *sn = p->base;
@@ -453,26 +562,13 @@ int from_history(planner *p, const aa_op *op, aa_plan_node *n)
 	if (!sn->history || !sn->merge3)
 		return 0;
 	memset(&hs, 0, sizeof(hs));
-	hs.p = p;
-	hs.op = op;
-	hs.path = n->path;
 	hs.keep_sides = p->opts->threeway && sn->merge3_markers;
-	if (node_bytes(p, n, &hs.cur, &hs.curlen) < 0)
-		return -1;
-	if (build_blocks(&hs) < 0) {
-		free_blocks(&hs);
-		return oom(p, op->pos);
+	r = search_versions(p, op, n, &hs, &bound);
+	if (r <= 0) {
+		hsearch_free(&hs);
+		return r;
 	}
-	if (!has_evidence(&hs)) {
-		free_blocks(&hs);
-		return 0;
-	}
-	r = sn->history(sn->ctx, n->path, op->base_blob[0] ? op->base_blob : NULL,
-			n->has_oid ? &n->oid : NULL, try_version, &hs, &bound);
-	if (r < 0)
-		aa_warn(p->d, op->pos, n->path,
-			"cannot search the file's history; trying the current content only");
-	else if (!hs.found && bound)
+	if (!hs.found && bound)
 		aa_note(p->d, op->pos, n->path,
 			"%s: no earlier version found that takes every hunk exactly", bound);
 	r = 0;
@@ -489,11 +585,6 @@ int from_history(planner *p, const aa_op *op, aa_plan_node *n)
 	else if (hs.found)
 		r = land_merged(p, op, n, &hs) < 0 ? -1 : 1;
 	free(bound);
-	free(hs.label);
-	free_blocks(&hs);
-	aa_buf_free(&hs.result);
-	aa_buf_free(&hs.version);
-	aa_buf_free(&hs.theirs);
-	aa_edit_ctx_release(&hs.cx);
+	hsearch_free(&hs);
 	return r;
 }

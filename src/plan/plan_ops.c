@@ -8,9 +8,12 @@
 #include "plan/planner.h"
 
 /*
- * Hunks outside --strict: exactly on the current content (rungs 1-2);
- * else exactly on the version the answer was written against, merged
- * in; else the whole ladder. Other edits: the ladder.
+ * Hunks outside --strict: exactly at their headers' lines on the
+ * current content; else, for a git diff whose index line names a blob
+ * other than the current content, on that blob merged in (a clean merge
+ * only); else exactly on the current content (rungs 1-2); else exactly
+ * on the version the answer was written against, merged in; else the
+ * whole ladder. Other edits: the ladder.
  */
 static int plan_text_edit(planner *p, const aa_op *op, aa_plan_node *n)
 {
@@ -18,7 +21,14 @@ static int plan_text_edit(planner *p, const aa_op *op, aa_plan_node *n)
 	int r;
 
 	if (op->edit_kind == AA_EDIT_HUNKS && !op->strict && n->exists) {
-		r = exact_here(p, op, n, &enc);
+		r = 0;
+		if (index_line_names_other(op, n)) {
+			r = exact_here(p, op, n, &enc, 1);
+			if (!r)
+				r = from_index_line(p, op, n);
+		}
+		if (!r)
+			r = exact_here(p, op, n, &enc, 0);
 		if (!r && (enc == AA_ENC_UTF8 || enc == AA_ENC_UTF8_BOM))
 			r = from_history(p, op, n);
 		if (r)

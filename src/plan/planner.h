@@ -41,6 +41,9 @@
 #define exact_here aa_pl_exact_here
 #define existed_before aa_pl_existed_before
 #define from_history aa_pl_from_history
+#define from_index_line aa_pl_from_index_line
+#define index_line_names_other aa_pl_index_line_names_other
+#define index_line_names_node aa_pl_index_line_names_node
 #define hunk_creates_file aa_pl_hunk_creates_file
 #define inside_worktree aa_pl_inside_worktree
 #define is_binary aa_pl_is_binary
@@ -233,8 +236,10 @@ int conflict_regions(const aa_buf *m, aa_conflict_region **out, size_t *n);
 
 /* plan_history.c */
 int exact_here(planner *p, const aa_op *op, aa_plan_node *n,
-	       aa_enc *enc);
+	       aa_enc *enc, int at_hints);
 int from_history(planner *p, const aa_op *op, aa_plan_node *n);
+int from_index_line(planner *p, const aa_op *op, aa_plan_node *n);
+int index_line_names_other(const aa_op *op, const aa_plan_node *n);
 
 /* plan_ops.c */
 int hunk_creates_file(const aa_op *op);
@@ -266,6 +271,7 @@ int edit_node_text(planner *p, const aa_op *op, aa_plan_node *n,
 		   aa_engine_fn engine, aa_edit_ctx *cx, aa_buf *out,
 		   aa_enc *enc);
 int edit_on_ladder(planner *p, const aa_op *op, aa_plan_node *n);
+int index_line_names_node(const aa_op *op, const aa_plan_node *n);
 int edit_fits(const aa_op *op, aa_plan_node *n, const char *data,
 	      size_t len);
 
