@@ -33,11 +33,13 @@ typedef struct aa_predictions_opts {
 /* Why predictions did not land, counted (the summary's lines). */
 typedef enum aa_prediction_reason {
 	AA_PRED_RECORD,     /* the record is malformed or names no answer */
+	AA_PRED_EMPTY,      /* the model made no change (model_patch "") */
 	AA_PRED_BASE,       /* its base is no commit of the repository */
 	AA_PRED_DUPLICATE,  /* another prediction of the run has its branch */
 	AA_PRED_INPUT,      /* its answer file cannot be read */
 	AA_PRED_PARSE,      /* the answer holds no change that parses */
 	AA_PRED_APPLY,      /* it does not apply to its base */
+	AA_PRED_CONFLICT,   /* stale: its change meets the base's own */
 	AA_PRED_BRANCH,     /* its branch exists (another answer) */
 	AA_PRED_FATAL,      /* the repository failed */
 	AA_PRED_NREASONS

@@ -54,8 +54,9 @@ typedef struct prun_ctx {
 } prun_ctx;
 
 static const char *const reason_names[AA_PRED_NREASONS] = {
-	"malformed-record", "no-base", "duplicate-branch", "unreadable-answer",
-	"malformed-answer", "does-not-apply", "branch-exists", "fatal"
+	"malformed-record", "empty", "no-base", "duplicate-branch",
+	"unreadable-answer", "malformed-answer", "does-not-apply", "conflict",
+	"branch-exists", "fatal"
 };
 
 const char *aa_prediction_reason_name(aa_prediction_reason r)
@@ -137,7 +138,8 @@ static void refuse_records(prun *v, size_t n)
 
 	for (i = 0; i < n; i++)
 		if (v[i].p->error)
-			refuse(&v[i], AA_PRED_RECORD, v[i].p->error);
+			refuse(&v[i], v[i].p->empty ? AA_PRED_EMPTY : AA_PRED_RECORD,
+			       v[i].p->error);
 }
 
 static int cmp_base_names(const void *a, const void *b)
@@ -325,9 +327,18 @@ out:
 /* Why a run that ended before landing did not land. */
 static aa_prediction_reason reason_of(const aa_apply_result *res)
 {
+	size_t i;
+
 	if (res->outcome == AA_OUT_FATAL)
 		return res->stopped ? AA_PRED_INPUT : AA_PRED_FATAL;
-	return res->opened ? AA_PRED_APPLY : AA_PRED_PARSE;
+	if (!res->opened)
+		return AA_PRED_PARSE;
+	/* a stale answer whose change meets the base's own */
+	for (i = 0; i < res->diags.n; i++)
+		if (res->diags.v[i].level == AA_DIAG_ERROR &&
+		    strstr(res->diags.v[i].msg, "conflicts with the current content"))
+			return AA_PRED_CONFLICT;
+	return AA_PRED_APPLY;
 }
 
 /* A landing refused at its branch: the name is taken. */
@@ -461,7 +472,7 @@ static void add_oid(cJSON *o, const char *key, const git_oid *id)
 	cJSON_AddStringToObject(o, key, hex);
 }
 
-static void add_refusal(cJSON *o, const prun *r)
+static void add_refusal(cJSON *o, const prun *r, const char *input)
 {
 	const aa_diag *e = first_error(r);
 	cJSON *pos;
@@ -469,8 +480,14 @@ static void add_refusal(cJSON *o, const prun *r)
 	cJSON_AddStringToObject(o, "reason", aa_prediction_reason_name(r->reason));
 	cJSON_AddStringToObject(o, "message", e ? e->msg : r->message.ptr ?
 				r->message.ptr : aa_prediction_reason_name(r->reason));
-	if (!e || (!e->input && !e->path))
+	if (!e || (!e->input && !e->path)) {
+		/* the record itself: its line in the predictions file */
+		if (r->p->line && (pos = cJSON_AddObjectToObject(o, "position"))) {
+			cJSON_AddStringToObject(pos, "input", input);
+			cJSON_AddNumberToObject(pos, "line", (double)r->p->line);
+		}
 		return;
+	}
 	pos = cJSON_AddObjectToObject(o, "position");
 	if (pos && e->input)
 		cJSON_AddStringToObject(pos, "input", e->input);
@@ -513,28 +530,29 @@ static size_t tolerant(const aa_plan *plan)
 }
 
 /*
- * The revision each merged path was written against: the planner says
- * it in a note ("hunks applied to <rev>, the version the answer was
- * written against, ...").
+ * The revision each merged (or conflicting) path was written against:
+ * the planner says it in a note or the refusal ("hunks applied to
+ * <rev>, the version the answer was written against, ...").
  */
 static void add_merges(cJSON *o, const aa_diags *d)
 {
-	static const char *const lead[] = { "hunks applied to ", "(merged from " };
+	static const char *const lead[] = { "hunks applied to ", "(merged from ",
+					    "apply exactly to " };
 	cJSON *arr = NULL;
 	size_t i, k;
 
 	for (i = 0; i < d->n; i++) {
 		const char *m = d->v[i].msg, *s, *e;
 
-		if (d->v[i].level != AA_DIAG_NOTE || !m ||
+		if (d->v[i].level == AA_DIAG_WARNING || !m ||
 		    !(e = strstr(m, ", the version the answer was written against")))
 			continue;
-		for (k = 0, s = NULL; k < 2 && !s; k++)
+		for (k = 0, s = NULL; k < 3 && !s; k++)
 			if ((s = strstr(m, lead[k])) && s < e)
 				s += strlen(lead[k]);
 			else
 				s = NULL;
-		if (!s || (!arr && !(arr = cJSON_AddArrayToObject(o, "merged_from"))))
+		if (!s || (!arr && !(arr = cJSON_AddArrayToObject(o, "written_against"))))
 			continue;
 		{
 			cJSON *one = cJSON_CreateObject();
@@ -625,13 +643,15 @@ static void write_record(prun_ctx *c, prun *r)
 	else if (!r->failed && r->res.outcome == AA_OUT_APPLIED)
 		add_oid(o, "commit", &r->res.session.commit);
 	if (r->failed)
-		add_refusal(o, r);
+		add_refusal(o, r, c->input);
 	if (r->started && r->res.cs.n)
 		add_formats(o, &r->res.cs);
+	if (r->started && (r->res.outcome == AA_OUT_APPLIED ||
+			   r->reason == AA_PRED_CONFLICT))
+		add_merges(o, &r->res.diags);
 	if (r->started && !r->failed && r->res.outcome == AA_OUT_APPLIED) {
 		cJSON_AddNumberToObject(o, "tolerant_placements",
 					(double)tolerant(&r->res.plan));
-		add_merges(o, &r->res.diags);
 		add_files(o, &r->res, r->p->branch);
 	}
 	line = cJSON_PrintUnformatted(o);
@@ -789,6 +809,7 @@ int aa_apply_predictions(git_repository *repo, const aa_predictions_opts *o,
 	if (read_predictions(o, &preds, d) < 0)
 		return AA_APPLY_EXIT_FATAL;
 	c.dir = dir_of(o->file);
+	c.input = strcmp(o->file, "-") ? o->file : "<stdin>";
 	v = calloc(preds.n, sizeof(*v));
 	if (!v || !c.dir) {
 		aa_oom(d, AA_NOPOS, NULL);

@@ -21,6 +21,7 @@ typedef struct aa_prediction {
 	char *answer_file;  /* ... or its file, as the manifest names it */
 	char *branch;       /* <prefix>/<model>/<name>, made a branch name */
 	char *error;        /* a record that cannot land: why */
+	int empty;          /* ... the model made no change */
 } aa_prediction;
 
 typedef struct aa_predictions {
@@ -67,14 +68,14 @@ int aa_predictions_read(const char *data, size_t len, const char *name,
 void aa_predictions_free(aa_predictions *p);
 
 /*
- * A branch name git accepts (`git check-ref-format --branch`) made of
- * `prefix` (itself one) and the parts, joined by '/', each part's
- * components kept apart by its own '/'s. A byte git refuses in a
- * name (controls, space, ~ ^ : ? * [ \, DEL) becomes '-', as do "@{"'s
- * brace, a '.' after a '.' and a component's leading '.'; a
- * component's trailing '.' or ".lock" loses its dot to '-'; empty
- * components are dropped. NULL parts are skipped. -1 when out of
- * memory.
+ * A branch name git accepts (`git check-ref-format --branch`):
+ * `prefix` (itself one) then each part as one component, "/" between.
+ * A byte git refuses in a name (controls, space, ~ ^ : ? * [ \, DEL)
+ * becomes '-', as do a part's own '/'s (so no branch of a run is a
+ * directory of another's), "@{"'s brace, a '.' after a '.' and a
+ * leading '.'; a trailing '.' or ".lock" loses its dot to '-'; a part
+ * left empty (or all dots) is "-". NULL parts are skipped. -1 when out
+ * of memory.
  */
 int aa_prediction_branch(const char *prefix, const char *const *parts,
 			 size_t nparts, aa_buf *out);

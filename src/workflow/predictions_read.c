@@ -19,8 +19,8 @@ static int bad_ref_byte(unsigned char c)
 }
 
 /*
- * Appends component s[0..n) made valid, after a '/' when out holds
- * something; nothing for a component that is empty or all dots.
+ * Appends s[0..n) made a valid component, after a '/' when out holds
+ * something; nothing when it is empty or all dots.
  */
 static void put_component(aa_buf *out, const char *s, size_t n)
 {
@@ -54,32 +54,37 @@ static void put_component(aa_buf *out, const char *s, size_t n)
 		out->ptr[out->len - 5] = '-';
 }
 
+/*
+ * One part, one component: its '/'s become '-' too, so the branches of
+ * a run are all <prefix>/<model>/<name> (or <prefix>/<name>) and none
+ * is a directory of another's (refs/heads/a and refs/heads/a/b cannot
+ * both be). A part left empty is "-".
+ */
 static void put_part(aa_buf *out, const char *part)
 {
-	while (*part) {
-		size_t n = strcspn(part, "/");
+	size_t before = out->len, i;
 
-		put_component(out, part, n);
-		part += n;
-		if (*part)
-			part++;
-	}
+	put_component(out, part, strlen(part));
+	if (out->len == before)
+		aa_buf_puts(out, "/-");
+	if (aa_buf_oom(out))
+		return;
+	/* after the component's own '/', every '/' is the part's */
+	for (i = before + 1; i < out->len; i++)
+		if (out->ptr[i] == '/')
+			out->ptr[i] = '-';
 }
 
 int aa_prediction_branch(const char *prefix, const char *const *parts,
 			 size_t nparts, aa_buf *out)
 {
-	size_t i, before;
+	size_t i;
 
 	aa_buf_clear(out);
 	aa_buf_puts(out, prefix);
-	before = out->len;
 	for (i = 0; i < nparts; i++)
 		if (parts[i])
 			put_part(out, parts[i]);
-	/* nothing of the parts was left: a name still, not the prefix */
-	if (out->len == before)
-		aa_buf_puts(out, "/-");
 	return aa_buf_oom(out) ? -1 : 0;
 }
 
@@ -158,8 +163,10 @@ static int read_swebench(aa_prediction *r, const cJSON *o, const char *key,
 	r->base = dup_or_null(base);
 	if (!r->name)
 		return -1;
-	if (!patch || !*patch)
-		return set_error(r, "%s: no model_patch (the model made no change)", id);
+	if (!patch || !*patch) {
+		r->empty = 1;
+		return set_error(r, "%s: an empty model_patch (the model made no change)", id);
+	}
 	if (set_answer(r, patch) < 0)
 		return -1;
 	if (!base)
