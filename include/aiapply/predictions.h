@@ -23,7 +23,7 @@ typedef struct aa_predictions_opts {
 	 */
 	const aa_apply_opts *apply;
 	const char *file;      /* the predictions; "-": standard input */
-	const char *bases;     /* dataset rows giving base_commit, or NULL */
+	const char *dataset;   /* --dataset: rows giving base_commit, or NULL */
 	FILE *results;         /* one JSON object a line per prediction */
 	/* after each prediction: how many are done out of total; may be NULL */
 	void (*progress)(size_t done, size_t total, void *payload);

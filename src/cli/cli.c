@@ -41,7 +41,7 @@ static const char synopsis[] =
 	"                    [--force] [--allow-delete] [--3way] [-p] [--stat] [--numstat]\n"
 	"                    [--summary] [--diff] [--apply] [--json] [-q | -v] [-R]\n"
 	"                    [--include=<pattern>] [--exclude=<pattern>] [-C <dir>] [<file>...]\n"
-	"   or: git ai-apply --predictions=<file> [--bases=<file>] [--results=<file>]\n"
+	"   or: git ai-apply --predictions=<file> [--dataset=<file>] [--results=<file>]\n"
 	"                    [--branch=<prefix>] [<landing option>...] [-C <dir>]\n"
 	"   or: git ai-apply --recover [-C <dir>]\n"
 	"   or: git ai-apply --list [--json] [-C <dir>] [<pattern>]\n"
@@ -58,7 +58,7 @@ typedef struct cli {
 	int recover;          /* --recover */
 	int each;             /* --each: one suggestion branch per input */
 	const char *predictions; /* --predictions=<file>: a branch each */
-	const char *bases;    /* --bases=<file>: the dataset's base commits */
+	const char *dataset;  /* --dataset=<file>: the instances' base commits */
 	const char *results;  /* --results=<file>: the records (else stdout) */
 	int list;             /* --list [<pattern>] */
 	int review;           /* --review */
@@ -87,7 +87,7 @@ enum {
 	OPT_UNDO,
 	OPT_CHDIR, OPT_HELP, OPT_VERSION, OPT_COMPLETION, OPT_STRIP, OPT_DIRECTORY,
 	OPT_REVERSE, OPT_INCLUDE, OPT_EXCLUDE, OPT_VERBOSE,
-	OPT_PREDICTIONS, OPT_BASES, OPT_RESULTS,
+	OPT_PREDICTIONS, OPT_DATASET, OPT_RESULTS,
 	OPT_INPUT,   /* an input (a file, or a --list pattern) */
 	OPT_INPUTS   /* more than one */
 };
@@ -136,23 +136,6 @@ static const cli_option options[] = {
 	{ OPT_EACH, 0, "each", CLI_NEGFLAG, FIELD(each),
 	  .help = "with --branch: each input on its own branch\n"
 		  "<name>-1, <name>-2, ... from the same base" },
-	{ OPT_PREDICTIONS, 0, "predictions", CLI_VALUE, FIELD_STR(predictions),
-	  .cmdmode = AA_LAND_BRANCH, .argh = "<file>", .missing = "a file",
-	  .flags = CLI_NONEMPTY,
-	  .help = "a branch per prediction (SWE-bench JSON or JSON Lines,\n"
-		  "or a manifest), each on its own base; results as JSON Lines",
-	  .conflicts = B(INPUT) | B(BASE) | B(JSON) | B(PATCH) | B(EACH) |
-		       B(STAT) | B(NUMSTAT) | B(SUMMARY) | B(DIFF) | B(APPLY) |
-		       B(RECOVER) | B(LIST) | B(REVIEW) | B(UNDO) | B(VERBOSE),
-	  .conflict_msg = "--predictions takes no input file and none of --base, --each, --json, --patch, -v, a preview, --recover, --list, --review or --undo" },
-	{ OPT_BASES, 0, "bases", CLI_VALUE, FIELD_STR(bases), .argh = "<file>",
-	  .missing = "a file", .flags = CLI_NONEMPTY,
-	  .help = "with --predictions: dataset rows giving each\n"
-		  "instance's base_commit" },
-	{ OPT_RESULTS, 0, "results", CLI_VALUE, FIELD_STR(results),
-	  .argh = "<file>", .missing = "a file", .flags = CLI_NONEMPTY,
-	  .help = "with --predictions: write the results there,\n"
-		  "not to standard output" },
 	{ OPT_CHECK, 0, "check", CLI_FLAG, NO_FIELD, .cmdmode = AA_LAND_CHECK,
 	  .help = "validate only; write nothing" },
 	{ OPT_FORMAT, 0, "format", CLI_VALUE, NO_FIELD, .argh = "<name>",
@@ -191,6 +174,23 @@ static const cli_option options[] = {
 	{ OPT_FORCE, 0, "force", CLI_NEGFLAG, FIELD(o.land.force),
 	  .help = "replace an existing branch" },
 	{ OPT_FORCE, 'f', NULL, CLI_NEGFLAG, FIELD(o.land.force), .help = NULL },
+	{ OPT_PREDICTIONS, 0, "predictions", CLI_VALUE, FIELD_STR(predictions),
+	  .cmdmode = AA_LAND_BRANCH, .argh = "<file>", .missing = "a file",
+	  .flags = CLI_NONEMPTY,
+	  .help = "a branch per prediction, each on its own base\n"
+		  "(SWE-bench or a manifest); results as JSON Lines",
+	  .conflicts = B(INPUT) | B(BASE) | B(JSON) | B(PATCH) | B(EACH) |
+		       B(STAT) | B(NUMSTAT) | B(SUMMARY) | B(DIFF) | B(APPLY) |
+		       B(RECOVER) | B(LIST) | B(REVIEW) | B(UNDO) | B(VERBOSE),
+	  .conflict_msg = "--predictions takes no input file and none of --base, --each, --json, --patch, -v, a preview, --recover, --list, --review or --undo" },
+	{ OPT_DATASET, 0, "dataset", CLI_VALUE, FIELD_STR(dataset), .argh = "<file>",
+	  .missing = "a file", .flags = CLI_NONEMPTY,
+	  .help = "with --predictions: the dataset rows giving\n"
+		  "each instance its base_commit" },
+	{ OPT_RESULTS, 0, "results", CLI_VALUE, FIELD_STR(results),
+	  .argh = "<file>", .missing = "a file", .flags = CLI_NONEMPTY,
+	  .help = "with --predictions: write the results there,\n"
+		  "not to standard output" },
 	{ OPT_ALLOW_DELETE, 0, "allow-delete", CLI_NEGFLAG,
 	  FIELD(o.plan.allow_delete),
 	  .help = "confirm deletions under --strict" },
@@ -515,8 +515,8 @@ static void finish_args(cli *c, cli_parser *p)
 	if (c->nfiles > 1)
 		p->given |= B(INPUTS);
 	cli_check_conflicts(p);
-	if ((c->bases || c->results) && !c->predictions)
-		cli_fatal(p, "--bases and --results need --predictions");
+	if ((c->dataset || c->results) && !c->predictions)
+		cli_fatal(p, "--dataset and --results need --predictions");
 	/* the branches' prefix: --branch's value, else "predictions" */
 	if (c->predictions && !c->o.land.branch)
 		c->o.land.branch = "predictions";
@@ -801,7 +801,7 @@ static int run_predictions(cli *c, git_repository *repo)
 	}
 	po.apply = &c->o;
 	po.file = c->predictions;
-	po.bases = c->bases;
+	po.dataset = c->dataset;
 	po.results = out;
 	if (!c->report.quiet && isatty(STDERR_FILENO)) {
 		clock_gettime(CLOCK_MONOTONIC, &pr.start);

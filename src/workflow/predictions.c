@@ -20,7 +20,7 @@
 #include "aiapply/predictions.h"
 #include "aiapply/report.h"
 #include "workflow/apply_internal.h"
-#include "workflow/predictions.h"
+#include "workflow/predictions_read.h"
 #include "util/util.h"
 
 /* Predictions planned and built before their objects go to disk. */
@@ -117,13 +117,13 @@ static int read_predictions(const aa_predictions_opts *o, aa_predictions *out,
 						   : "predictions";
 	int r = read_file(o->file, &text, d);
 
-	if (!r && o->bases)
-		r = read_file(o->bases, &rows, d);
-	if (!r && o->bases)
-		r = aa_base_map_read(rows.ptr, rows.len, o->bases, &bases, d);
+	if (!r && o->dataset)
+		r = read_file(o->dataset, &rows, d);
+	if (!r && o->dataset)
+		r = aa_base_map_read(rows.ptr, rows.len, o->dataset, &bases, d);
 	if (!r)
 		r = aa_predictions_read(text.ptr, text.len, name,
-					o->bases ? &bases : NULL, prefix, out, d);
+					o->dataset ? &bases : NULL, prefix, out, d);
 	aa_base_map_free(&bases);
 	aa_buf_free(&rows);
 	aa_buf_free(&text);
@@ -138,7 +138,8 @@ static void refuse_records(prun *v, size_t n)
 
 	for (i = 0; i < n; i++)
 		if (v[i].p->error)
-			refuse(&v[i], v[i].p->empty ? AA_PRED_EMPTY : AA_PRED_RECORD,
+			refuse(&v[i], v[i].p->empty ? AA_PRED_EMPTY :
+				      v[i].p->no_base ? AA_PRED_BASE : AA_PRED_RECORD,
 			       v[i].p->error);
 }
 

@@ -1,13 +1,13 @@
 /*
  * --predictions: the file's records and their branch names
- * (src/workflow/predictions.h; Documentation/workflows.md, "##
+ * (src/workflow/predictions_read.h; Documentation/workflows.md, "##
  * Predictions"). No repository here.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "workflow/predictions.h"
+#include "workflow/predictions_read.h"
 #include "util/util.h"
 
 /* ---- branch names ---- */
@@ -169,9 +169,10 @@ static int read_swebench(aa_prediction *r, const cJSON *o, const char *key,
 	}
 	if (set_answer(r, patch) < 0)
 		return -1;
+	r->no_base = !base;
 	if (!base)
-		return set_error(r, bases ? "%s: no base_commit in the record nor in --bases"
-				 : "%s: no base_commit (give the dataset's rows with --bases)",
+		return set_error(r, bases ? "%s: no base_commit in the record nor in --dataset"
+				 : "%s: no base_commit (give the dataset's rows with --dataset)",
 				 id);
 	return 0;
 }
@@ -185,8 +186,10 @@ static int read_manifest(aa_prediction *r, const cJSON *o)
 	r->base = dup_or_null(field(o, "base"));
 	if (!r->name || !*r->name)
 		return set_error(r, "%s", "a manifest record needs a \"name\"");
-	if (!r->base || !*r->base)
+	if (!r->base || !*r->base) {
+		r->no_base = 1;
 		return set_error(r, "%s: a manifest record needs a \"base\"", r->name);
+	}
 	if (answer && file)
 		return set_error(r, "%s: \"answer\" and \"answer_file\" both given", r->name);
 	if (file)
@@ -243,25 +246,19 @@ static int parse_error(const char *data, size_t len, const char *name,
 }
 
 /* A JSON list or an object of records (keyed by instance_id). */
-static int read_document(const char *data, size_t len, const char *name,
+static int read_document(cJSON *doc, const char *name,
 			 const aa_base_map *bases, aa_predictions *out,
 			 aa_diags *d)
 {
-	cJSON *doc = cJSON_ParseWithLength(data, len), *it;
-	int r = 0;
+	cJSON *it;
 
-	if (!doc)
-		return parse_error(data, len, name, d);
 	cJSON_ArrayForEach(it, doc) {
 		if (grow_records(out) < 0 ||
 		    read_record(&out->v[out->n - 1], it,
-				cJSON_IsObject(doc) ? it->string : NULL, bases) < 0) {
-			r = aa_oom(d, (aa_pos){ name, 0 }, NULL);
-			break;
-		}
+				cJSON_IsObject(doc) ? it->string : NULL, bases) < 0)
+			return aa_oom(d, (aa_pos){ name, 0 }, NULL);
 	}
-	cJSON_Delete(doc);
-	return r;
+	return 0;
 }
 
 /* JSON Lines: a line that does not parse is its record's error. */
@@ -301,37 +298,36 @@ static int read_lines(const char *data, size_t len, const char *name,
 	return 0;
 }
 
-/* The first byte that is not white space, or 0. */
-static char first_byte(const char *data, size_t len)
+/* A record of its own, not an object of records: it has a record's field. */
+static int is_record(const cJSON *o)
 {
-	size_t i = aa_json_skip_ws(data, len, 0);
-
-	return i < len ? data[i] : 0;
+	return field(o, "instance_id") || field(o, "model_patch") ||
+	       field(o, "name") || field(o, "answer") || field(o, "answer_file") ||
+	       field(o, "base_commit");
 }
 
 /*
- * A list or an object over several lines is one document; JSON Lines
- * are objects one a line, so a document whose first line is a whole
- * object is JSON Lines.
+ * The file as one document (*doc: a list, or an object of records),
+ * or JSON Lines (*doc NULL; one record alone on its line is JSON Lines
+ * too). A file that starts with '[' and does not parse is refused as a
+ * whole: -1 with the error in d.
  */
-static int is_document(const char *data, size_t len)
+static int parse_document(const char *data, size_t len, const char *name,
+			  cJSON **doc, aa_diags *d)
 {
-	char c = first_byte(data, len);
-	size_t i, end;
-	cJSON *o;
-	int one_line;
+	size_t i = aa_json_skip_ws(data, len, 0);
 
-	if (c == '[')
-		return 1;
-	if (c != '{')
+	*doc = NULL;
+	if (i >= len || (data[i] != '[' && data[i] != '{'))
 		return 0;
-	i = aa_json_skip_ws(data, len, 0);
-	for (end = i; end < len && data[end] != '\n'; end++)
-		;
-	o = cJSON_ParseWithLength(data + i, end - i);
-	one_line = o != NULL;
-	cJSON_Delete(o);
-	return !one_line;
+	*doc = cJSON_ParseWithLength(data, len);
+	if (!*doc && data[i] == '[')
+		return parse_error(data, len, name, d);
+	if (*doc && (cJSON_IsArray(*doc) || !is_record(*doc)))
+		return 0;
+	cJSON_Delete(*doc);
+	*doc = NULL;
+	return 0;
 }
 
 int aa_predictions_read(const char *data, size_t len, const char *name,
@@ -341,11 +337,14 @@ int aa_predictions_read(const char *data, size_t len, const char *name,
 	aa_buf b = AA_BUF_INIT;
 	size_t i;
 	int r;
+	cJSON *doc;
 
 	memset(out, 0, sizeof(*out));
-	r = is_document(data, len)
-		    ? read_document(data, len, name, bases, out, d)
-		    : read_lines(data, len, name, bases, out, d);
+	r = parse_document(data, len, name, &doc, d);
+	if (!r)
+		r = doc ? read_document(doc, name, bases, out, d)
+			: read_lines(data, len, name, bases, out, d);
+	cJSON_Delete(doc);
 	for (i = 0; !r && i < out->n; i++) {
 		aa_prediction *p = &out->v[i];
 		const char *parts[2] = { p->model, p->name };
@@ -382,7 +381,7 @@ void aa_predictions_free(aa_predictions *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* ---- --bases ---- */
+/* ---- --dataset ---- */
 
 static int add_base(aa_base_map *m, size_t *cap, const cJSON *o,
 		    const char *key)
@@ -442,12 +441,12 @@ int aa_base_map_read(const char *data, size_t len, const char *name,
 	size_t cap = 0;
 	int r = 0;
 
-	memset(m, 0, sizeof(*m));
-	if (is_document(data, len)) {
-		cJSON *doc = cJSON_ParseWithLength(data, len), *it;
+	cJSON *doc, *it;
 
-		if (!doc)
-			return parse_error(data, len, name, d);
+	memset(m, 0, sizeof(*m));
+	if (parse_document(data, len, name, &doc, d) < 0)
+		return -1;
+	if (doc) {
 		cJSON_ArrayForEach(it, doc)
 			if (!r && add_base(m, &cap, it, cJSON_IsObject(doc) ?
 					   it->string : NULL) < 0)

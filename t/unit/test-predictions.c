@@ -8,7 +8,7 @@
 #include "unit.h"
 #include "aiapply/common.h"
 #include "land/refname.h"
-#include "workflow/predictions.h"
+#include "workflow/predictions_read.h"
 
 struct branch_case {
 	const char *model, *name;
@@ -174,7 +174,7 @@ static void test_bases_and_list(void **state)
 	assert_null(p.v[0].error);
 	assert_int_equal(p.v[0].line, 0);
 	assert_int_equal(p.v[1].record, 2);
-	assert_non_null(strstr(p.v[1].error, "--bases"));
+	assert_non_null(strstr(p.v[1].error, "--dataset"));
 	aa_predictions_free(&p);
 	aa_base_map_free(&m);
 	aa_diags_free(&d);

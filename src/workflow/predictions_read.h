@@ -3,8 +3,8 @@
  * branch name each lands on (Documentation/workflows.md, "##
  * Predictions"). Pure: no repository; the run is predictions.c.
  */
-#ifndef AA_PREDICTIONS_H
-#define AA_PREDICTIONS_H
+#ifndef AA_PREDICTIONS_READ_H
+#define AA_PREDICTIONS_READ_H
 
 #include <stddef.h>
 #include "aiapply/common.h"
@@ -22,6 +22,7 @@ typedef struct aa_prediction {
 	char *branch;       /* <prefix>/<model>/<name>, made a branch name */
 	char *error;        /* a record that cannot land: why */
 	int empty;          /* ... the model made no change */
+	int no_base;        /* ... no base given */
 } aa_prediction;
 
 typedef struct aa_predictions {
@@ -29,7 +30,7 @@ typedef struct aa_predictions {
 	size_t n, cap;
 } aa_predictions;
 
-/* base_commit of each instance_id (--bases: SWE-bench's dataset rows). */
+/* base_commit of each instance_id (--dataset: SWE-bench's dataset rows). */
 typedef struct aa_base_row {
 	char *id;
 	char *commit;
