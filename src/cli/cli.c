@@ -799,6 +799,12 @@ static int run_predictions(cli *c, git_repository *repo)
 		aa_diags_free(&d);
 		return code;
 	}
+	/*
+	 * libgit2's object cache (256 MiB by default) kept every
+	 * prediction's new trees and commits: memory grew with their
+	 * number. A run reads each base once; 32 MiB holds a base's trees.
+	 */
+	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)32 << 20);
 	po.apply = &c->o;
 	po.file = c->predictions;
 	po.dataset = c->dataset;
