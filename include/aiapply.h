@@ -47,6 +47,7 @@
 #include "aiapply/color.h"
 #include "aiapply/config.h"
 #include "aiapply/apply.h"
+#include "aiapply/predictions.h"
 #include "aiapply/list.h"
 #include "aiapply/report.h"
 #include "aiapply/review.h"

@@ -199,6 +199,8 @@ test_expect_success '-h prints the usage generated from the table, as it always 
 	                    [--force] [--allow-delete] [--3way] [-p] [--stat] [--numstat]
 	                    [--summary] [--diff] [--apply] [--json] [-q | -v] [-R]
 	                    [--include=<pattern>] [--exclude=<pattern>] [-C <dir>] [<file>...]
+	   or: git ai-apply --predictions=<file> [--dataset=<file>] [--results=<file>]
+	                    [--branch=<prefix>] [<landing option>...] [-C <dir>]
 	   or: git ai-apply --recover [-C <dir>]
 	   or: git ai-apply --list [--json] [-C <dir>] [<pattern>]
 	   or: git ai-apply --review [--json] [-C <dir>]
@@ -226,6 +228,13 @@ test_expect_success '-h prints the usage generated from the table, as it always 
 	    --base=<rev>       base commit for --branch (default HEAD)
 	    -m <msg>           commit message for --branch
 	    --force            replace an existing branch
+	    --predictions=<file>
+	                       a branch per prediction, each on its own base
+	                       (SWE-bench or a manifest); results as JSON Lines
+	    --dataset=<file>   with --predictions: the dataset rows giving
+	                       each instance its base_commit
+	    --results=<file>   with --predictions: write the results there,
+	                       not to standard output
 	    --allow-delete     confirm deletions under --strict
 	    -3, --3way         write a conflicting merge with conflict markers and
 	                       index stages 1-3 instead of refusing (exit status 1)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <git2.h>
 
@@ -40,6 +41,8 @@ static const char synopsis[] =
 	"                    [--force] [--allow-delete] [--3way] [-p] [--stat] [--numstat]\n"
 	"                    [--summary] [--diff] [--apply] [--json] [-q | -v] [-R]\n"
 	"                    [--include=<pattern>] [--exclude=<pattern>] [-C <dir>] [<file>...]\n"
+	"   or: git ai-apply --predictions=<file> [--dataset=<file>] [--results=<file>]\n"
+	"                    [--branch=<prefix>] [<landing option>...] [-C <dir>]\n"
 	"   or: git ai-apply --recover [-C <dir>]\n"
 	"   or: git ai-apply --list [--json] [-C <dir>] [<pattern>]\n"
 	"   or: git ai-apply --review [--json] [-C <dir>]\n"
@@ -54,6 +57,9 @@ typedef struct cli {
 	const char *chdir_to;
 	int recover;          /* --recover */
 	int each;             /* --each: one suggestion branch per input */
+	const char *predictions; /* --predictions=<file>: a branch each */
+	const char *dataset;  /* --dataset=<file>: the instances' base commits */
+	const char *results;  /* --results=<file>: the records (else stdout) */
 	int list;             /* --list [<pattern>] */
 	int review;           /* --review */
 	int undo;             /* --undo */
@@ -81,6 +87,7 @@ enum {
 	OPT_UNDO,
 	OPT_CHDIR, OPT_HELP, OPT_VERSION, OPT_COMPLETION, OPT_STRIP, OPT_DIRECTORY,
 	OPT_REVERSE, OPT_INCLUDE, OPT_EXCLUDE, OPT_VERBOSE,
+	OPT_PREDICTIONS, OPT_DATASET, OPT_RESULTS,
 	OPT_INPUT,   /* an input (a file, or a --list pattern) */
 	OPT_INPUTS   /* more than one */
 };
@@ -167,6 +174,23 @@ static const cli_option options[] = {
 	{ OPT_FORCE, 0, "force", CLI_NEGFLAG, FIELD(o.land.force),
 	  .help = "replace an existing branch" },
 	{ OPT_FORCE, 'f', NULL, CLI_NEGFLAG, FIELD(o.land.force), .help = NULL },
+	{ OPT_PREDICTIONS, 0, "predictions", CLI_VALUE, FIELD_STR(predictions),
+	  .cmdmode = AA_LAND_BRANCH, .argh = "<file>", .missing = "a file",
+	  .flags = CLI_NONEMPTY,
+	  .help = "a branch per prediction, each on its own base\n"
+		  "(SWE-bench or a manifest); results as JSON Lines",
+	  .conflicts = B(INPUT) | B(BASE) | B(JSON) | B(PATCH) | B(EACH) |
+		       B(STAT) | B(NUMSTAT) | B(SUMMARY) | B(DIFF) | B(APPLY) |
+		       B(RECOVER) | B(LIST) | B(REVIEW) | B(UNDO) | B(VERBOSE),
+	  .conflict_msg = "--predictions takes no input file and none of --base, --each, --json, --patch, -v, a preview, --recover, --list, --review or --undo" },
+	{ OPT_DATASET, 0, "dataset", CLI_VALUE, FIELD_STR(dataset), .argh = "<file>",
+	  .missing = "a file", .flags = CLI_NONEMPTY,
+	  .help = "with --predictions: the dataset rows giving\n"
+		  "each instance its base_commit" },
+	{ OPT_RESULTS, 0, "results", CLI_VALUE, FIELD_STR(results),
+	  .argh = "<file>", .missing = "a file", .flags = CLI_NONEMPTY,
+	  .help = "with --predictions: write the results there,\n"
+		  "not to standard output" },
 	{ OPT_ALLOW_DELETE, 0, "allow-delete", CLI_NEGFLAG,
 	  FIELD(o.plan.allow_delete),
 	  .help = "confirm deletions under --strict" },
@@ -491,6 +515,11 @@ static void finish_args(cli *c, cli_parser *p)
 	if (c->nfiles > 1)
 		p->given |= B(INPUTS);
 	cli_check_conflicts(p);
+	if ((c->dataset || c->results) && !c->predictions)
+		cli_fatal(p, "--dataset and --results need --predictions");
+	/* the branches' prefix: --branch's value, else "predictions" */
+	if (c->predictions && !c->o.land.branch)
+		c->o.land.branch = "predictions";
 	check_library_rules(c, p);
 	check_preview(c, p);
 	/* --check predicts the landing's exit status: a conflict is exit 1 */
@@ -713,6 +742,98 @@ static int run_each(cli *c, git_repository *repo)
 	return code;
 }
 
+/* ---- --predictions: a branch per prediction ---- */
+
+/* git's progress.c: a line on a terminal, redrawn, "done" at the end. */
+typedef struct progress {
+	struct timespec start, last;
+	int percent;
+} progress;
+
+static double seconds_since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) +
+	       (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+/* Redrawn when the percentage changes or a second went by. */
+static void show_progress(size_t done, size_t total, void *payload)
+{
+	progress *pr = payload;
+	int percent = total ? (int)(done * 100 / total) : 100;
+	double all = seconds_since(&pr->start);
+
+	if (percent == pr->percent && seconds_since(&pr->last) < 1 && done < total)
+		return;
+	pr->percent = percent;
+	clock_gettime(CLOCK_MONOTONIC, &pr->last);
+	fprintf(stderr, "Landing predictions: %3d%% (%zu/%zu), %.0f/s%s", percent,
+		done, total, all > 0 ? (double)done / all : 0.0,
+		done < total ? "\r" : ", done.\n");
+}
+
+/*
+ * --predictions (src/workflow/predictions.c lands them): the records on
+ * standard output or --results, the summary on standard error (not with
+ * -q), exit status as --each.
+ */
+static int run_predictions(cli *c, git_repository *repo)
+{
+	aa_predictions_opts po;
+	aa_predictions_summary sum;
+	aa_diags d = AA_DIAGS_INIT;
+	progress pr;
+	FILE *out = stdout;
+	int code;
+
+	memset(&po, 0, sizeof(po));
+	memset(&pr, 0, sizeof(pr));
+	pr.percent = -1;
+	if (c->results && !(out = fopen(c->results, "w"))) {
+		aa_error(&d, (aa_pos){ NULL, 0 }, NULL, "cannot open '%s': %s",
+			 aa_qpath(c->results), strerror(errno));
+		code = print_stopped(c, &d);
+		aa_diags_free(&d);
+		return code;
+	}
+	/*
+	 * libgit2's object cache (256 MiB by default) kept every
+	 * prediction's new trees and commits: memory grew with their
+	 * number. A run reads each base once; 32 MiB holds a base's trees.
+	 */
+	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)32 << 20);
+	po.apply = &c->o;
+	po.file = c->predictions;
+	po.dataset = c->dataset;
+	po.results = out;
+	if (!c->report.quiet && isatty(STDERR_FILENO)) {
+		clock_gettime(CLOCK_MONOTONIC, &pr.start);
+		pr.last = pr.start;
+		po.progress = show_progress;
+		po.payload = &pr;
+	}
+	code = aa_apply_predictions(repo, &po, &sum, &d);
+	if (out != stdout && fclose(out) != 0) {
+		aa_error(&d, (aa_pos){ NULL, 0 }, NULL, "cannot write '%s': %s",
+			 aa_qpath(c->results), strerror(errno));
+		code = EXIT_FATAL;
+	} else if (out == stdout) {
+		fflush(stdout);
+	}
+	if (!sum.total && d.nerrors)
+		code = print_stopped(c, &d);
+	else {
+		aa_report_diags_color(stderr, &d, &c->err_color);
+		if (!c->report.quiet)
+			aa_predictions_summary_print(stderr, &sum);
+	}
+	aa_diags_free(&d);
+	return code;
+}
+
 /* --list [<pattern>]: the suggestion branches; 128 when one cannot be read. */
 static int run_list(cli *c, git_repository *repo)
 {
@@ -908,8 +1029,10 @@ int main(int argc, char **argv)
 	else if (c.undo)
 		code = run_undo(&c, repo);
 	else {
-		hint_stdin(&c);
-		code = c.each ? run_each(&c, repo) : run(&c, repo);
+		if (!c.predictions)
+			hint_stdin(&c);
+		code = c.predictions ? run_predictions(&c, repo) :
+		       c.each ? run_each(&c, repo) : run(&c, repo);
 	}
 out:
 	git_repository_free(repo);

@@ -105,12 +105,37 @@ static int read_one_input(git_repository *repo, const char *file,
 	return 0;
 }
 
+/*
+ * An answer given as text: copied, so the inputs own their bytes as
+ * when read from a file; no directory (it lies in no work tree).
+ */
+static int text_input(const aa_text_input *t, aa_apply_inputs *in,
+		      aa_diags *d)
+{
+	size_t i = in->n;
+	const char *name = t->name ? t->name : "answer";
+
+	if (t->len > AA_MAX_INPUT_SIZE)
+		return aa_error(d, (aa_pos){ name, 0 }, NULL,
+				"input larger than %u bytes", AA_MAX_INPUT_SIZE);
+	if (!(in->bufs[i] = malloc(t->len + 1)))
+		return aa_oom(d, (aa_pos){ name, 0 }, NULL);
+	if (t->len)
+		memcpy(in->bufs[i], t->text, t->len);
+	in->bufs[i][t->len] = '\0';
+	in->n++;
+	in->v[i].name = name;
+	in->v[i].data = in->bufs[i];
+	in->v[i].len = t->len;
+	return 0;
+}
+
 static int read_inputs(const aa_apply_opts *o, git_repository *repo,
 		       aa_apply_inputs *in, aa_diags *d)
 {
 	static const char *const stdin_only[] = { "-" };
 	const char *const *files = o->nfiles ? o->files : stdin_only;
-	size_t n = o->nfiles ? o->nfiles : 1, i;
+	size_t n = o->ntexts ? o->ntexts : o->nfiles ? o->nfiles : 1, i;
 
 	in->v = calloc(n, sizeof(*in->v));
 	in->bufs = calloc(n, sizeof(*in->bufs));
@@ -118,7 +143,8 @@ static int read_inputs(const aa_apply_opts *o, git_repository *repo,
 	if (!in->v || !in->bufs || !in->dirs)
 		return aa_oom(d, AA_NOPOS, NULL);
 	for (i = 0; i < n; i++)
-		if (read_one_input(repo, files[i], in, d) < 0)
+		if ((o->ntexts ? text_input(&o->texts[i], in, d)
+			       : read_one_input(repo, files[i], in, d)) < 0)
 			return -1;
 	return 0;
 }
