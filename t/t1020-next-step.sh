@@ -424,8 +424,8 @@ test_expect_success 'standard input not a terminal: no hint' '
 
 test_expect_success TMUX 'standard input a terminal: how to paste and end; one Ctrl-D ends the answer' '
 	fresh s2 &&
-	test_when_finished "tmux_run kill-server 2>/dev/null || :" &&
-	tmux_run new-session -d -s aa -x 200 -y 50 \
+	test_when_finished tmux_stop &&
+	tmux_start -d -s aa -x 200 -y 50 \
 		"cd s2 && git ai-apply --check; echo EXIT=\$?; sleep 60" &&
 	wait_for "reading the answer from standard input: paste it, then press Ctrl-D on an empty line" &&
 	tmux_run load-buffer "$PWD/one.diff" &&
@@ -438,8 +438,8 @@ test_expect_success TMUX 'standard input a terminal: how to paste and end; one C
 
 test_expect_success TMUX 'standard input a terminal with -q: no hint' '
 	fresh s3 &&
-	test_when_finished "tmux_run kill-server 2>/dev/null || :" &&
-	tmux_run new-session -d -s aa -x 200 -y 50 \
+	test_when_finished tmux_stop &&
+	tmux_start -d -s aa -x 200 -y 50 \
 		"cd s3 && git ai-apply -q --check; echo EXIT=\$?; sleep 60" &&
 	sleep 1 &&
 	tmux_run send-keys -t aa C-d &&

@@ -731,8 +731,8 @@ test_expect_success 'a copy is one question' '
 
 test_expect_success TMUX 'a terminal session: the questions answered by keys' '
 	fresh t1 &&
-	test_when_finished "tmux_run kill-server 2>/dev/null || :" &&
-	tmux_run new-session -d -s aa -x 100 -y 50 \
+	test_when_finished tmux_stop &&
+	tmux_start -d -s aa -x 100 -y 50 \
 		"cd t1 && git ai-apply -p ../two.diff; echo EXIT=\$?; sleep 60" &&
 	wait_for "(1/2) Stage this hunk [y,n,q,a,d,e,?]?" &&
 	tmux_run send-keys -t aa y Enter &&
@@ -749,8 +749,8 @@ test_expect_success TMUX 'a terminal session: the questions answered by keys' '
 
 test_expect_success TMUX 'the answer on standard input: the keys come from the terminal' '
 	fresh t2 &&
-	test_when_finished "tmux_run kill-server 2>/dev/null || :" &&
-	tmux_run new-session -d -s aa -x 100 -y 50 \
+	test_when_finished tmux_stop &&
+	tmux_start -d -s aa -x 100 -y 50 \
 		"cd t2 && cat ../two.diff | git ai-apply -p; echo EXIT=\$?; sleep 60" &&
 	wait_for "(1/2) Stage this hunk [y,n,q,a,d,e,?]?" &&
 	tmux_run send-keys -t aa y Enter &&
@@ -765,8 +765,8 @@ test_expect_success TMUX 'the answer on standard input: the keys come from the t
 test_expect_success TMUX 'the answer as "-" on standard input: q on the terminal lands nothing' '
 	fresh t3 &&
 	(cd t3 && repo_snapshot pre) &&
-	test_when_finished "tmux_run kill-server 2>/dev/null || :" &&
-	tmux_run new-session -d -s aa -x 100 -y 50 \
+	test_when_finished tmux_stop &&
+	tmux_start -d -s aa -x 100 -y 50 \
 		"cd t3 && git ai-apply -p - <../two.diff; echo EXIT=\$?; sleep 60" &&
 	wait_for "(1/2) Stage this hunk [y,n,q,a,d,e,?]?" &&
 	tmux_run send-keys -t aa q Enter &&

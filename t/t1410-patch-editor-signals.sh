@@ -169,8 +169,8 @@ test_expect_success 'setup two hunks' '
 
 test_expect_success TMUX 'a terminal: the editor edits, the run gets the terminal back for the next question' '
 	rm -rf t-ok && cp -R repo t-ok &&
-	test_when_finished "tmux_run kill-server 2>/dev/null || :" &&
-	tmux_run new-session -d -s aa -x 100 -y 50 \
+	test_when_finished tmux_stop &&
+	tmux_start -d -s aa -x 100 -y 50 \
 		"cd t-ok && GIT_EDITOR=\"\\\"$PWD/quick-editor\\\"\" git-ai-apply -p ../two.diff; echo EXIT=\$?; sleep 60" &&
 	wait_for "(1/2) Stage this hunk" &&
 	tmux_run send-keys -t aa e Enter &&
@@ -186,8 +186,8 @@ test_expect_success TMUX 'a terminal: the editor edits, the run gets the termina
 test_expect_success TMUX 'a terminal: ^C while the editor is open ends the editor, its file and the run' '
 	rm -rf t-int && cp -R repo t-int &&
 	rm -f editor.pid sleep.pid &&
-	test_when_finished "tmux_run kill-server 2>/dev/null || :" &&
-	tmux_run new-session -d -s aa -x 100 -y 50 \
+	test_when_finished tmux_stop &&
+	tmux_start -d -s aa -x 100 -y 50 \
 		"cd t-int && TRASH=\"$PWD\" GIT_EDITOR=\"\\\"$PWD/slow-editor\\\"\" git-ai-apply -p ../two.diff; echo EXIT=\$?; sleep 60" &&
 	wait_for "(1/2) Stage this hunk" &&
 	tmux_run send-keys -t aa e Enter &&

@@ -418,13 +418,13 @@ test_expect_success 'killed before its second branch: the first landed, the othe
 . "$AA_TEST_DIR/lib/tmux.sh"
 
 test_expect_success TMUX 'on a terminal: a progress line (counts, rate, done); -q: none' '
-	test_when_finished "tmux_run kill-server 2>/dev/null || :" &&
-	tmux_run new-session -d -s aa -x 200 -y 50 \
+	test_when_finished tmux_stop &&
+	tmux_start -d -s aa -x 200 -y 50 \
 		"cd repo && git ai-apply --branch=tty --predictions=../preds.jsonl >/dev/null; echo EXIT=\$?; sleep 60" &&
 	wait_for "EXIT=0" &&
 	test_grep "Landing predictions: 100% (3/3), [0-9]*/s, done\." pane &&
-	tmux_run kill-server &&
-	tmux_run new-session -d -s aa -x 200 -y 50 \
+	tmux_stop &&
+	tmux_start -d -s aa -x 200 -y 50 \
 		"cd repo && git ai-apply -q --branch=tty2 --predictions=../preds.jsonl >/dev/null; echo EXIT=\$?; sleep 60" &&
 	wait_for "EXIT=0" &&
 	! grep "Landing predictions" pane
