@@ -403,6 +403,50 @@ static int plain_header_name(aa_dparser *P, const aa_dline *l,
 }
 
 /*
+ * git's is_dev_null: "/dev/null" then a blank or the end of the line,
+ * whatever follows ("+++ /dev/null (nonexistent)", Subversion's
+ * pasted with spaces). 1 when so, -1 when "/dev/null" runs straight
+ * into more text ("/dev/null+++ b/x", two header lines run together),
+ * which git reads as a file name, else 0.
+ */
+static int dev_null_side(const char *s, size_t len)
+{
+	if (len < 9 || memcmp(s, "/dev/null", 9))
+		return 0;
+	if (len == 9 || aa_is_blank(s[9]))
+		return 1;
+	return -1;
+}
+
+static int dev_null_run_on(aa_dparser *P, const aa_dline *l)
+{
+	return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
+			"'%.3s' names %s: /dev/null runs into other text, "
+			"which git apply reads as a file name (two header "
+			"lines run together?); write /dev/null alone or the "
+			"file's name", l->s, aa_qtext(l->s + 4, l->len - 4, 80));
+}
+
+/*
+ * A quoted name with fewer components than -p<n> strips (git's
+ * find_name_gnu gives up on `"a/"sub/file1` under -p2): git reads the
+ * line again as an unquoted name, quotes and all (find_name_common).
+ */
+static int quoted_too_short(const aa_dparser *P, const aa_buf *b)
+{
+	dname tmp = { NULL, 0 };
+	int r;
+
+	if (!P->o->strip_given || !P->o->strip || !b->ptr)
+		return 0;
+	if (dname_set(&tmp, b->ptr, b->len) < 0)
+		return 0;
+	r = strip_components(&tmp, P->o->strip) < 0;
+	dname_free(&tmp);
+	return r;
+}
+
+/*
  * "--- NAME[\tTIME]" or "+++ ...": sets *name (prefix stripped) or
  * *null, and *epoch when TIME is the epoch.
  */
@@ -413,9 +457,22 @@ static int header_name(aa_dparser *P, const aa_dline *l, const char *prefix,
 	size_t len = l->len - 4;
 	aa_buf b = AA_BUF_INIT;
 	int quoted = len && s[0] == '"';
-	int r = quoted ? quoted_header_name(P, l, s, len, &b, epoch)
-		       : plain_header_name(P, l, s, len, &b, epoch);
+	int dev_null = P->o->strict ? 0 : dev_null_side(s, len);
+	int r;
 
+	if (dev_null < 0)
+		return dev_null_run_on(P, l);
+	if (dev_null) {
+		*null = 1;
+		return 0;
+	}
+	r = quoted ? quoted_header_name(P, l, s, len, &b, epoch)
+		   : plain_header_name(P, l, s, len, &b, epoch);
+	if (!r && quoted && !P->o->strict && quoted_too_short(P, &b)) {
+		aa_buf_clear(&b);
+		quoted = 0;
+		r = plain_header_name(P, l, s, len, &b, epoch);
+	}
 	if (!r && !quoted && b.len == 9 && !memcmp(b.ptr, "/dev/null", 9)) {
 		*null = 1;
 	} else if (!r) {
@@ -1340,12 +1397,25 @@ static void fdiff_free(fdiff *f)
 
 typedef enum fstart { START_GIT, START_PLAIN, START_BARE } fstart;
 
+/*
+ * A git diff that changes more than content (git's metadata_changes):
+ * it needs no hunk, with or without a "---" / "+++" pair (git diff
+ * writes the pair for a deleted empty file; a rename's pair may repeat
+ * the names).
+ */
+static int git_metadata_change(const fdiff *f)
+{
+	return f->git && (f->rename || f->copy || f->new_file || f->deleted ||
+			  (f->old_mode && f->new_mode && f->old_mode != f->new_mode));
+}
+
 static int read_hunks(aa_dparser *P, fdiff *f, fstart how)
 {
 	aa_dline l;
 
-	if (!aa_diff_peek(P, 0, &l) || !aa_diff_starts(&l, "@@")) {
-		if (how == START_GIT && !f->have_names)
+	if (!aa_diff_peek(P, 0, &l) || !aa_diff_is_hunk_header(P, &l)) {
+		if (how == START_GIT &&
+		    (!f->have_names || (!P->o->strict && git_metadata_change(f))))
 			return 0;
 		return aa_error(P->d, f->pos, NULL,
 				P->o->strict ? INVALID "no hunk after the file header"
@@ -1507,11 +1577,11 @@ static int top_line(run *R, const aa_dline *l)
 	if (aa_diff_starts(l, "--- ") && aa_diff_peek(P, 1, &n) &&
 	    aa_diff_starts(&n, "+++ "))
 		return file_diff(R, l, START_PLAIN);
-	if (aa_diff_starts(l, "@@") && P->only_path && !P->o->strict)
+	if (aa_diff_is_hunk_header(P, l) && P->only_path && !P->o->strict)
 		return file_diff(R, l, START_BARE);
 	if (P->o->strict && !is_blank_line(l))
 		return strict_stray_line(P, l);
-	if (aa_diff_starts(l, "@@"))
+	if (aa_diff_is_hunk_header(P, l))
 		return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
 				"hunk without a file header "
 				"('--- a/<path>' and '+++ b/<path>')");

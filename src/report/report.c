@@ -740,14 +740,24 @@ static void print_numstat(FILE *out, aa_session *s, const aa_plan *plan,
 }
 
 /* The base mode of a moved file: its source's entry in the plan. */
-static uint32_t source_mode(const aa_plan *plan, const aa_change *c)
+/*
+ * The mode a moved file had: its source's change (a rename), else the
+ * base entry (a copy leaves the source untouched), else its own mode.
+ */
+static uint32_t source_mode(aa_session *s, const aa_plan *plan,
+			    const aa_change *c)
 {
+	uint32_t mode = 0;
+	aa_oid oid;
 	size_t i;
 
 	for (i = 0; i < plan->nchanges; i++)
 		if (plan->changes[i].base_exists &&
 		    !strcmp(plan->changes[i].path, c->renamed_from))
 			return plan->changes[i].base_mode;
+	if (s && s->snap.lookup &&
+	    s->snap.lookup(s->snap.ctx, c->renamed_from, &mode, &oid) == 0 && mode)
+		return mode;
 	return c->mode;
 }
 
@@ -812,7 +822,7 @@ static void print_git_summary(FILE *out, aa_session *s, const aa_plan *plan,
 
 		if (st == 'R' || st == 'C') {
 			print_rename(out, s, c);
-			from = source_mode(plan, c);
+			from = source_mode(s, plan, c);
 			if (from != c->mode)
 				fprintf(out, " mode change %06o => %06o %s\n",
 					from, c->mode, aa_qname(c->path));
@@ -869,8 +879,12 @@ static void print_meta(FILE *out, const aa_color *c, const char *fmt, ...)
 	fprintf(out, "%s\n", COL(c, RESET));
 }
 
-/* The "diff --git" line and git's extended headers (not ---/+++). */
-static void print_git_header(FILE *out, const aa_change *c, const aa_color *col)
+/*
+ * The "diff --git" line and git's extended headers (not ---/+++), in
+ * git's order: a moved file's mode change comes before its names.
+ */
+static void print_git_header(FILE *out, aa_session *s, const aa_plan *plan,
+			     const aa_change *c, const aa_color *col)
 {
 	const char *from = c->renamed_from && !c->base_exists ? c->renamed_from : c->path;
 
@@ -879,7 +893,12 @@ static void print_git_header(FILE *out, const aa_change *c, const aa_color *col)
 		   aa_qpathp("b/", c->path));
 	if (!c->base_exists && c->renamed_from) {
 		const char *verb = c->copied ? "copy" : "rename";
+		uint32_t old_mode = source_mode(s, plan, c);
 
+		if (c->exists && old_mode != c->mode) {
+			print_meta(out, col, "old mode %06o", old_mode);
+			print_meta(out, col, "new mode %06o", c->mode);
+		}
 		print_meta(out, col, "%s from %s", verb, aa_qpath(c->renamed_from));
 		print_meta(out, col, "%s to %s", verb, aa_qpath(c->path));
 	}
@@ -944,7 +963,7 @@ static void print_diff(FILE *out, aa_session *s, const aa_plan *plan,
 
 		if (is_rename_source(src, plan, c) || load_sides(s, c, &sd) < 0)
 			continue;
-		print_git_header(out, c, color);
+		print_git_header(out, s, plan, c, color);
 		aa_report_color_file(&k.dc, color, sd.old.ptr ? sd.old.ptr : "",
 				     sd.old.len, sd.new_data, sd.new_len);
 		if (git_patch_from_buffers(&patch, sd.old.ptr ? sd.old.ptr : "",
