@@ -274,4 +274,145 @@ test_expect_success '--diff of a copy with a mode change names the source mode' 
 	test_grep "mode change 100644 => 100755 w" summary
 '
 
+# ---- --3way replays a recorded rerere resolution (git's t4108 5)
+
+test_expect_success 'setup: a conflict whose resolution rerere recorded' '
+	git init -q rr &&
+	(
+		cd rr &&
+		printf "1\n2\n3\n4\n5\n6\n7\n" >one &&
+		git add one &&
+		git commit -q -m initial &&
+		git branch side &&
+		printf "1\ntwo\n3\n4\n5\nsix\n7\n" >one &&
+		git commit -q -a -m main &&
+		git checkout -q side &&
+		printf "1\n2\n3\n4\nfive\n6\n7\n" >one &&
+		git commit -q -a -m side &&
+		git checkout -q - &&
+		git diff ...side >../rr.patch &&
+		git config rerere.enabled true &&
+		test_must_fail git merge --no-commit side >/dev/null &&
+		printf "1\ntwo\n3\n4\nfive\nsix\n7\n" >one &&
+		git rerere &&
+		git reset -q --hard
+	)
+'
+
+test_expect_success '--3way conflict: the recorded resolution is replayed, the index keeps its stages' '
+	rm -rf rr1 && cp -R rr rr1 &&
+	test_expect_code 1 git -C rr1 ai-apply --3way ../rr.patch >out 2>err &&
+	printf "1\ntwo\n3\n4\nfive\nsix\n7\n" >expect &&
+	test_cmp expect rr1/one &&
+	test_grep "git rerere: Resolved .one. using previous resolution" err &&
+	git -C rr1 ls-files -s one >stages &&
+	test_grep " 3	one" stages
+'
+
+test_expect_success '... as git apply --3way does' '
+	rm -rf rr2 && cp -R rr rr2 &&
+	git -C rr2 update-index -q --refresh &&
+	test_must_fail git -C rr2 apply --3way ../rr.patch 2>/dev/null &&
+	test_cmp rr2/one rr1/one
+'
+
+test_expect_success 'rerere.enabled=false: the markers stay, git rerere is not run' '
+	rm -rf rr3 && cp -R rr rr3 &&
+	git -C rr3 config rerere.enabled false &&
+	test_expect_code 1 git -C rr3 ai-apply --3way ../rr.patch >out 2>err &&
+	test_grep "^<<<<<<< ours" rr3/one &&
+	! grep "rerere" err
+'
+
+test_expect_success 'rerere.enabled unset: rr-cache decides, as git' '
+	rm -rf rr4 && cp -R rr rr4 &&
+	git -C rr4 config --unset rerere.enabled &&
+	test_expect_code 1 git -C rr4 ai-apply --3way ../rr.patch >out 2>err &&
+	test_grep "Resolved .one." err &&
+	rm -rf rr5 && cp -R rr rr5 &&
+	git -C rr5 config --unset rerere.enabled &&
+	rm -rf rr5/.git/rr-cache &&
+	test_expect_code 1 git -C rr5 ai-apply --3way ../rr.patch >out 2>err &&
+	test_grep "^<<<<<<< ours" rr5/one &&
+	test_path_is_missing rr5/.git/rr-cache
+'
+
+test_expect_success '--3way --cached: no markers in the work tree, rerere is not run (as git)' '
+	rm -rf rr6 && cp -R rr rr6 &&
+	test_expect_code 1 git -C rr6 ai-apply --3way --cached ../rr.patch >out 2>err &&
+	! grep "rerere" err &&
+	test_cmp rr/one rr6/one
+'
+
+# ---- previews report a binary patch from the patch alone (git apply --stat)
+
+test_expect_success 'setup: a git diff of binary changes without --binary' '
+	git init -q bin &&
+	(
+		cd bin &&
+		echo AIT >a && echo BIT >b && echo DIT >d &&
+		printf "x\000y\n" >gone &&
+		git add . &&
+		git commit -q -m base &&
+		echo git >a &&
+		printf "b\000b\n" >b &&
+		printf "new\000file\n" >e &&
+		rm gone &&
+		git add -N e &&
+		git diff >../bin.patch &&
+		git diff --binary >../bin-full.patch &&
+		git reset -q --hard
+	) &&
+	test_grep "^Binary files a/b and b/b differ" bin.patch &&
+	test_grep "^index [0-9a-f]*\.\.[0-9a-f]* " bin.patch
+'
+
+test_expect_success '--numstat: "-	-" for each binary patch, as git apply --numstat' '
+	git -C bin apply --numstat ../bin.patch >expect &&
+	git -C bin ai-apply --numstat ../bin.patch >actual &&
+	LC_ALL=C sort expect >expect.sorted &&
+	LC_ALL=C sort actual >actual.sorted &&
+	test_cmp expect.sorted actual.sorted &&
+	test_grep "^-	-	b$" actual
+'
+
+test_expect_success '--stat --summary: "Bin", create and delete modes, as git apply' '
+	git -C bin apply --stat --summary ../bin.patch >expect &&
+	git -C bin ai-apply --stat --summary ../bin.patch >actual &&
+	test_grep "^ b  *|  Bin$" actual &&
+	test_grep "^ create mode 100644 e$" actual &&
+	test_grep "^ delete mode 100644 gone$" actual &&
+	grep "files changed" expect >expect.total && grep "files changed" actual >actual.total &&
+	test_cmp expect.total actual.total
+'
+
+test_expect_success '... and a full binary patch whose result is in place already' '
+	rm -rf binwt && cp -R bin binwt &&
+	git -C binwt update-index -q --refresh &&
+	git -C binwt apply --index ../bin-full.patch &&
+	git -C binwt apply --numstat ../bin-full.patch >expect &&
+	git -C binwt ai-apply --numstat ../bin-full.patch >actual &&
+	test_grep "^-	-	b$" actual &&
+	test_grep "^-	-	e$" actual
+'
+
+test_expect_success '--diff of such a preview says the binary files differ' '
+	git -C bin ai-apply --diff ../bin.patch >shown &&
+	test_grep "^Binary files a/b and b/b differ$" shown &&
+	test_grep "^Binary files /dev/null and b/e differ$" shown
+'
+
+test_expect_success '--check and --apply keep the checks: abbreviated ids are refused (nothing written)' '
+	rm -rf rj && cp -R bin rj &&
+	(
+		cd rj &&
+		test_rejected --check ../bin.patch &&
+		test_grep "without full index line" err &&
+		test_rejected --apply --numstat ../bin.patch &&
+		test_grep "without full index line" err &&
+		test_rejected --check --numstat ../bin.patch &&
+		test_grep "without full index line" err
+	)
+'
+
 test_done

@@ -98,6 +98,13 @@ typedef struct aa_parse_opts {
 	 * the same locator, all or nothing.
 	 */
 	int reverse;
+	/*
+	 * Set by the pipeline: a preview (--stat, --numstat, --summary,
+	 * --diff without --apply). A binary patch is then reported from the
+	 * patch alone, as git apply --stat reports it: its ids need not be
+	 * full (plan.preview says the same to the planner).
+	 */
+	int preview;
 } aa_parse_opts;
 
 /* One --include (include = 1) or --exclude (0) rule: a wildmatch pattern. */
@@ -120,6 +127,11 @@ int aa_format_list(aa_buf *b, const char *sep);
 typedef struct aa_plan_opts {
 	int allow_delete;     /* --allow-delete (needed by --strict deletions) */
 	int threeway;         /* --3way: write a conflicting merge, do not refuse */
+	/*
+	 * Set by the pipeline for a preview (parse.preview): a binary change
+	 * is reported as the patch says, not checked against the files.
+	 */
+	int preview;
 	/*
 	 * Set by the pipeline: the landing could take --3way (1; 2: once
 	 * without --check; 0: --branch), so a conflict with the current

@@ -1355,7 +1355,8 @@ static int check_binary(aa_dparser *P, const fdiff *f)
 
 static int emit(aa_dparser *P, fdiff *f)
 {
-	if (f->binary && check_binary(P, f) < 0)
+	/* a preview reports a binary patch from the patch alone (git apply --stat) */
+	if (f->binary && !P->o->preview && check_binary(P, f) < 0)
 		return -1;
 	switch (f->kind) {
 	case F_CREATE:

@@ -46,6 +46,12 @@ typedef struct aa_change {
 	 */
 	int conflict;
 	uint32_t stage_mode;
+	/*
+	 * A preview's binary change (aa_plan_opts.preview), reported from
+	 * the patch alone: `data` is not its content; the reports print it
+	 * as binary (git apply --stat's "Bin"), never land it.
+	 */
+	int bin_preview;
 	const char *stage[3];
 	size_t stage_len[3];
 	aa_conflict_region *regions; /* where the markers are in `data` */

@@ -528,7 +528,9 @@ static int line_stats(aa_session *s, const aa_change *c, size_t *add,
 
 	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
 	*add = *del = 0;
-	*binary = 0;
+	*binary = c->bin_preview; /* a preview's binary patch: its bytes are not here */
+	if (c->bin_preview)
+		return 0;
 	if (load_sides(s, c, &sd) < 0)
 		return -1;
 	r = git_patch_from_buffers(&patch, sd.old.ptr ? sd.old.ptr : "", sd.old.len,
@@ -601,7 +603,7 @@ static const char *shown_name(const aa_change *c)
 static int patch_stats(aa_session *s, const aa_change *c, size_t *add,
 		       size_t *del, int *binary)
 {
-	if (c->renamed_from && !c->base_exists && c->from_exists &&
+	if (!c->bin_preview && c->renamed_from && !c->base_exists && c->from_exists &&
 	    c->has_oid && !memcmp(&c->from_oid, &c->oid, sizeof(c->oid))) {
 		*add = *del = 0;
 		*binary = 0;
@@ -922,6 +924,21 @@ static void print_names(FILE *out, const aa_change *c, const aa_color *col)
 }
 
 /*
+ * A preview's binary patch, whose bytes are not here: what git diff
+ * prints without --binary (git apply needs the real patch to land it).
+ */
+static void print_binary_differ(FILE *out, const aa_change *c,
+				const aa_color *col)
+{
+	const char *from = c->renamed_from && !c->base_exists ? c->renamed_from : c->path;
+
+	fprintf(out, "Binary files %s and %s differ\n",
+		c->base_exists || c->renamed_from ? aa_qpathp("a/", from) : "/dev/null",
+		c->exists ? aa_qpathp("b/", c->path) : "/dev/null");
+	(void)col;
+}
+
+/*
  * A binary change as git prints it, so that git apply can take it: the
  * full object names on the index line, then libgit2's "GIT binary patch".
  */
@@ -961,7 +978,14 @@ static void print_diff(FILE *out, aa_session *s, const aa_plan *plan,
 		git_patch *patch = NULL;
 		sides sd;
 
-		if (is_rename_source(src, plan, c) || load_sides(s, c, &sd) < 0)
+		if (is_rename_source(src, plan, c))
+			continue;
+		if (c->bin_preview) {
+			print_git_header(out, s, plan, c, color);
+			print_binary_differ(out, c, color);
+			continue;
+		}
+		if (load_sides(s, c, &sd) < 0)
 			continue;
 		print_git_header(out, s, plan, c, color);
 		aa_report_color_file(&k.dc, color, sd.old.ptr ? sd.old.ptr : "",
