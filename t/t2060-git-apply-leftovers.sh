@@ -396,6 +396,27 @@ test_expect_success '... and a full binary patch whose result is in place alread
 	test_grep "^-	-	e$" actual
 '
 
+test_expect_success 'a binary rename in a preview: the patch'"'"'s similarity index, as git apply --summary' '
+	rm -rf binmv && cp -R bin binmv &&
+	(
+		cd binmv &&
+		printf "l1\nl2\nl3\nl4\nl5\n" >t &&
+		git add t && git commit -q -m t &&
+		git mv t u &&
+		printf "l1\nl2\nl\0003\nl4\nl5\n" >u &&
+		git add u &&
+		git diff --cached -M >../binmv.patch &&
+		git reset -q --hard
+	) &&
+	test_grep "^similarity index" binmv.patch &&
+	git -C binmv apply --stat --summary ../binmv.patch >expect &&
+	git -C binmv ai-apply --stat --summary ../binmv.patch >actual &&
+	grep "rename t => u" expect >expect.rename &&
+	grep "rename t => u" actual >actual.rename &&
+	test_cmp expect.rename actual.rename &&
+	test_grep "^ u  *|  Bin$" actual
+'
+
 test_expect_success '--diff of such a preview says the binary files differ' '
 	git -C bin ai-apply --diff ../bin.patch >shown &&
 	test_grep "^Binary files a/b and b/b differ$" shown &&

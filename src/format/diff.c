@@ -42,6 +42,8 @@ typedef struct fdiff {
 	int rename, copy, new_file, deleted;
 	uint32_t old_mode, new_mode, file_mode;
 	char old_blob[41];        /* "index <old>..<new>": <old>, or "" */
+	int has_similarity;       /* "similarity index N%" was read: N */
+	unsigned similarity;
 	char idx_old[41], idx_new[41]; /* both ids as written ("" if none) */
 	int full_index;           /* both are full ids (a binary patch needs it) */
 	/*
@@ -892,6 +894,7 @@ typedef enum ext_kind {
 	EXT_MODE,     /* an octal mode into a uint32_t */
 	EXT_NAME,     /* a file name into a dname */
 	EXT_INDEX,    /* "index": a hint (parse_index_line); binary patches check it */
+	EXT_SCORE,    /* "similarity index N%": the score the reports print */
 	EXT_IGNORED   /* similarity scores say nothing the names and hunks do not */
 } ext_kind;
 
@@ -917,10 +920,24 @@ static const struct ext_row {
 	EXT_ROW("rename new ", EXT_NAME, AT(to), AT(rename)),
 	EXT_ROW("rename from ", EXT_NAME, AT(from), AT(rename)),
 	EXT_ROW("rename to ", EXT_NAME, AT(to), AT(rename)),
-	EXT_ROW("similarity index ", EXT_IGNORED, 0, NO_FLAG),
+	EXT_ROW("similarity index ", EXT_SCORE, 0, NO_FLAG),
 	EXT_ROW("dissimilarity index ", EXT_IGNORED, 0, NO_FLAG),
 	EXT_ROW("index ", EXT_INDEX, 0, NO_FLAG),
 };
+
+/* "similarity index N%" (N up to 100); anything else says nothing. */
+static void read_score(const aa_dline *l, size_t skip, fdiff *f)
+{
+	unsigned v = 0;
+	size_t i = skip;
+
+	while (i < l->len && l->s[i] >= '0' && l->s[i] <= '9' && v <= 100)
+		v = v * 10 + (unsigned)(l->s[i++] - '0');
+	if (i == skip || v > 100 || i >= l->len || l->s[i] != '%')
+		return;
+	f->has_similarity = 1;
+	f->similarity = v;
+}
 
 /* Reads the rest of line l as row says; 0 or -1 with an error. */
 static int ext_read(aa_dparser *P, const aa_dline *l,
@@ -942,6 +959,9 @@ static int ext_read(aa_dparser *P, const aa_dline *l,
 	case EXT_INDEX:
 		read_index_line(l, row->skip, f);
 		index_line_mode(l, row->skip, f);
+		return 0;
+	case EXT_SCORE:
+		read_score(l, row->skip, f);
 		return 0;
 	default:
 		return 0;
@@ -1330,6 +1350,8 @@ static int emit_move(aa_dparser *P, fdiff *f)
 	op->to = aa_strdup(f->dest.s);
 	if (!op->to)
 		return aa_error(P->d, f->pos, NULL, "out of memory");
+	op->has_similarity = f->has_similarity;
+	op->similarity = f->similarity;
 	if (f->c.nhunks || f->new_mode || f->binary)
 		return emit_edit(P, f, &f->dest);
 	return 0;

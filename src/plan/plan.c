@@ -88,6 +88,8 @@ static int collect_changes(planner *p)
 		c->len = n->len;
 		c->renamed_from = n->exists ? n->renamed_from : NULL;
 		c->copied = n->copied;
+		c->has_similarity = n->has_similarity;
+		c->similarity = n->similarity;
 		c->from_exists = n->from_exists;
 		c->from_oid = n->from_oid;
 		c->landings = n->landings;

@@ -32,6 +32,8 @@ typedef struct aa_change {
 	size_t len;
 	char *renamed_from;   /* for reports: the path it was moved from */
 	int copied;           /* ... or copied from (the source stays) */
+	int has_similarity;   /* ... with the patch's score: similarity % */
+	unsigned similarity;
 	int from_exists;      /* renamed_from's base entry, for reports */
 	aa_oid from_oid;
 	aa_landing *landings;

@@ -100,6 +100,8 @@ struct aa_plan_node {
 	int touched;
 	char *renamed_from;
 	int copied;             /* renamed_from stays: a copy, not a move */
+	int has_similarity;     /* the move's "similarity index" (aa_op) */
+	unsigned similarity;
 	int from_exists;        /* renamed_from's base entry */
 	aa_oid from_oid;
 	aa_landing *landings;

@@ -774,6 +774,8 @@ static unsigned rename_score(aa_session *s, const aa_change *c)
 	int binary;
 	sides sd;
 
+	if (c->has_similarity) /* the patch's own score, as git apply prints it */
+		return c->similarity;
 	if (c->from_exists && !memcmp(&c->from_oid, &c->oid, sizeof(c->oid)) &&
 	    c->has_oid)
 		return 100;
