@@ -895,7 +895,7 @@ typedef enum ext_kind {
 	EXT_NAME,     /* a file name into a dname */
 	EXT_INDEX,    /* "index": a hint (parse_index_line); binary patches check it */
 	EXT_SCORE,    /* "similarity index N%": the score the reports print */
-	EXT_IGNORED   /* similarity scores say nothing the names and hunks do not */
+	EXT_IGNORED   /* "dissimilarity index" says nothing the names and hunks do not */
 } ext_kind;
 
 #define NO_FLAG SIZE_MAX

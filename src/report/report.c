@@ -929,15 +929,13 @@ static void print_names(FILE *out, const aa_change *c, const aa_color *col)
  * A preview's binary patch, whose bytes are not here: what git diff
  * prints without --binary (git apply needs the real patch to land it).
  */
-static void print_binary_differ(FILE *out, const aa_change *c,
-				const aa_color *col)
+static void print_binary_differ(FILE *out, const aa_change *c)
 {
 	const char *from = c->renamed_from && !c->base_exists ? c->renamed_from : c->path;
 
 	fprintf(out, "Binary files %s and %s differ\n",
 		c->base_exists || c->renamed_from ? aa_qpathp("a/", from) : "/dev/null",
 		c->exists ? aa_qpathp("b/", c->path) : "/dev/null");
-	(void)col;
 }
 
 /*
@@ -984,7 +982,7 @@ static void print_diff(FILE *out, aa_session *s, const aa_plan *plan,
 			continue;
 		if (c->bin_preview) {
 			print_git_header(out, s, plan, c, color);
-			print_binary_differ(out, c, color);
+			print_binary_differ(out, c);
 			continue;
 		}
 		if (load_sides(s, c, &sd) < 0)
