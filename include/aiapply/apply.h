@@ -38,8 +38,9 @@ typedef struct aa_land_opts {
 	/*
 	 * 1: never start a process. The library runs git for what only
 	 * git does exactly: a path's filter driver (filter=<name> with
-	 * filter.<name>.clean, .smudge or .process: git-lfs), and the
-	 * fetch of a blob a partial clone lacks. With this set, such a
+	 * filter.<name>.clean, .smudge or .process: git-lfs), the
+	 * fetch of a blob a partial clone lacks, and `git rerere` after a
+	 * --3way conflict (a note then says to run it). With this set, such a
 	 * path is refused, saying why (for a server that must not run
 	 * commands a repository's configuration names). 0: as git.
 	 */
