@@ -38,8 +38,9 @@ typedef struct aa_land_opts {
 	/*
 	 * 1: never start a process. The library runs git for what only
 	 * git does exactly: a path's filter driver (filter=<name> with
-	 * filter.<name>.clean, .smudge or .process: git-lfs), and the
-	 * fetch of a blob a partial clone lacks. With this set, such a
+	 * filter.<name>.clean, .smudge or .process: git-lfs), the
+	 * fetch of a blob a partial clone lacks, and `git rerere` after a
+	 * --3way conflict (a note then says to run it). With this set, such a
 	 * path is refused, saying why (for a server that must not run
 	 * commands a repository's configuration names). 0: as git.
 	 */
@@ -98,6 +99,13 @@ typedef struct aa_parse_opts {
 	 * the same locator, all or nothing.
 	 */
 	int reverse;
+	/*
+	 * Set by the pipeline: a preview (--stat, --numstat, --summary,
+	 * --diff without --apply). A binary patch is then reported from the
+	 * patch alone, as git apply --stat reports it: its ids need not be
+	 * full (plan.preview says the same to the planner).
+	 */
+	int preview;
 } aa_parse_opts;
 
 /* One --include (include = 1) or --exclude (0) rule: a wildmatch pattern. */
@@ -120,6 +128,11 @@ int aa_format_list(aa_buf *b, const char *sep);
 typedef struct aa_plan_opts {
 	int allow_delete;     /* --allow-delete (needed by --strict deletions) */
 	int threeway;         /* --3way: write a conflicting merge, do not refuse */
+	/*
+	 * Set by the pipeline for a preview (parse.preview): a binary change
+	 * is reported as the patch says, not checked against the files.
+	 */
+	int preview;
 	/*
 	 * Set by the pipeline: the landing could take --3way (1; 2: once
 	 * without --check; 0: --branch), so a conflict with the current

@@ -273,6 +273,13 @@ typedef struct aa_op {
 	 */
 	char base_blob[41];
 	/*
+	 * AA_OP_RENAME / AA_OP_COPY from a git diff with a "similarity
+	 * index N%" line (has_similarity set): N, which the reports print
+	 * as git apply prints the patch's score.
+	 */
+	int has_similarity;
+	unsigned similarity;
+	/*
 	 * Operations with the same non-zero value came from one diff block
 	 * (one aa_parse_diff call) and apply as one change, as git apply
 	 * applies a patch: old paths name the state before the block

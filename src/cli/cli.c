@@ -464,8 +464,11 @@ static void check_preview(cli *c, cli_parser *p)
 		cli_fatal(p, "a preview (--stat, --numstat, --summary or --diff without --apply) cannot be used with --branch, as --check cannot: add --apply to land it");
 	else if (c->patch)
 		cli_fatal(p, "--patch lands what is chosen: add --apply to a --stat, --numstat, --summary or --diff report");
-	else
+	else if (c->o.land.mode != AA_LAND_CHECK) {
+		/* a preview, not --check: binary patches as the patch says */
 		c->o.land.mode = AA_LAND_CHECK;
+		c->o.parse.preview = c->o.plan.preview = 1;
+	}
 }
 
 /* The answer is read from standard input: no file, or "-". */

@@ -42,6 +42,8 @@ typedef struct fdiff {
 	int rename, copy, new_file, deleted;
 	uint32_t old_mode, new_mode, file_mode;
 	char old_blob[41];        /* "index <old>..<new>": <old>, or "" */
+	int has_similarity;       /* "similarity index N%" was read: N */
+	unsigned similarity;
 	char idx_old[41], idx_new[41]; /* both ids as written ("" if none) */
 	int full_index;           /* both are full ids (a binary patch needs it) */
 	/*
@@ -403,6 +405,50 @@ static int plain_header_name(aa_dparser *P, const aa_dline *l,
 }
 
 /*
+ * git's is_dev_null: "/dev/null" then a blank or the end of the line,
+ * whatever follows ("+++ /dev/null (nonexistent)", Subversion's
+ * pasted with spaces). 1 when so, -1 when "/dev/null" runs straight
+ * into more text ("/dev/null+++ b/x", two header lines run together),
+ * which git reads as a file name, else 0.
+ */
+static int dev_null_side(const char *s, size_t len)
+{
+	if (len < 9 || memcmp(s, "/dev/null", 9))
+		return 0;
+	if (len == 9 || aa_is_blank(s[9]))
+		return 1;
+	return -1;
+}
+
+static int dev_null_run_on(aa_dparser *P, const aa_dline *l)
+{
+	return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
+			"'%.3s' names %s: /dev/null runs into other text, "
+			"which git apply reads as a file name (two header "
+			"lines run together?); write /dev/null alone or the "
+			"file's name", l->s, aa_qtext(l->s + 4, l->len - 4, 80));
+}
+
+/*
+ * A quoted name with fewer components than -p<n> strips (git's
+ * find_name_gnu gives up on `"a/"sub/file1` under -p2): git reads the
+ * line again as an unquoted name, quotes and all (find_name_common).
+ */
+static int quoted_too_short(const aa_dparser *P, const aa_buf *b)
+{
+	dname tmp = { NULL, 0 };
+	int r;
+
+	if (!P->o->strip_given || !P->o->strip || !b->ptr)
+		return 0;
+	if (dname_set(&tmp, b->ptr, b->len) < 0)
+		return 0;
+	r = strip_components(&tmp, P->o->strip) < 0;
+	dname_free(&tmp);
+	return r;
+}
+
+/*
  * "--- NAME[\tTIME]" or "+++ ...": sets *name (prefix stripped) or
  * *null, and *epoch when TIME is the epoch.
  */
@@ -413,9 +459,22 @@ static int header_name(aa_dparser *P, const aa_dline *l, const char *prefix,
 	size_t len = l->len - 4;
 	aa_buf b = AA_BUF_INIT;
 	int quoted = len && s[0] == '"';
-	int r = quoted ? quoted_header_name(P, l, s, len, &b, epoch)
-		       : plain_header_name(P, l, s, len, &b, epoch);
+	int dev_null = P->o->strict ? 0 : dev_null_side(s, len);
+	int r;
 
+	if (dev_null < 0)
+		return dev_null_run_on(P, l);
+	if (dev_null) {
+		*null = 1;
+		return 0;
+	}
+	r = quoted ? quoted_header_name(P, l, s, len, &b, epoch)
+		   : plain_header_name(P, l, s, len, &b, epoch);
+	if (!r && quoted && !P->o->strict && quoted_too_short(P, &b)) {
+		aa_buf_clear(&b);
+		quoted = 0;
+		r = plain_header_name(P, l, s, len, &b, epoch);
+	}
 	if (!r && !quoted && b.len == 9 && !memcmp(b.ptr, "/dev/null", 9)) {
 		*null = 1;
 	} else if (!r) {
@@ -835,7 +894,8 @@ typedef enum ext_kind {
 	EXT_MODE,     /* an octal mode into a uint32_t */
 	EXT_NAME,     /* a file name into a dname */
 	EXT_INDEX,    /* "index": a hint (parse_index_line); binary patches check it */
-	EXT_IGNORED   /* similarity scores say nothing the names and hunks do not */
+	EXT_SCORE,    /* "similarity index N%": the score the reports print */
+	EXT_IGNORED   /* "dissimilarity index" says nothing the names and hunks do not */
 } ext_kind;
 
 #define NO_FLAG SIZE_MAX
@@ -860,10 +920,24 @@ static const struct ext_row {
 	EXT_ROW("rename new ", EXT_NAME, AT(to), AT(rename)),
 	EXT_ROW("rename from ", EXT_NAME, AT(from), AT(rename)),
 	EXT_ROW("rename to ", EXT_NAME, AT(to), AT(rename)),
-	EXT_ROW("similarity index ", EXT_IGNORED, 0, NO_FLAG),
+	EXT_ROW("similarity index ", EXT_SCORE, 0, NO_FLAG),
 	EXT_ROW("dissimilarity index ", EXT_IGNORED, 0, NO_FLAG),
 	EXT_ROW("index ", EXT_INDEX, 0, NO_FLAG),
 };
+
+/* "similarity index N%" (N up to 100); anything else says nothing. */
+static void read_score(const aa_dline *l, size_t skip, fdiff *f)
+{
+	unsigned v = 0;
+	size_t i = skip;
+
+	while (i < l->len && l->s[i] >= '0' && l->s[i] <= '9' && v <= 100)
+		v = v * 10 + (unsigned)(l->s[i++] - '0');
+	if (i == skip || v > 100 || i >= l->len || l->s[i] != '%')
+		return;
+	f->has_similarity = 1;
+	f->similarity = v;
+}
 
 /* Reads the rest of line l as row says; 0 or -1 with an error. */
 static int ext_read(aa_dparser *P, const aa_dline *l,
@@ -885,6 +959,9 @@ static int ext_read(aa_dparser *P, const aa_dline *l,
 	case EXT_INDEX:
 		read_index_line(l, row->skip, f);
 		index_line_mode(l, row->skip, f);
+		return 0;
+	case EXT_SCORE:
+		read_score(l, row->skip, f);
 		return 0;
 	default:
 		return 0;
@@ -1273,6 +1350,8 @@ static int emit_move(aa_dparser *P, fdiff *f)
 	op->to = aa_strdup(f->dest.s);
 	if (!op->to)
 		return aa_error(P->d, f->pos, NULL, "out of memory");
+	op->has_similarity = f->has_similarity;
+	op->similarity = f->similarity;
 	if (f->c.nhunks || f->new_mode || f->binary)
 		return emit_edit(P, f, &f->dest);
 	return 0;
@@ -1298,7 +1377,8 @@ static int check_binary(aa_dparser *P, const fdiff *f)
 
 static int emit(aa_dparser *P, fdiff *f)
 {
-	if (f->binary && check_binary(P, f) < 0)
+	/* a preview reports a binary patch from the patch alone (git apply --stat) */
+	if (f->binary && !P->o->preview && check_binary(P, f) < 0)
 		return -1;
 	switch (f->kind) {
 	case F_CREATE:
@@ -1340,12 +1420,25 @@ static void fdiff_free(fdiff *f)
 
 typedef enum fstart { START_GIT, START_PLAIN, START_BARE } fstart;
 
+/*
+ * A git diff that changes more than content (git's metadata_changes):
+ * it needs no hunk, with or without a "---" / "+++" pair (git diff
+ * writes the pair for a deleted empty file; a rename's pair may repeat
+ * the names).
+ */
+static int git_metadata_change(const fdiff *f)
+{
+	return f->git && (f->rename || f->copy || f->new_file || f->deleted ||
+			  (f->old_mode && f->new_mode && f->old_mode != f->new_mode));
+}
+
 static int read_hunks(aa_dparser *P, fdiff *f, fstart how)
 {
 	aa_dline l;
 
-	if (!aa_diff_peek(P, 0, &l) || !aa_diff_starts(&l, "@@")) {
-		if (how == START_GIT && !f->have_names)
+	if (!aa_diff_peek(P, 0, &l) || !aa_diff_is_hunk_header(P, &l)) {
+		if (how == START_GIT &&
+		    (!f->have_names || (!P->o->strict && git_metadata_change(f))))
 			return 0;
 		return aa_error(P->d, f->pos, NULL,
 				P->o->strict ? INVALID "no hunk after the file header"
@@ -1507,11 +1600,11 @@ static int top_line(run *R, const aa_dline *l)
 	if (aa_diff_starts(l, "--- ") && aa_diff_peek(P, 1, &n) &&
 	    aa_diff_starts(&n, "+++ "))
 		return file_diff(R, l, START_PLAIN);
-	if (aa_diff_starts(l, "@@") && P->only_path && !P->o->strict)
+	if (aa_diff_is_hunk_header(P, l) && P->only_path && !P->o->strict)
 		return file_diff(R, l, START_BARE);
 	if (P->o->strict && !is_blank_line(l))
 		return strict_stray_line(P, l);
-	if (aa_diff_starts(l, "@@"))
+	if (aa_diff_is_hunk_header(P, l))
 		return aa_error(P->d, aa_diff_pos(P, l->lineno), NULL,
 				"hunk without a file header "
 				"('--- a/<path>' and '+++ b/<path>')");

@@ -90,6 +90,18 @@ static const char *skip_blanks(const char *p, const char *end)
 	return p;
 }
 
+int aa_diff_is_hunk_header(const aa_dparser *P, const aa_dline *l)
+{
+	const char *end = l->s + l->len, *p;
+
+	if (!aa_diff_starts(l, "@@"))
+		return 0;
+	if (P->o->strict)
+		return 1; /* the contract reads and judges every "@@" line */
+	p = skip_blanks(l->s + 2, end);
+	return p == end || (*p != '+' && (*p < '0' || *p > '9'));
+}
+
 /* Reads decimal digits into *v; 0, -1 (no digit) or -2 (out of range). */
 static int parse_num(const char **pp, const char *end, long *v)
 {
@@ -457,7 +469,7 @@ int aa_diff_next_hunk(aa_dparser *P)
 
 	while (aa_diff_peek(&q, 0, &l) && l.len == 0)
 		aa_diff_advance(&q, &l);
-	if (!aa_diff_peek(&q, 0, &l) || !aa_diff_starts(&l, "@@"))
+	if (!aa_diff_peek(&q, 0, &l) || !aa_diff_is_hunk_header(P, &l))
 		return 0;
 	P->off = q.off;
 	P->lineno = q.lineno;

@@ -51,6 +51,15 @@ int aa_diff_starts(const aa_dline *l, const char *lit);
 aa_pos aa_diff_pos(const aa_dparser *P, long lineno);
 
 /*
+ * Does line l start a hunk? "@@ -a,b +c,d @@", and outside --strict
+ * the bare "@@" / "@@ text @@" this tool also reads; not a numbered
+ * line whose first range is not "-a" (Subversion's "@@ +1 0,0 @@"):
+ * git's parse_fragment reads only "@@ -" lines, so such a line ends
+ * the file's hunks and git skips it as text between patches.
+ */
+int aa_diff_is_hunk_header(const aa_dparser *P, const aa_dline *l);
+
+/*
  * Reads the hunk whose "@@" line is current and appends it to c (a
  * container op). Returns 0 or -1 with an error.
  */

@@ -17,6 +17,7 @@
 #include <git2/sys/commit.h>
 
 #include "land/land.h"
+#include "land/rerere.h"
 #include "land/refname.h"
 #include "land/land_tree.h"
 #include "land/objects.h"
@@ -1607,9 +1608,14 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 
 int aa_land(aa_session *s, const aa_plan *plan, aa_diags *d)
 {
+	int r;
+
 	if (!plan->nchanges || s->opts->mode == AA_LAND_CHECK)
 		return 0;
 	if (s->opts->mode == AA_LAND_BRANCH)
 		return land_branch(s, plan, d);
-	return land_index(s, plan, d);
+	r = land_index(s, plan, d);
+	if (!r)
+		aa_rerere_after_landing(s, plan, d); /* --3way's conflicts, as git apply */
+	return r;
 }

@@ -1,7 +1,8 @@
 /*
  * Running git (run.c): the one place the library starts a process, for
  * what only git itself does exactly -- a repository's filter drivers
- * (filters.c) and a partial clone's fetch (promisor.c).
+ * (filters.c), a partial clone's fetch (promisor.c) and rerere after a
+ * --3way conflict (rerere.c).
  */
 #ifndef AA_LAND_RUN_H
 #define AA_LAND_RUN_H

@@ -20,7 +20,7 @@ static int node_changed(planner *p, aa_plan_node *n, int *changed)
 	const char *base;
 	size_t len;
 
-	if (n->exists != n->base_exists) {
+	if (n->exists != n->base_exists || n->bin_preview) {
 		*changed = 1;
 		return 0;
 	}
@@ -88,11 +88,14 @@ static int collect_changes(planner *p)
 		c->len = n->len;
 		c->renamed_from = n->exists ? n->renamed_from : NULL;
 		c->copied = n->copied;
+		c->has_similarity = n->has_similarity;
+		c->similarity = n->similarity;
 		c->from_exists = n->from_exists;
 		c->from_oid = n->from_oid;
 		c->landings = n->landings;
 		c->nlandings = n->nlandings;
 		c->conflict = n->conflict;
+		c->bin_preview = n->bin_preview;
 		c->stage_mode = n->stage_mode;
 		for (k = 0; k < 3; k++) {
 			c->stage[k] = n->stage[k];

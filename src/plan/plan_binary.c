@@ -253,6 +253,36 @@ fail:
 	return -1;
 }
 
+/*
+ * A preview (--stat, --numstat, --summary, --diff without --apply)
+ * reports a binary patch from the patch alone, as git apply --stat
+ * does: nothing is checked against the file or the object database
+ * (the ids may be abbreviated, the result may be in place already), as
+ * nothing lands. The path is a binary change of the patch's kind; its
+ * node keeps the bytes it had, which are not the result (bin_preview:
+ * the reports print "Bin", "-\t-" and "Binary files ... differ").
+ * --check and the landings keep every check.
+ */
+static int binary_preview(planner *p, const aa_op *op, aa_plan_node *n,
+			  int create)
+{
+	uint32_t mode = AA_MODE_FILE;
+
+	if (create && !n->exists) {
+		if (mode_for_new(p, op->pos, op->path, op->mode, &mode) < 0)
+			return -1;
+		node_set_data(n, aa_strdup(""), 0);
+		if (!n->data)
+			return oom(p, op->pos);
+		n->mode = mode;
+		n->exists = 1;
+	}
+	n->bin_preview = 1;
+	n->touched = 1;
+	p->plan->ops_applied++;
+	return create ? node_sync(p, n) : 0;
+}
+
 /* A binary modification of the existing file n (plan_edit). */
 int plan_binary_edit(planner *p, const aa_op *op, aa_plan_node *n)
 {
@@ -262,6 +292,8 @@ int plan_binary_edit(planner *p, const aa_op *op, aa_plan_node *n)
 	size_t len;
 	int use_id = 0;
 
+	if (p->opts->preview && n->mode != AA_MODE_LINK)
+		return binary_preview(p, op, n, 0);
 	if (n->mode == AA_MODE_LINK)
 		return aa_error(p->d, op->pos, op->path,
 				"is a symbolic link; a binary patch does not change it");
@@ -300,6 +332,8 @@ int plan_binary_create(planner *p, const aa_op *op, aa_plan_node *n)
 	uint32_t mode = AA_MODE_FILE;
 	int use_id = 0;
 
+	if (p->opts->preview)
+		return binary_preview(p, op, n, 1);
 	if (op_ids(p, op, &old_id, &new_id) < 0)
 		return -1;
 	if (n->exists) {
@@ -330,6 +364,10 @@ int check_binary_deletion(planner *p, const aa_op *op, aa_plan_node *n)
 {
 	aa_oid old_id, cur;
 
+	if (p->opts->preview) {
+		n->bin_preview = 1; /* as the patch says (binary_preview) */
+		return 0;
+	}
 	if (id_of_hex(op->base_blob, &old_id) < 0)
 		return aa_error(p->d, op->pos, op->path,
 				"cannot apply binary patch without full index line");

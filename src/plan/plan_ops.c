@@ -341,6 +341,8 @@ static int fill_moved(planner *p, const aa_op *op, aa_plan_node *dst,
 	free(dst->renamed_from);
 	dst->renamed_from = aa_strdup(from->path);
 	dst->copied = !move;
+	dst->has_similarity = op->has_similarity;
+	dst->similarity = op->similarity;
 	dst->from_exists = from->base_exists;
 	dst->from_oid = from->base_oid;
 	return 0;

@@ -32,6 +32,8 @@ typedef struct aa_change {
 	size_t len;
 	char *renamed_from;   /* for reports: the path it was moved from */
 	int copied;           /* ... or copied from (the source stays) */
+	int has_similarity;   /* ... with the patch's score: similarity % */
+	unsigned similarity;
 	int from_exists;      /* renamed_from's base entry, for reports */
 	aa_oid from_oid;
 	aa_landing *landings;
@@ -46,6 +48,12 @@ typedef struct aa_change {
 	 */
 	int conflict;
 	uint32_t stage_mode;
+	/*
+	 * A preview's binary change (aa_plan_opts.preview), reported from
+	 * the patch alone: `data` is not its content; the reports print it
+	 * as binary (git apply --stat's "Bin"), never land it.
+	 */
+	int bin_preview;
 	const char *stage[3];
 	size_t stage_len[3];
 	aa_conflict_region *regions; /* where the markers are in `data` */

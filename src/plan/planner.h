@@ -103,6 +103,8 @@ struct aa_plan_node {
 	int touched;
 	char *renamed_from;
 	int copied;             /* renamed_from stays: a copy, not a move */
+	int has_similarity;     /* the move's "similarity index" (aa_op) */
+	unsigned similarity;
 	int from_exists;        /* renamed_from's base entry */
 	aa_oid from_oid;
 	aa_landing *landings;
@@ -118,6 +120,7 @@ struct aa_plan_node {
 	size_t failed_root;     /* the node of the path that failed first */
 	int cascade_noted;      /* (on a root) its follow-on note was given */
 
+	int bin_preview;        /* a preview's binary change, as the patch says (plan_binary.c) */
 	int conflict;           /* --3way: data holds conflict markers */
 	uint32_t stage_mode;    /* ... stages 1 and 2's mode */
 	char *stage[3];         /* ... stages 1, 2, 3 (owned) */

@@ -528,7 +528,9 @@ static int line_stats(aa_session *s, const aa_change *c, size_t *add,
 
 	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
 	*add = *del = 0;
-	*binary = 0;
+	*binary = c->bin_preview; /* a preview's binary patch: its bytes are not here */
+	if (c->bin_preview)
+		return 0;
 	if (load_sides(s, c, &sd) < 0)
 		return -1;
 	r = git_patch_from_buffers(&patch, sd.old.ptr ? sd.old.ptr : "", sd.old.len,
@@ -601,7 +603,7 @@ static const char *shown_name(const aa_change *c)
 static int patch_stats(aa_session *s, const aa_change *c, size_t *add,
 		       size_t *del, int *binary)
 {
-	if (c->renamed_from && !c->base_exists && c->from_exists &&
+	if (!c->bin_preview && c->renamed_from && !c->base_exists && c->from_exists &&
 	    c->has_oid && !memcmp(&c->from_oid, &c->oid, sizeof(c->oid))) {
 		*add = *del = 0;
 		*binary = 0;
@@ -740,14 +742,24 @@ static void print_numstat(FILE *out, aa_session *s, const aa_plan *plan,
 }
 
 /* The base mode of a moved file: its source's entry in the plan. */
-static uint32_t source_mode(const aa_plan *plan, const aa_change *c)
+/*
+ * The mode a moved file had: its source's change (a rename), else the
+ * base entry (a copy leaves the source untouched), else its own mode.
+ */
+static uint32_t source_mode(aa_session *s, const aa_plan *plan,
+			    const aa_change *c)
 {
+	uint32_t mode = 0;
+	aa_oid oid;
 	size_t i;
 
 	for (i = 0; i < plan->nchanges; i++)
 		if (plan->changes[i].base_exists &&
 		    !strcmp(plan->changes[i].path, c->renamed_from))
 			return plan->changes[i].base_mode;
+	if (s && s->snap.lookup &&
+	    s->snap.lookup(s->snap.ctx, c->renamed_from, &mode, &oid) == 0 && mode)
+		return mode;
 	return c->mode;
 }
 
@@ -762,6 +774,8 @@ static unsigned rename_score(aa_session *s, const aa_change *c)
 	int binary;
 	sides sd;
 
+	if (c->has_similarity) /* the patch's own score, as git apply prints it */
+		return c->similarity;
 	if (c->from_exists && !memcmp(&c->from_oid, &c->oid, sizeof(c->oid)) &&
 	    c->has_oid)
 		return 100;
@@ -812,7 +826,7 @@ static void print_git_summary(FILE *out, aa_session *s, const aa_plan *plan,
 
 		if (st == 'R' || st == 'C') {
 			print_rename(out, s, c);
-			from = source_mode(plan, c);
+			from = source_mode(s, plan, c);
 			if (from != c->mode)
 				fprintf(out, " mode change %06o => %06o %s\n",
 					from, c->mode, aa_qname(c->path));
@@ -869,8 +883,12 @@ static void print_meta(FILE *out, const aa_color *c, const char *fmt, ...)
 	fprintf(out, "%s\n", COL(c, RESET));
 }
 
-/* The "diff --git" line and git's extended headers (not ---/+++). */
-static void print_git_header(FILE *out, const aa_change *c, const aa_color *col)
+/*
+ * The "diff --git" line and git's extended headers (not ---/+++), in
+ * git's order: a moved file's mode change comes before its names.
+ */
+static void print_git_header(FILE *out, aa_session *s, const aa_plan *plan,
+			     const aa_change *c, const aa_color *col)
 {
 	const char *from = c->renamed_from && !c->base_exists ? c->renamed_from : c->path;
 
@@ -879,7 +897,12 @@ static void print_git_header(FILE *out, const aa_change *c, const aa_color *col)
 		   aa_qpathp("b/", c->path));
 	if (!c->base_exists && c->renamed_from) {
 		const char *verb = c->copied ? "copy" : "rename";
+		uint32_t old_mode = source_mode(s, plan, c);
 
+		if (c->exists && old_mode != c->mode) {
+			print_meta(out, col, "old mode %06o", old_mode);
+			print_meta(out, col, "new mode %06o", c->mode);
+		}
 		print_meta(out, col, "%s from %s", verb, aa_qpath(c->renamed_from));
 		print_meta(out, col, "%s to %s", verb, aa_qpath(c->path));
 	}
@@ -900,6 +923,19 @@ static void print_names(FILE *out, const aa_change *c, const aa_color *col)
 	print_meta(out, col, "--- %s",
 		   c->base_exists || c->renamed_from ? aa_qpathp("a/", from) : "/dev/null");
 	print_meta(out, col, "+++ %s", c->exists ? aa_qpathp("b/", c->path) : "/dev/null");
+}
+
+/*
+ * A preview's binary patch, whose bytes are not here: what git diff
+ * prints without --binary (git apply needs the real patch to land it).
+ */
+static void print_binary_differ(FILE *out, const aa_change *c)
+{
+	const char *from = c->renamed_from && !c->base_exists ? c->renamed_from : c->path;
+
+	fprintf(out, "Binary files %s and %s differ\n",
+		c->base_exists || c->renamed_from ? aa_qpathp("a/", from) : "/dev/null",
+		c->exists ? aa_qpathp("b/", c->path) : "/dev/null");
 }
 
 /*
@@ -942,9 +978,16 @@ static void print_diff(FILE *out, aa_session *s, const aa_plan *plan,
 		git_patch *patch = NULL;
 		sides sd;
 
-		if (is_rename_source(src, plan, c) || load_sides(s, c, &sd) < 0)
+		if (is_rename_source(src, plan, c))
 			continue;
-		print_git_header(out, c, color);
+		if (c->bin_preview) {
+			print_git_header(out, s, plan, c, color);
+			print_binary_differ(out, c);
+			continue;
+		}
+		if (load_sides(s, c, &sd) < 0)
+			continue;
+		print_git_header(out, s, plan, c, color);
 		aa_report_color_file(&k.dc, color, sd.old.ptr ? sd.old.ptr : "",
 				     sd.old.len, sd.new_data, sd.new_len);
 		if (git_patch_from_buffers(&patch, sd.old.ptr ? sd.old.ptr : "",

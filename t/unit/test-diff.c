@@ -1426,6 +1426,80 @@ static void run_all_modes(const char *t, size_t len)
 		}
 }
 
+/* ---- issue 19's leftovers: git's hunk, /dev/null and score rules ---- */
+
+/* git's parse_fragment reads only "@@ -" lines: "@@ +1 0,0 @@" ends the hunks. */
+static void plus_first_header_ends_the_hunks(void **state)
+{
+	result res;
+
+	(void)state;
+	parse(&res, "diff --git a/x b/x\n"
+		    "--- a/x\n+++ b/x\n"
+		    "@@ -1 +1 @@\n-a\n+b\n"
+		    "@@ +7 1,1 @@\n+not a hunk\n");
+	assert_int_equal(res.r, 1);
+	assert_int_equal(res.cs.n, 1);
+	assert_int_equal(res.cs.ops[0].nhunks, 1);
+	done(&res);
+	/* a git deletion needs no hunk: Subversion's empty-file deletion */
+	parse(&res, "diff --git a/branches/Makefile\n"
+		    "deleted file mode 100644\n"
+		    "--- a/Makefile\t(revision 13)\n"
+		    "+++ /dev/null\t(nonexistent)\n"
+		    "@@ +1 0,0 @@\n-\n");
+	assert_int_equal(res.r, 1);
+	assert_int_equal(res.cs.n, 1);
+	assert_int_equal(res.cs.ops[0].kind, AA_OP_DELETE);
+	assert_int_equal(res.cs.ops[0].nhunks, 0);
+	done(&res);
+	/* a plain diff whose only "@@" line is no header: refused */
+	parse(&res, "--- a/x\n+++ b/x\n@@ +1 0,0 @@\n-a\n");
+	expect_error(&res, "no hunk after");
+	done(&res);
+	/* the bare "@@" stays a hunk (located by content) */
+	parse(&res, "--- a/x\n+++ b/x\n@@\n-a\n+b\n");
+	assert_int_equal(res.r, 1);
+	assert_int_equal(res.cs.ops[0].nhunks, 1);
+	done(&res);
+}
+
+/* git's is_dev_null: "/dev/null" then a blank; glued to more text: refused. */
+static void dev_null_as_git_reads_it(void **state)
+{
+	result res;
+
+	(void)state;
+	parse(&res, "--- a/x\n+++ /dev/null  (nonexistent)\n@@ -1 +0,0 @@\n-a\n");
+	assert_int_equal(res.r, 1);
+	assert_int_equal(res.cs.ops[0].kind, AA_OP_DELETE);
+	done(&res);
+	parse(&res, "--- a/x\n+++ /dev/null+++ b/x\n@@ -1 +1 @@\n-a\n+b\n");
+	expect_error(&res, "/dev/null runs into other text");
+	assert_non_null(find_diag(&res, AA_DIAG_ERROR, "'+++'"));
+	done(&res);
+}
+
+/* A git rename's "similarity index N%" is kept for the reports. */
+static void similarity_index_is_kept(void **state)
+{
+	result res;
+
+	(void)state;
+	parse(&res, "diff --git a/x b/y\nsimilarity index 87%\n"
+		    "rename from x\nrename to y\n");
+	assert_int_equal(res.r, 1);
+	assert_int_equal(res.cs.ops[0].kind, AA_OP_RENAME);
+	assert_int_equal(res.cs.ops[0].has_similarity, 1);
+	assert_int_equal(res.cs.ops[0].similarity, 87);
+	done(&res);
+	parse(&res, "diff --git a/x b/y\nsimilarity index 870%\n"
+		    "rename from x\nrename to y\n");
+	assert_int_equal(res.r, 1);
+	assert_int_equal(res.cs.ops[0].has_similarity, 0);
+	done(&res);
+}
+
 static void every_truncation(void **state)
 {
 	static const char t[] =
@@ -1534,6 +1608,9 @@ int main(void)
 		cmocka_unit_test(strict_paths),
 		cmocka_unit_test(strict_invalid_format),
 		cmocka_unit_test(strict_validation_order),
+		cmocka_unit_test(plus_first_header_ends_the_hunks),
+		cmocka_unit_test(dev_null_as_git_reads_it),
+		cmocka_unit_test(similarity_index_is_kept),
 		cmocka_unit_test(every_truncation),
 		cmocka_unit_test(random_garbage),
 		cmocka_unit_test(many_blank_lines_is_linear),
