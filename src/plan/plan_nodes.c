@@ -130,8 +130,11 @@ int read_base(planner *p, aa_plan_node *n)
 	if (n->base_read)
 		return 0;
 	if (sn->lend && sn->release) {
-		if (sn->lend(sn->ctx, &n->base_oid, &n->base_data, &n->base_len,
-			     &n->base_lent) < 0)
+		if ((sn->lend_path ?
+		     sn->lend_path(sn->ctx, n->path, &n->base_oid, &n->base_data,
+				   &n->base_len, &n->base_lent) :
+		     sn->lend(sn->ctx, &n->base_oid, &n->base_data, &n->base_len,
+			      &n->base_lent)) < 0)
 			return base_failed(p, n->path, "cannot read the object");
 		p->plan->lender = sn;
 		n->base_read = 1;
