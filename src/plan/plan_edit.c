@@ -104,13 +104,6 @@ int commit_result(planner *p, aa_plan_node *n, aa_buf *out,
 	return 0;
 }
 
-/*
- * The node's text with the op's edits: loads it, runs `engine` (NULL:
- * the op's own, from the engine table) with cx, whose path is set here,
- * and encodes the result into out. 0, the engine's refusal, or -1 with
- * the error reported. *enc (when enc is not NULL) receives the file's
- * encoding once the text is loaded.
- */
 /* The node's text with the op's edits, as a text (see edit_node_text). */
 static int edit_node_lines(planner *p, const aa_op *op, aa_plan_node *n,
 			   aa_engine_fn engine, aa_edit_ctx *cx, aa_text *t,
@@ -124,6 +117,13 @@ static int edit_node_lines(planner *p, const aa_op *op, aa_plan_node *n,
 	return engine ? engine(t, op, cx) : run_edit_engine(t, op, cx);
 }
 
+/*
+ * The node's text with the op's edits: loads it, runs `engine` (NULL:
+ * the op's own, from the engine table) with cx, whose path is set here,
+ * and encodes the result into out. 0, the engine's refusal, or -1 with
+ * the error reported. *enc (when enc is not NULL) receives the file's
+ * encoding once the text is loaded.
+ */
 int edit_node_text(planner *p, const aa_op *op, aa_plan_node *n,
 		   aa_engine_fn engine, aa_edit_ctx *cx, aa_buf *out,
 		   aa_enc *enc)
