@@ -151,7 +151,7 @@ cd "$work/repo"
 
 # check NAME [env]: the result of --cached is the right one.
 check () {
-	git read-tree HEAD
+	git read-tree HEAD && git update-index -q --refresh
 	env $2 git ai-apply -q --cached "../$1.diff" 2>"../$1.err"
 	f=big.c
 	case $1 in walk*) f=rare.txt ;; esac
@@ -175,11 +175,11 @@ check stale-index
 check ladder AIAPPLY_HISTORY_MAX_COMMITS=0
 check walk-fresh
 check walk
-git read-tree HEAD
+git read-tree HEAD && git update-index -q --refresh
 
 hyperfine --style basic --runs "$runs" --warmup 2 \
 	--export-json ../history.json \
-	--prepare 'git read-tree HEAD' \
+	--prepare 'git read-tree HEAD && git update-index -q --refresh' \
 	-n fresh 'git ai-apply -q --cached ../fresh.diff' \
 	-n stale-1 'git ai-apply -q --cached ../stale-1.diff' \
 	-n stale-10 'git ai-apply -q --cached ../stale-10.diff' \
@@ -188,7 +188,7 @@ hyperfine --style basic --runs "$runs" --warmup 2 \
 	-n ladder 'AIAPPLY_HISTORY_MAX_COMMITS=0 git ai-apply -q --cached ../ladder.diff' \
 	-n walk-fresh 'git ai-apply -q --cached ../walk-fresh.diff' \
 	-n walk 'git ai-apply -q --cached ../walk.diff'
-git read-tree HEAD
+git read-tree HEAD && git update-index -q --refresh
 
 python3 - "$work" <<'PY'
 import json, sys

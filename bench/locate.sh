@@ -52,6 +52,11 @@ setup () {
 	echo "$stamp" >../stamp
 }
 
+# Every run starts from HEAD's index with its stat data refreshed, as
+# after any git status: git read-tree alone leaves the entries without
+# stat data, and the tool would then never read a clean work-tree file
+# for its blob (Documentation/locating.md, "Cost of locating").
+
 # Maximum resident set size, in KiB, of one command (GNU time -v).
 rss () {
 	/usr/bin/time -v "$@" 2>&1 >/dev/null |
@@ -69,18 +74,18 @@ for n in $sizes; do
 	echo "== $n lines ($(wc -c <src/big.c) bytes), $hunks hunks, headers off by up to +-50 lines"
 
 	# Each tool must produce the edited file before it is timed.
-	git read-tree HEAD
+	git read-tree HEAD && git update-index -q --refresh
 	git ai-apply -q --cached ../numbered.diff 2>../numbered.err || {
 		cat ../numbered.err; echo "ai-apply failed on numbered.diff"; exit 1; }
 	git cat-file blob :src/big.c >../ai-numbered.c
-	git read-tree HEAD
+	git read-tree HEAD && git update-index -q --refresh
 	git ai-apply -q --cached ../bare.diff 2>../bare.err || {
 		cat ../bare.err; echo "ai-apply failed on bare.diff"; exit 1; }
 	git cat-file blob :src/big.c >../ai-bare.c
-	git read-tree HEAD
+	git read-tree HEAD && git update-index -q --refresh
 	git apply --cached ../numbered.diff
 	git cat-file blob :src/big.c >../git-numbered.c
-	git read-tree HEAD
+	git read-tree HEAD && git update-index -q --refresh
 	# (patch -o refuses a relative output path with "..": use $w.)
 	patch -p1 -s -o "$w/patch-out.c" <../numbered.diff >/dev/null
 	echo "result = edited.c? ai-apply numbered: $(same ../ai-numbered.c ../edited.c)," \
@@ -90,7 +95,7 @@ for n in $sizes; do
 	echo "ai-apply stderr lines: numbered $(wc -l <../numbered.err), bare $(wc -l <../bare.err)"
 
 	hyperfine --style basic --runs "$runs" --warmup 2 \
-		--export-json ../time.json --prepare 'git read-tree HEAD' \
+		--export-json ../time.json --prepare 'git read-tree HEAD && git update-index -q --refresh' \
 		-n 'ai-apply --check tiny' 'git ai-apply -q --check ../tiny.diff' \
 		-n 'git apply --check tiny' 'git apply --check ../tiny.diff' \
 		-n 'ai-apply --check numbered' 'git ai-apply -q --check ../numbered.diff' \
@@ -101,18 +106,18 @@ for n in $sizes; do
 		-n 'patch --dry-run numbered' 'patch -p1 -s --dry-run <../numbered.diff' \
 		-n 'patch -o FILE numbered' "patch -p1 -s -o '$w/patch-out.c' <../numbered.diff"
 
-	git read-tree HEAD
+	git read-tree HEAD && git update-index -q --refresh
 	{
 		echo "file_bytes $(wc -c <src/big.c)"
 		echo "baseline $(rss git-ai-apply -q --check ../tiny.diff)"
 		echo "ai_check_numbered $(rss git-ai-apply -q --check ../numbered.diff)"
 		echo "ai_check_bare $(rss git-ai-apply -q --check ../bare.diff)"
 		echo "ai_cached_numbered $(rss git-ai-apply -q --cached ../numbered.diff)"
-		git read-tree HEAD
+		git read-tree HEAD && git update-index -q --refresh
 		echo "git_apply_check $(rss git apply --check ../numbered.diff)"
 		echo "patch_dry_run $(rss sh -c 'patch -p1 -s --dry-run <../numbered.diff')"
 	} >../rss.txt
-	git read-tree HEAD
+	git read-tree HEAD && git update-index -q --refresh
 done
 
 python3 - "$out" $sizes <<'PY'

@@ -147,6 +147,12 @@ typedef struct aa_plan_opts {
 	 */
 	const char *worktree;
 	const char *worktree_real;
+	/*
+	 * Set by the front end: nothing reads the edited bytes (--check -q,
+	 * no report of them), so an edit's result may stay an unencoded
+	 * text (Documentation/locating.md, "Cost of locating").
+	 */
+	int no_content;
 } aa_plan_opts;
 
 /* -p: the questions, asked between plan and land (git add -p's). */

@@ -649,6 +649,10 @@ static int run(cli *c, git_repository *repo)
 	int code;
 
 	c->o.confirm_deletions = confirm_deletions;
+	/* --check -q reports no edited bytes: the planner need not build them */
+	c->o.plan.no_content = c->o.land.mode == AA_LAND_CHECK && c->report.quiet &&
+			       c->report.kind != AA_REPORT_JSON && !c->report.show &&
+			       !c->o.select && !c->verbose;
 	aa_apply(repo, &c->o, &res);
 	if (aa_apply_result_stopped(res)) {
 		code = print_stopped(c, aa_apply_result_diags(res));

@@ -173,6 +173,7 @@ static size_t count_slot(const hrun *r, uint32_t h)
 	return i;
 }
 
+/* Counts only the hashes the table holds (see counts_build()). */
 void aa_hk_count_add(hrun *r, uint32_t h, int delta)
 {
 	size_t i;
@@ -180,11 +181,30 @@ void aa_hk_count_add(hrun *r, uint32_t h, int delta)
 	if (!r->count_key)
 		return;
 	i = count_slot(r, h);
+	if (r->count_val[i] != UINT32_MAX)
+		r->count_val[i] += (uint32_t)delta;
+}
+
+/* Puts hash h in the table with a count of 0 (once). */
+static void count_key(hrun *r, uint32_t h)
+{
+	size_t i = count_slot(r, h);
+
 	if (r->count_val[i] == UINT32_MAX) {
 		r->count_key[i] = h;
 		r->count_val[i] = 0;
 	}
-	r->count_val[i] += (uint32_t)delta;
+}
+
+/* The hunks' old-side lines: the only lines whose count is asked. */
+static size_t old_side_lines(const aa_op *op)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < op->nhunks; i++)
+		for (k = 0; k < op->hunks[i].nlines; k++)
+			n += op->hunks[i].lines[k].kind != '+';
+	return n;
 }
 
 uint32_t aa_hk_count_of(const hrun *r, uint32_t h)
@@ -194,23 +214,40 @@ uint32_t aa_hk_count_of(const hrun *r, uint32_t h)
 	return r->count_val[i] == UINT32_MAX ? 0 : r->count_val[i];
 }
 
-/* Counts every line, when a hunk will need it: room for all added lines. */
+/*
+ * Counts the lines of the file, when a bare hunk will need it, for the
+ * exact hashes of the hunks' old-side lines only: aa_hk_bare_exact()
+ * asks for no others, and a table of every line cost 12 bytes a line
+ * of the file (the peak memory of a large file's edit).
+ */
 static int counts_build(hrun *r)
 {
-	size_t cap, i, room = lines_added(r->op);
+	const aa_op *op = r->op;
+	size_t cap, i, k;
 
-	for (i = 0; i < r->op->nhunks && r->op->hunks[i].has_hint; i++)
+	for (i = 0; i < op->nhunks && op->hunks[i].has_hint; i++)
 		;
-	if (i == r->op->nhunks)
+	if (i == op->nhunks)
 		return 0;
-	/* at most two thirds full, whatever the lines */
-	cap = (r->nsrc + room) / 2 * 3 + 64;
+	/* at most two thirds full */
+	cap = old_side_lines(op) / 2 * 3 + 64;
 	r->count_key = malloc(cap * sizeof(uint32_t));
 	r->count_val = malloc(cap * sizeof(uint32_t));
 	if (!r->count_key || !r->count_val)
 		return -1;
 	memset(r->count_val, 0xff, cap * sizeof(uint32_t));
 	r->count_cap = cap;
+	for (i = 0; i < op->nhunks; i++)
+		for (k = 0; k < op->hunks[i].nlines; k++) {
+			const aa_hline *l = &op->hunks[i].lines[k];
+			aa_lrec rec;
+
+			if (l->kind == '+')
+				continue;
+			/* as aa_hk_try_build() hashes a hunk's line */
+			aa_lrec_set(&rec, l->text, l->len, AA_EOL_LF);
+			count_key(r, rec.h[AA_WS_EXACT]);
+		}
 	for (i = 0; i < r->nsrc; i++)
 		aa_hk_count_add(r, r->src[i].h[AA_WS_EXACT], 1);
 	return 0;

@@ -525,6 +525,38 @@ int aa_text_encode_why(const aa_text *t, aa_buf *out, const char **why)
 	return 0;
 }
 
+/* The UTF-8 bytes of t (its BOM, each line and terminator) start buf at *off. */
+static int utf8_part_same(const char *buf, size_t len, size_t *off,
+			  const char *s, size_t n)
+{
+	if (n > len - *off || (s != buf + *off && memcmp(s, buf + *off, n)))
+		return 0;
+	*off += n;
+	return 1;
+}
+
+int aa_text_same_bytes(const aa_text *t, const char *buf, size_t len)
+{
+	size_t i, off = 0;
+
+	if (t->enc == AA_ENC_UTF16LE || t->enc == AA_ENC_UTF16BE)
+		return -1;
+	if (t->enc == AA_ENC_UTF8_BOM &&
+	    !utf8_part_same(buf, len, &off, "\xef\xbb\xbf", 3))
+		return 0;
+	for (i = 0; i < t->n; i++) {
+		const aa_line *l = &t->lines[i];
+		size_t elen;
+		const char *e = eol_bytes(l->eol, &elen);
+
+		/* a line still in place points at its own bytes: no compare */
+		if (!utf8_part_same(buf, len, &off, l->s, l->len) ||
+		    !utf8_part_same(buf, len, &off, e, elen))
+			return 0;
+	}
+	return off == len;
+}
+
 int aa_text_encode(const aa_text *t, aa_buf *out)
 {
 	const char *why;

@@ -13,4 +13,10 @@
  */
 int aa_text_encode_why(const aa_text *t, aa_buf *out, const char **why);
 
+/*
+ * Whether aa_text_encode(t) would give exactly buf[0..len), without
+ * building it: 1 same, 0 not; -1 for UTF-16 (encode and compare).
+ */
+int aa_text_same_bytes(const aa_text *t, const char *buf, size_t len);
+
 #endif

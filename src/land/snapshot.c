@@ -12,6 +12,7 @@
 #include "land/objects.h"
 #include "land/filters.h"
 #include "land/promisor.h"
+#include "land/stat_read.h"
 #include "plan/history.h"
 #include "util/util.h"
 
@@ -56,29 +57,60 @@ static int read_blob(void *ctx, const aa_oid *oid, aa_buf *out)
 	return r;
 }
 
-/* Lends a blob's bytes: the git_blob is the handle, freed on release. */
+/* What a lend holds: the blob, or the work-tree file's bytes (stat_read.h). */
+typedef struct lent {
+	git_blob *blob;
+	void *file;
+} lent;
+
+/* Lends a blob's bytes: the git_blob is kept, freed on release. */
 static int lend_blob(void *ctx, const aa_oid *oid, const char **data,
 		     size_t *len, void **handle)
 {
 	aa_session *s = ctx;
-	git_blob *blob;
+	lent *l = calloc(1, sizeof(*l));
 	git_oid id;
 
 	aa_oid_to_git(&id, oid);
-	if (base_blob(s, &id, &blob) < 0)
+	if (!l || base_blob(s, &id, &l->blob) < 0) {
+		free(l);
 		return -1;
-	*data = git_blob_rawcontent(blob);
-	*len = (size_t)git_blob_rawsize(blob);
+	}
+	*data = git_blob_rawcontent(l->blob);
+	*len = (size_t)git_blob_rawsize(l->blob);
 	if (!*data)
 		*data = "";
-	*handle = blob;
+	*handle = l;
 	return 0;
+}
+
+/*
+ * The same for the blob of `path` in the index: the work-tree file when
+ * git would take it for the blob (no inflating), else the blob.
+ */
+static int lend_path(void *ctx, const char *path, const aa_oid *oid,
+		     const char **data, size_t *len, void **handle)
+{
+	lent *l = calloc(1, sizeof(*l));
+
+	if (l && aa_stat_read_lend(ctx, path, oid, data, len, &l->file) == 0) {
+		*handle = l;
+		return 0;
+	}
+	free(l);
+	return lend_blob(ctx, oid, data, len, handle);
 }
 
 static void release_blob(void *ctx, void *handle)
 {
+	lent *l = handle;
+
 	(void)ctx;
-	git_blob_free(handle);
+	if (!l)
+		return;
+	git_blob_free(l->blob);
+	aa_stat_read_release(l->file);
+	free(l);
 }
 
 /*
@@ -413,6 +445,7 @@ void aa_snapshot_bind(aa_session *s)
 		sn->lookup = index_lookup;
 		sn->each_under = index_each_under;
 		sn->intent_to_add = index_intent_to_add;
+		sn->lend_path = lend_path;
 	} else {
 		sn->lookup = tree_lookup;
 		sn->each_under = tree_each_under;

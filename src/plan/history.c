@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "plan/history.h"
+#include "plan/history_pack.h"
 #include "util/util.h"
 
 #define CONFLICT_LINES_SHOWN 4
@@ -35,6 +36,7 @@ typedef struct search {
 	struct timespec start;
 	int stopped;             /* fn said stop */
 	char *bound;             /* the bound that ended the search */
+	aa_hpack *packs;         /* each version made once (history_pack.h) */
 } search;
 
 static long elapsed_msec(const search *se)
@@ -86,10 +88,15 @@ static void set_bound(search *se, const char *fmt, unsigned long n)
 	se->bound = aa_strdup(msg);
 }
 
-/* Offers one blob (once per id): 0 go on, 1 stop, -1 error. */
+/*
+ * Offers one blob (once per id): 0 go on, 1 stop, -1 error. Its bytes
+ * come from the packs as this search made them, else from libgit2.
+ */
 static int offer(search *se, const git_oid *id, const char *label)
 {
-	git_blob *blob;
+	git_blob *blob = NULL;
+	const char *data;
+	size_t len;
 	int r;
 
 	if (was_seen(se, id))
@@ -99,11 +106,16 @@ static int offer(search *se, const git_oid *id, const char *label)
 			  (unsigned long)se->max_versions);
 		return 1;
 	}
-	if (remember(se, id) < 0 || git_blob_lookup(&blob, se->s->repo, id) < 0)
+	if (remember(se, id) < 0)
 		return -1;
+	if (aa_hpack_read(se->packs, id, &data, &len) != 0) {
+		if (git_blob_lookup(&blob, se->s->repo, id) < 0)
+			return -1;
+		data = git_blob_rawcontent(blob) ? git_blob_rawcontent(blob) : "";
+		len = (size_t)git_blob_rawsize(blob);
+	}
 	se->offered++;
-	r = se->fn(label, git_blob_rawcontent(blob) ? git_blob_rawcontent(blob) : "",
-		   (size_t)git_blob_rawsize(blob), se->payload);
+	r = se->fn(label, data, len, se->payload);
 	git_blob_free(blob);
 	if (r)
 		se->stopped = 1;
@@ -247,10 +259,12 @@ int aa_history_versions(void *ctx, const char *path, const char *hint,
 	se.max_versions = env_bound("AIAPPLY_HISTORY_MAX_VERSIONS", AA_HISTORY_MAX_VERSIONS);
 	se.max_msec = (long)env_bound("AIAPPLY_HISTORY_MAX_MSEC", AA_HISTORY_MAX_MSEC);
 	clock_gettime(CLOCK_MONOTONIC, &se.start);
+	se.packs = aa_hpack_open(se.s->repo);
 	if (hint && *hint)
 		r = offer_hint(&se, hint);
 	if (r == 0)
 		r = walk(&se);
+	aa_hpack_close(se.packs);
 	free(se.seen);
 	*bound = se.bound;
 	return r < 0 ? -1 : 0;

@@ -41,6 +41,13 @@ static int node_changed(planner *p, aa_plan_node *n, int *changed)
 		return -1;
 	base = n->base_data;
 	len = n->base_len;
+	if (n->pending && p->opts->no_content &&
+	    aa_text_same_bytes(n->pending, base, len) >= 0) {
+		*changed = !aa_text_same_bytes(n->pending, base, len);
+		return 0;
+	}
+	if (node_settle(p, n) < 0)
+		return -1;
 	*changed = !same_bytes(base, len, n->data, n->len);
 	return 0;
 }
@@ -84,6 +91,7 @@ static int collect_changes(planner *p)
 		c->mode = n->mode;
 		c->has_oid = n->has_oid;
 		c->oid = n->oid;
+		/* NULL for a pending text: no_content, nothing reads it */
 		c->data = n->data;
 		c->len = n->len;
 		c->renamed_from = n->exists ? n->renamed_from : NULL;

@@ -104,6 +104,20 @@ int commit_result(planner *p, aa_plan_node *n, aa_buf *out,
 	return 0;
 }
 
+/* The node's text with the op's edits, as a text (see edit_node_text). */
+static int edit_node_lines(planner *p, const aa_op *op, aa_plan_node *n,
+			   aa_engine_fn engine, aa_edit_ctx *cx, aa_text *t,
+			   aa_enc *enc)
+{
+	if (load_text(p, op, n, t) < 0)
+		return -1;
+	if (enc)
+		*enc = t->enc;
+	cx->path = n->path;
+	cx->preimage_named = index_line_names_node(op, n);
+	return engine ? engine(t, op, cx) : run_edit_engine(t, op, cx);
+}
+
 /*
  * The node's text with the op's edits: loads it, runs `engine` (NULL:
  * the op's own, from the engine table) with cx, whose path is set here,
@@ -139,36 +153,94 @@ int edit_node_text(planner *p, const aa_op *op, aa_plan_node *n,
 {
 	aa_text t = AA_TEXT_INIT;
 	const char *why = NULL;
-	int r;
+	int r = edit_node_lines(p, op, n, engine, cx, &t, enc);
 
-	if (load_text(p, op, n, &t) < 0) {
-		aa_text_free(&t);
-		return -1;
-	}
-	if (enc)
-		*enc = t.enc;
-	cx->path = n->path;
-	cx->preimage_named = index_line_names_node(op, n);
-	r = engine ? engine(&t, op, cx) : run_edit_engine(&t, op, cx);
 	if (!r && aa_text_encode_why(&t, out, &why) < 0)
 		r = aa_error(p->d, op->pos, n->path, "cannot encode the result: %s", why);
 	aa_text_free(&t);
 	return r;
 }
 
+/*
+ * A text whose lines point into the node's base bytes (they live as long
+ * as the plan) may stay unencoded when nothing reads the bytes; UTF-16
+ * is encoded at once (encoding it can fail, and the failure is the op's).
+ */
+static int may_stay_text(const planner *p, const aa_plan_node *n,
+			 const aa_text *t)
+{
+	return p->opts->no_content && n->has_oid && n->base_exists &&
+	       !memcmp(&n->oid, &n->base_oid, sizeof(aa_oid)) &&
+	       (t->enc == AA_ENC_UTF8 || t->enc == AA_ENC_UTF8_BOM);
+}
+
+/* commit_result() for a text kept unencoded (may_stay_text()). */
+static int commit_text(planner *p, aa_plan_node *n, aa_text *t,
+		       const aa_edit_ctx *cx)
+{
+	const char *cur;
+	size_t curlen;
+
+	if (append_landings(p, n, cx) < 0 || node_bytes(p, n, &cur, &curlen) < 0)
+		return -1;
+	if (aa_text_same_bytes(t, cur, curlen) == 1) {
+		p->plan->ops_skipped++;
+		return 0;
+	}
+	if (node_set_pending(n, t) < 0)
+		return oom(p, AA_NOPOS);
+	p->plan->ops_applied++;
+	return 0;
+}
+
+/*
+ * The node's text with the op's edits kept as its content: edit_node_text()
+ * then commit_result(), without the encoding when nothing reads the bytes.
+ * With `keep`, only when keep(cx) says so after the engine ran: else 2,
+ * nothing kept.
+ */
+int edit_and_commit_if(planner *p, const aa_op *op, aa_plan_node *n,
+		       aa_engine_fn engine, aa_edit_ctx *cx, aa_enc *enc,
+		       int (*keep)(const aa_edit_ctx *cx))
+{
+	aa_text t = AA_TEXT_INIT;
+	aa_buf out = AA_BUF_INIT;
+	const char *why = NULL;
+	int r = edit_node_lines(p, op, n, engine, cx, &t, enc);
+
+	if (!r && keep && !keep(cx))
+		r = 2;
+	if (r) {
+		aa_text_free(&t);
+		return r;
+	}
+	if (may_stay_text(p, n, &t)) {
+		r = commit_text(p, n, &t, cx);
+	} else if (aa_text_encode_why(&t, &out, &why) < 0) {
+		r = aa_error(p->d, op->pos, n->path, "cannot encode the result: %s", why);
+	} else {
+		r = commit_result(p, n, &out, cx);
+	}
+	aa_text_free(&t);
+	aa_buf_free(&out);
+	return r;
+}
+
+int edit_and_commit(planner *p, const aa_op *op, aa_plan_node *n,
+		    aa_engine_fn engine, aa_edit_ctx *cx, aa_enc *enc)
+{
+	return edit_and_commit_if(p, op, n, engine, cx, enc, NULL);
+}
+
 /* The whole ladder of the op's engine on the current content. */
 int edit_on_ladder(planner *p, const aa_op *op, aa_plan_node *n)
 {
 	aa_edit_ctx cx = { 0 };
-	aa_buf out = AA_BUF_INIT;
 	int r;
 
 	cx.diags = p->d;
 	cx.strict = op->strict;
-	r = edit_node_text(p, op, n, NULL, &cx, &out, NULL);
-	if (!r)
-		r = commit_result(p, n, &out, &cx);
-	aa_buf_free(&out);
+	r = edit_and_commit(p, op, n, NULL, &cx, NULL);
 	aa_edit_ctx_release(&cx);
 	return r;
 }

@@ -56,27 +56,25 @@ int exact_here(planner *p, const aa_op *op, aa_plan_node *n,
 {
 	aa_edit_ctx cx = { 0 };
 	aa_diags scratch = AA_DIAGS_INIT;
-	aa_buf out = AA_BUF_INIT;
 	int r;
 
 	cx.diags = &scratch;
 	cx.exact_only = 1;
-	r = edit_node_text(p, op, n, aa_edit_hunks, &cx, &out, enc);
-	if (!r && at_hints && !all_at_hints(&cx)) {
-		r = 0;  /* not decided: nothing kept */
+	/* the engine's refusal is in scratch; a failure to keep it is not */
+	r = edit_and_commit_if(p, op, n, aa_edit_hunks, &cx, enc,
+			       at_hints ? all_at_hints : NULL);
+	if (r == 2) {
 		aa_diags_free(&scratch);
-		aa_buf_free(&out);
 		aa_edit_ctx_release(&cx);
-		return 0;
+		return 0;  /* not decided: nothing kept */
 	}
 	if (!r) {
 		diags_take(p->d, &scratch);
-		r = commit_result(p, n, &out, &cx) < 0 ? -1 : 1;
+		r = 1;
 	} else {
 		r = scratch.nerrors ? 0 : -1;
 	}
 	aa_diags_free(&scratch);
-	aa_buf_free(&out);
 	aa_edit_ctx_release(&cx);
 	return r;
 }

@@ -130,8 +130,11 @@ int read_base(planner *p, aa_plan_node *n)
 	if (n->base_read)
 		return 0;
 	if (sn->lend && sn->release) {
-		if (sn->lend(sn->ctx, &n->base_oid, &n->base_data, &n->base_len,
-			     &n->base_lent) < 0)
+		if ((sn->lend_path ?
+		     sn->lend_path(sn->ctx, n->path, &n->base_oid, &n->base_data,
+				   &n->base_len, &n->base_lent) :
+		     sn->lend(sn->ctx, &n->base_oid, &n->base_data, &n->base_len,
+			      &n->base_lent)) < 0)
 			return base_failed(p, n->path, "cannot read the object");
 		p->plan->lender = sn;
 		n->base_read = 1;
@@ -151,6 +154,8 @@ int read_base(planner *p, aa_plan_node *n)
 int node_bytes(planner *p, aa_plan_node *n, const char **data,
 	       size_t *len)
 {
+	if (node_settle(p, n) < 0)
+		return -1;
 	if (!n->has_oid) {
 		*data = n->data ? n->data : "";
 		*len = n->len;
@@ -186,6 +191,58 @@ void node_drop_data(aa_plan_node *n)
 		free(n->data);
 	n->data = NULL;
 	n->data_lent = 0;
+	if (n->pending) {
+		aa_text_free(n->pending);
+		free(n->pending);
+		n->pending = NULL;
+	}
+}
+
+/*
+ * Keeps an edited text as the node's content without encoding it; the
+ * text moves into the node (*t is left empty). Its lines may point into
+ * base_data, which lives as long as the plan. 0, or -1 out of memory.
+ */
+int node_set_pending(aa_plan_node *n, aa_text *t)
+{
+	aa_text *keep = malloc(sizeof(*keep));
+	aa_text empty = AA_TEXT_INIT;
+
+	if (!keep)
+		return -1;
+	node_drop_data(n);
+	*keep = *t;
+	*t = empty;
+	n->pending = keep;
+	n->len = 0;
+	n->has_oid = 0;
+	n->exists = 1;
+	n->touched = 1;
+	return 0;
+}
+
+/* Encodes a pending text into the node's bytes (no-op without one). */
+int node_settle(planner *p, aa_plan_node *n)
+{
+	aa_buf out = AA_BUF_INIT;
+	aa_text *t = n->pending;
+	const char *why = NULL;
+	size_t len;
+
+	if (!t)
+		return 0;
+	if (aa_text_encode_why(t, &out, &why) < 0) {
+		aa_buf_free(&out);
+		return aa_error(p->d, AA_NOPOS, n->path, "cannot encode the result: %s", why);
+	}
+	len = out.len;
+	n->pending = NULL;
+	node_set_data(n, aa_buf_detach(&out), len);
+	aa_text_free(t);
+	free(t);
+	if (!n->data)
+		n->data = aa_strdup("");
+	return n->data ? 0 : oom(p, AA_NOPOS);
 }
 
 void node_set_data(aa_plan_node *n, char *data, size_t len)

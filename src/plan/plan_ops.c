@@ -388,6 +388,8 @@ static int transfer_file(planner *p, const aa_op *op, aa_plan_node *from,
 				move ? "rename" : "copy");
 	if (check_only)
 		return 0;
+	if (node_settle(p, from) < 0)
+		return -1;
 	h = held_of(from);
 	if (fill_moved(p, op, dst, &h, move) < 0)
 		return -1;
@@ -521,7 +523,7 @@ static int take_source(planner *p, const aa_op *op, int move, held_file *h)
 			p->plan->ops_applied++;
 		return 0;
 	}
-	if (check_no_conflict(p, op->pos, n) < 0)
+	if (check_no_conflict(p, op->pos, n) < 0 || node_settle(p, n) < 0)
 		return -1;
 	*h = held_of(n);
 	h->taken = 0;

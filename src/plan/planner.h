@@ -38,6 +38,8 @@
 #define edit_fits aa_pl_edit_fits
 #define edit_node_text aa_pl_edit_node_text
 #define edit_on_ladder aa_pl_edit_on_ladder
+#define edit_and_commit aa_pl_edit_and_commit
+#define edit_and_commit_if aa_pl_edit_and_commit_if
 #define exact_here aa_pl_exact_here
 #define existed_before aa_pl_existed_before
 #define from_history aa_pl_from_history
@@ -60,6 +62,8 @@
 #define node_find aa_pl_node_find
 #define node_get aa_pl_node_get
 #define node_set_data aa_pl_node_set_data
+#define node_set_pending aa_pl_node_set_pending
+#define node_settle aa_pl_node_settle
 #define node_sync aa_pl_node_sync
 #define oom aa_pl_oom
 #define conflict_regions aa_pl_conflict_regions
@@ -99,6 +103,13 @@ struct aa_plan_node {
 	char *data;
 	size_t len;
 	int data_lent;          /* data points into the change set: not ours */
+	/*
+	 * The content as an edited text not yet encoded (aa_plan_opts
+	 * no_content: --check -q reads no bytes): its lines point into
+	 * base_data and its own storage. node_settle() encodes it when
+	 * anything asks for the bytes; data is NULL meanwhile.
+	 */
+	aa_text *pending;
 
 	int touched;
 	char *renamed_from;
@@ -202,6 +213,8 @@ int node_bytes(planner *p, aa_plan_node *n, const char **data,
 	       size_t *len);
 void node_drop_data(aa_plan_node *n);
 void node_set_data(aa_plan_node *n, char *data, size_t len);
+int node_set_pending(aa_plan_node *n, aa_text *t);
+int node_settle(planner *p, aa_plan_node *n);
 void node_delete(aa_plan_node *n);
 int check_no_conflict(planner *p, aa_pos pos, const aa_plan_node *n);
 int node_sync(planner *p, aa_plan_node *n);
@@ -275,6 +288,11 @@ int edit_node_text(planner *p, const aa_op *op, aa_plan_node *n,
 		   aa_enc *enc);
 int edit_on_ladder(planner *p, const aa_op *op, aa_plan_node *n);
 int index_line_names_node(const aa_op *op, const aa_plan_node *n);
+int edit_and_commit(planner *p, const aa_op *op, aa_plan_node *n,
+		    aa_engine_fn engine, aa_edit_ctx *cx, aa_enc *enc);
+int edit_and_commit_if(planner *p, const aa_op *op, aa_plan_node *n,
+		       aa_engine_fn engine, aa_edit_ctx *cx, aa_enc *enc,
+		       int (*keep)(const aa_edit_ctx *cx));
 int edit_fits(const aa_op *op, aa_plan_node *n, const char *data,
 	      size_t len);
 

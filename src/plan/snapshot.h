@@ -73,6 +73,14 @@ typedef struct aa_snapshot {
 		    size_t *len, void **handle);
 	void (*release)(void *ctx, void *handle);
 	/*
+	 * Optional: lend() for the base object `oid` of `path`, which may
+	 * read the work-tree file instead when git would take it for the
+	 * object (its stat data clean in the index, no conversion); the
+	 * same release().
+	 */
+	int (*lend_path)(void *ctx, const char *path, const aa_oid *oid,
+			 const char **data, size_t *len, void **handle);
+	/*
 	 * Optional: why the last call failed ("failed to read descriptor:
 	 * Input/output error"), or NULL; valid until the next call.
 	 */
