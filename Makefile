@@ -130,7 +130,7 @@ all: $(B)/git-ai-apply $(B)/libaiapply.ldflags $(if $(SANITIZE),,git-ai-apply)
 # Objects are rebuilt when the flags change (another SANITIZE, CFLAGS).
 $(B)/build-flags: FORCE
 	@mkdir -p $(B)
-	@echo 'v2 $(CC) $(AA_CFLAGS) | $(AA_LDFLAGS) | $(AA_LIBS) | $(CMD_LIBS)' >$@.new
+	@echo 'v2 $(CC) $(AA_CFLAGS) | $(AA_LDFLAGS) $(CMD_LIBS) | $(AA_LIBS)' >$@.new
 	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
 $(B)/%.o: %.c $(B)/build-flags
