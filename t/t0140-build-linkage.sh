@@ -43,7 +43,9 @@ needed () {
 dry="$AA_BUILD_DIR/trash/t0140-build-linkage.dry"
 make_dry () {
 	rm -rf "$dry" &&
-	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -C "$top" -n \
+	# (make SANITIZE=1 test-run exports SANITIZE to us: not wanted here)
+	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u SANITIZE -u DYNAMIC \
+		-u SHARED make -C "$top" -n \
 		--no-print-directory B="$dry" "$@" "$dry/git-ai-apply" >dry-run &&
 	grep -e "-o $dry/git-ai-apply " dry-run
 }
