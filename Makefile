@@ -5,6 +5,11 @@
 #                   plain and under -fsanitize=address,undefined
 #   make demo       apply the example answers in a throw-away repository
 #   make SANITIZE=1 build into build-asan/ with the sanitizers
+#                   (linked against the shared libraries)
+#   make DYNAMIC=1  link the command against the shared libraries even
+#                   where the static archives are installed (SHARED=1
+#                   says the same); the default links them statically
+#                   when libgit2.a is there (Documentation/building.md)
 #   make doc        the manual git-ai-apply(1) and the formats page
 #                   gitai-apply-formats(7), man pages and HTML, into
 #                   $(B)/Documentation/
@@ -54,6 +59,18 @@ B ?= build
 SAN_FLAGS =
 endif
 
+# The static build (Documentation/building.md "Static build"): the
+# command links the static archive of each library where one is installed
+# (libgit2.a decides: without it the build is shared), so the dynamic
+# loader has only the C library to bring in. In the order a static link
+# needs them: what a library uses comes after it.
+STATIC_ORDER = git2 yaml xxhash mbedtls mbedx509 mbedcrypto http_parser \
+	       ssh2 crypto pcre2-8 z cjson
+archive = $(abspath $(filter /%,$(shell $(CC) -print-file-name=lib$(1).a 2>/dev/null)))
+ifeq ($(SANITIZE)$(DYNAMIC)$(SHARED),)
+STATIC := $(if $(call archive,git2),1)
+endif
+
 OPT ?= -O2 -g
 AA_CFLAGS = -std=c11 -Wall -Wextra -MMD -MP -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L \
 	    -Iinclude -Isrc $(OPT) $(SAN_FLAGS) \
@@ -66,8 +83,24 @@ TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
 LIB_SRCS := $(filter-out src/cli/%,$(wildcard src/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
-# Linked into the command only, never into the library.
-CMD_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard src/cli/*.c))
+# Linked into the command only, never into the library. no-gssapi.c
+# stands for a library the static build does not link.
+CMD_OBJS := $(patsubst %.c,$(B)/%.o,$(filter-out \
+	$(if $(STATIC),,src/cli/no-gssapi.c),$(wildcard src/cli/*.c)))
+
+# The command's libraries: each static archive found, else the shared
+# library (Debian 12 packages no libcjson.a); the functions the no-*.c
+# files replace are reached through --wrap (src/cli/stub-name.h).
+ifeq ($(STATIC),1)
+CMD_LIBS = $(foreach l,$(STATIC_ORDER),$(or $(call archive,$(l)),-l$(l))) \
+	   -lrt -lpthread $(LIBS)
+CMD_LDFLAGS = $(foreach f,mbedtls_x509_crt_parse_file libssh2_init \
+	mbedtls_havege_init mbedtls_havege_poll,-Wl,--wrap=$(f))
+AA_CFLAGS += -DAA_STATIC_LINK
+else
+CMD_LIBS = $(AA_LIBS)
+CMD_LDFLAGS =
+endif
 UNIT_SRCS := $(wildcard t/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:t/unit/%.c=$(B)/t/unit/%)
 HOOKS := $(wildcard contrib/hooks/*)
@@ -97,7 +130,7 @@ all: $(B)/git-ai-apply $(B)/libaiapply.ldflags $(if $(SANITIZE),,git-ai-apply)
 # Objects are rebuilt when the flags change (another SANITIZE, CFLAGS).
 $(B)/build-flags: FORCE
 	@mkdir -p $(B)
-	@echo 'v2 $(CC) $(AA_CFLAGS) | $(AA_LDFLAGS) | $(AA_LIBS)' >$@.new
+	@echo 'v2 $(CC) $(AA_CFLAGS) | $(AA_LDFLAGS) $(CMD_LIBS) | $(AA_LIBS)' >$@.new
 	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
 $(B)/%.o: %.c $(B)/build-flags
@@ -125,7 +158,7 @@ $(B)/libaiapply.ldflags: $(B)/build-flags
 	@echo '$(SAN_FLAGS)' >$@
 
 $(B)/git-ai-apply: $(CMD_OBJS) $(B)/libaiapply.a
-	$(CC) $(AA_LDFLAGS) -o $@ $^ $(AA_LIBS)
+	$(CC) $(AA_LDFLAGS) $(CMD_LDFLAGS) -o $@ $^ $(CMD_LIBS)
 
 libaiapply.a: $(B)/libaiapply.a
 	cp $< $@

@@ -17,6 +17,23 @@ have_pc zlib      || missing="$missing zlib1g-dev"
 # SHA-1 of the packs --each writes (libgit2-dev depends on it already)
 test -f /usr/include/mbedtls/sha1.h || missing="$missing libmbedtls-dev"
 have_pc cmocka    || missing="$missing libcmocka-dev"
+# The static build (Makefile STATIC_ORDER): the archives of libgit2 and
+# of what it links (Debian 12 packages no libcjson.a: cJSON stays shared).
+have_archive() {
+	case $(${CC:-cc} -print-file-name="lib$1.a" 2>/dev/null) in
+	/*) return 0 ;;
+	esac
+	return 1
+}
+have_archive git2        || missing="$missing libgit2-dev"
+have_archive yaml        || missing="$missing libyaml-dev"
+have_archive xxhash      || missing="$missing libxxhash-dev"
+have_archive mbedtls     || missing="$missing libmbedtls-dev"
+have_archive http_parser || missing="$missing libhttp-parser-dev"
+have_archive ssh2        || missing="$missing libssh2-1-dev"
+have_archive crypto      || missing="$missing libssl-dev"
+have_archive pcre2-8     || missing="$missing libpcre2-dev"
+have_archive z           || missing="$missing zlib1g-dev"
 command -v jq >/dev/null 2>&1 || missing="$missing jq"
 test -f /usr/share/sharness/sharness.sh || missing="$missing sharness"
 command -v prove >/dev/null 2>&1 || missing="$missing perl"
@@ -36,6 +53,8 @@ test -f /usr/share/bash-completion/bash_completion ||
 	missing="$missing bash-completion"
 
 test -z "$missing" && exit 0
+missing=" $(printf '%s\n' $missing | sort -u | tr '\n' ' ')"
+missing=${missing% }
 
 echo "install-deps: installing$missing"
 sudo=

@@ -400,4 +400,76 @@ test_expect_success '--each needs --branch and answer files' '
 	test_grep "needs the answer files" err
 '
 
+if command -v strace >/dev/null 2>&1 &&
+	strace -f -o /dev/null true 2>/dev/null
+then
+	test_set_prereq STRACE
+fi
+
+# One ref round (Documentation/landing.md, "--each: one ref round").
+test_expect_success 'every suggestion'"'"'s refs in one round: the notes ref moves once, each branch once' '
+	(
+		cd repo &&
+		git reflog show refs/notes/ai-apply >reflog.before &&
+		notes_before=$(git rev-parse refs/notes/ai-apply) &&
+		git ai-apply --each --branch=round ../answers/one.md \
+			../answers/two.md ../answers/three.md >out &&
+		git reflog show refs/notes/ai-apply >reflog.after &&
+		test $(($(wc -l <reflog.after) - $(wc -l <reflog.before))) = 1 &&
+		test_grep "ai-apply: the answers of 3 suggestions" reflog.after &&
+		# still one notes commit a suggestion, each on the one before
+		test $(git rev-list --count $notes_before..refs/notes/ai-apply) = 3 &&
+		for i in 1 2 3
+		do
+			git reflog show round-$i >branch.log &&
+			test $(wc -l <branch.log) = 1 || return 1
+		done &&
+		git notes --ref=ai-apply show round-1 >note &&
+		test_cmp ../answers/one.md note &&
+		git notes --ref=ai-apply show round-3 >note &&
+		test_cmp ../answers/three.md note &&
+		git fsck --no-progress
+	)
+'
+
+# (LeakSanitizer cannot run under ptrace: no leak check under strace.)
+test_expect_success STRACE 'one round renames four refs for three suggestions, each lock once' '
+	(
+		cd repo &&
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -f -o ../round.trace -e trace=rename,link,openat \
+			git-ai-apply --each --branch=ren ../answers/one.md \
+			../answers/two.md ../answers/three.md >/dev/null
+	) &&
+	# libgit2 links a lock in place, and renames it when the ref exists
+	sed -n "s/^[0-9]* *\(rename\|link\)(\"\([^\"]*\.lock\)\".*/\2/p" \
+		round.trace | sort -u >renames &&
+	test $(wc -l <renames) = 4 &&
+	grep -c "ai-apply\.lock\", O_WRONLY|O_CREAT|O_EXCL" round.trace >notes.locks &&
+	echo 1 >expect &&
+	test_cmp expect notes.locks
+'
+
+test_expect_success 'a branch another process holds: that suggestion fails alone, the round lands the others' '
+	(
+		cd repo &&
+		mkdir -p .git/refs/heads &&
+		: >.git/refs/heads/held-2.lock &&
+		test_expect_code 128 git ai-apply --each --branch=held ../answers/one.md \
+			../answers/two.md ../answers/three.md >out 2>err &&
+		test_path_is_file .git/refs/heads/held-2.lock &&
+		rm .git/refs/heads/held-2.lock &&
+		test_must_fail git rev-parse -q --verify held-2 &&
+		git notes --ref=ai-apply show held-1 >note &&
+		test_cmp ../answers/one.md note &&
+		git notes --ref=ai-apply show held-3 >note &&
+		test_cmp ../answers/three.md note &&
+		! git notes --ref=ai-apply list | grep -v -e "$(git rev-parse held-1)" \
+			-e "$(git rev-parse held-3)" >notes.other ||
+		! grep -q "second suggestion" notes.other &&
+		git fsck --no-progress
+	) &&
+	test_grep "held-2.lock.*File exists" repo/err
+'
+
 test_done

@@ -140,7 +140,9 @@ do
 	done
 done
 
-for step in refjournal keep pack branch branch#2 branch#3 ref ref#2 ref#3 ref#4 ref#5 ref#6 unkeep
+# --each renames every ref in one round: three branches and the notes
+# ref, four "ref" steps (Documentation/landing.md, "--each: one ref round").
+for step in refjournal keep pack branch branch#2 branch#3 ref ref#2 ref#3 ref#4 unkeep
 do
 	test_expect_success "--each killed at '$step': the next run settles it" '
 		fresh ke &&

@@ -11,7 +11,8 @@
  * This file is linked into the git-ai-apply executable only, never into
  * libaiapply.a. Its definition takes the place of mbedTLS's for the
  * whole process (the executable comes first in the dynamic linker's
- * search order), and loads nothing. It is safe because:
+ * search order; in the static build through -Wl,--wrap, see
+ * stub-name.h), and loads nothing. It is safe because:
  *  - libgit2 calls it only from its TLS set-up (at init, and for
  *    GIT_OPT_SET_SSL_CERT_LOCATIONS, which we never set);
  *  - it fails closed: the trust chain stays empty, so a TLS connection,
@@ -23,13 +24,15 @@
  * command works without one.
  */
 
+#include "cli/stub-name.h"
+
 struct mbedtls_x509_crt;
 
-int mbedtls_x509_crt_parse_file(struct mbedtls_x509_crt *chain,
-				const char *path);
+int AA_STUB(mbedtls_x509_crt_parse_file)(struct mbedtls_x509_crt *chain,
+					 const char *path);
 
-int mbedtls_x509_crt_parse_file(struct mbedtls_x509_crt *chain,
-				const char *path)
+int AA_STUB(mbedtls_x509_crt_parse_file)(struct mbedtls_x509_crt *chain,
+					 const char *path)
 {
 	(void)chain;
 	(void)path;

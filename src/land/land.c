@@ -1305,6 +1305,280 @@ int aa_land_finish(aa_session *s, aa_diags *d)
 	return r;
 }
 
+/*
+ * --each: the refs of every prepared lander in one ref transaction
+ * (Documentation/landing.md, "--each: one ref round"). The notes ref is
+ * locked, then every branch, each checked under its lock; the notes of
+ * the landers that passed are chained on the notes ref's tip (built
+ * again where a lander before did not pass or the tip moved); then every
+ * ref is renamed in one commit, the notes ref once, with one reflog
+ * entry, to the note of the last lander. A lander whose branch fails its
+ * check fails alone (its ref is unlocked unchanged). A kill between the
+ * renames is settled per suggestion by the next run, from the journal's
+ * moves, which hold the chain as committed.
+ */
+typedef struct batch {
+	aa_session *const *v;
+	aa_diags *const *d;
+	int *r;                  /* each lander's result; BATCH_ALONE: retry */
+	size_t n;
+	git_transaction *tx;
+} batch;
+
+#define BATCH_ALONE 2        /* its branch was held: it lands on its own */
+
+static int batch_has_notes(const batch *b)
+{
+	size_t k;
+
+	for (k = 0; k < b->n; k++)
+		if (!b->r[k] && b->v[k]->pending->has_note)
+			return 1;
+	return 0;
+}
+
+/* Every error of `from` into each lander still passing, which fails. */
+static void batch_fail(batch *b, const aa_diags *from)
+{
+	size_t k, i;
+
+	for (k = 0; k < b->n; k++) {
+		if (b->r[k])
+			continue;
+		for (i = 0; i < from->n; i++)
+			if (from->v[i].level == AA_DIAG_ERROR)
+				aa_error(b->d[k], AA_NOPOS, from->v[i].path, "%s",
+					 from->v[i].msg);
+		b->r[k] = AA_FATAL;
+	}
+}
+
+/* The notes ref, held by another run for a moment: tried again. */
+static int batch_lock_notes(batch *b)
+{
+	int attempt, r = GIT_ELOCKED;
+
+	for (attempt = 1; r == GIT_ELOCKED && attempt <= AA_REF_ATTEMPTS; attempt++) {
+		if (attempt > 1) {
+			struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+			nanosleep(&ts, NULL);
+		}
+		r = git_transaction_lock_ref(b->tx, AA_NOTES_REF);
+	}
+	return r;
+}
+
+/*
+ * The "branch" step before each lander, as when it lands alone (the
+ * first one before any lock); then the notes ref, when a lander has a
+ * note, then each branch, checked under its lock. 0, or AA_REF_RETRY
+ * when the notes ref stays held: nothing said yet, every lander lands
+ * on its own (and says why).
+ */
+static int batch_lock(batch *b)
+{
+	int notes = batch_has_notes(b), r;
+	size_t k;
+
+	for (k = 0; k < b->n; k++) {
+		aa_session *s = b->v[k];
+		struct aa_pending *p = s->pending;
+
+		if (b->r[k])
+			continue;
+		aa_test_hook("branch");
+		if (notes && batch_lock_notes(b) < 0)
+			return AA_REF_RETRY;
+		notes = 0;
+		r = git_transaction_lock_ref(b->tx, p->refname.ptr);
+		if (r == GIT_ELOCKED)
+			b->r[k] = BATCH_ALONE;
+		else if (r < 0)
+			b->r[k] = lock_fail(s, p->refname.ptr, r, b->d[k]);
+		else
+			b->r[k] = branch_unmoved(s, p, b->d[k]);
+	}
+	return 0;
+}
+
+/* Lander s's note built again on *tip, its journal move with it. */
+static int rebuild_note(aa_session *s, int had, const git_oid *tip,
+			aa_diags *d)
+{
+	struct aa_pending *p = s->pending;
+
+	p->note_had_parent = had;
+	git_oid_cpy(&p->note_parent, tip);
+	if (build_note(s, p->committer, had, tip, &p->note, d) < 0)
+		return AA_FATAL;
+	if (p->move >= 0 && s->base->refs) {
+		aa_refmove *m = aa_refjournal_move(s->base->refs, (size_t)p->move);
+
+		m->had_notes = had;
+		git_oid_cpy(&m->notes_old, tip);
+		git_oid_cpy(&m->notes_new, &p->note);
+	}
+	return 0;
+}
+
+/*
+ * The notes of the landers that passed, chained on the notes ref's tip;
+ * the objects of those built again written (one pack) with the journal
+ * as it will be committed. The last note in *tip: 1, 0 when no lander
+ * that passed has a note, AA_FATAL (every lander that passed fails).
+ */
+static int batch_chain_notes(batch *b, git_oid *tip, const git_signature **who)
+{
+	aa_session **rebuilt = calloc(b->n ? b->n : 1, sizeof(*rebuilt));
+	aa_diags why = AA_DIAGS_INIT;
+	size_t k, nrebuilt = 0;
+	int had = ref_target(b->v[0]->repo, AA_NOTES_REF, tip), any = 0, r = 0;
+
+	if (!rebuilt)
+		r = aa_oom(&why, AA_NOPOS, NULL);
+	else if (had < 0)
+		r = aa_git_fail(&why, "cannot read " AA_NOTES_REF);
+	for (k = 0; !r && k < b->n; k++) {
+		aa_session *s = b->v[k];
+		struct aa_pending *p = s->pending;
+
+		if (b->r[k] || !p->has_note)
+			continue;
+		if (had != p->note_had_parent ||
+		    (had && !git_oid_equal(tip, &p->note_parent))) {
+			r = rebuild_note(s, had, tip, &why);
+			rebuilt[nrebuilt++] = s;
+		}
+		git_oid_cpy(tip, &p->note);
+		had = any = 1;
+		*who = p->committer;
+	}
+	if (!r && nrebuilt)
+		r = aa_land_persist(rebuilt, nrebuilt, &why);
+	if (r < 0)
+		batch_fail(b, &why);
+	free(rebuilt);
+	aa_diags_free(&why);
+	return r < 0 ? AA_FATAL : any;
+}
+
+/* The targets of every lander that passed, and the notes ref's. */
+static int batch_set_targets(batch *b, int notes, const git_oid *tip,
+			     const git_signature *who, size_t passed)
+{
+	aa_buf log = AA_BUF_INIT;
+	size_t k;
+	int r = 0;
+
+	for (k = 0; !r && k < b->n; k++) {
+		aa_session *s = b->v[k];
+		struct aa_pending *p = s->pending;
+
+		if (!b->r[k])
+			r = git_transaction_set_target(b->tx, p->refname.ptr,
+						       &s->commit, p->committer,
+						       p->log.ptr);
+	}
+	if (!r && notes) {
+		if (passed == 1)
+			aa_buf_puts(&log, "ai-apply: the answer of a suggestion");
+		else
+			aa_buf_printf(&log, "ai-apply: the answers of %zu suggestions",
+				      passed);
+		r = aa_buf_oom(&log) ? -1 :
+		    git_transaction_set_target(b->tx, AA_NOTES_REF, tip, who,
+					       log.ptr);
+	}
+	aa_buf_free(&log);
+	return r;
+}
+
+static size_t batch_passed(const batch *b)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < b->n; k++)
+		n += b->r[k] == 0;
+	return n;
+}
+
+/*
+ * A commit that failed while writing: once the transaction has released
+ * its locks, every lander that passed is settled on its own (completed,
+ * else rolled back), in order, as the next run would from the journal.
+ */
+static void batch_settle(batch *b, const char *why)
+{
+	size_t k;
+
+	for (k = 0; k < b->n; k++) {
+		if (b->r[k])
+			continue;
+		/* failed_commit says the commit's error */
+		git_error_set_str(GIT_ERROR_REFERENCE, why ? why : "unknown error");
+		b->r[k] = failed_commit(b->v[k], b->v[k]->pending, b->d[k]);
+	}
+}
+
+/* One round for every lander; 0, or AA_REF_RETRY: each lands alone. */
+static int batch_round(batch *b)
+{
+	const git_signature *who = NULL;
+	aa_diags why = AA_DIAGS_INIT;
+	char *failed = NULL;
+	git_oid tip;
+	int r = git_transaction_new(&b->tx, b->v[0]->repo), notes = 0;
+
+	if (r < 0)
+		return AA_REF_RETRY;
+	r = batch_lock(b);
+	if (!r && batch_passed(b))
+		notes = batch_chain_notes(b, &tip, &who);
+	if (!r && batch_passed(b) &&
+	    batch_set_targets(b, notes > 0, &tip, who, batch_passed(b)) < 0) {
+		aa_git_fail(&why, "cannot update the branch and " AA_NOTES_REF);
+		batch_fail(b, &why);
+	}
+	if (!r && batch_passed(b) && git_transaction_commit(b->tx) < 0 &&
+	    !(failed = aa_strdup(aa_git_error(strerror(errno)))))
+		failed = aa_strdup("out of memory");
+	git_transaction_free(b->tx);
+	b->tx = NULL;
+	if (failed)
+		batch_settle(b, failed);
+	free(failed);
+	aa_diags_free(&why);
+	return r;
+}
+
+void aa_land_finish_each(aa_session *const *v, aa_diags *const *d, int *r,
+			 size_t n)
+{
+	batch b = { v, d, r, n, NULL };
+	size_t k;
+	int alone = n < 2;
+
+	for (k = 0; k < n; k++)
+		r[k] = !v[k]->pending || v[k]->npersisted != v[k]->ncreated ?
+		       aa_fatal(d[k], AA_NOPOS, NULL,
+				"internal error: a landing's objects are not on disk") : 0;
+	if (!alone)
+		alone = batch_round(&b) == AA_REF_RETRY;
+	for (k = 0; k < n; k++) {
+		if (!v[k]->pending)
+			continue;
+		if (r[k] == BATCH_ALONE || (alone && !r[k])) {
+			r[k] = aa_land_finish(v[k], d[k]);
+			continue;
+		}
+		if (!r[k] && leftover_lock(v[k], d[k]) < 0)
+			r[k] = AA_FATAL;
+		pending_free(v[k]->pending);
+		v[k]->pending = NULL;
+	}
+}
+
 static int land_branch(aa_session *s, const aa_plan *plan, aa_diags *d)
 {
 	int r = aa_land_prepare(s, plan, d), done;

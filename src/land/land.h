@@ -60,6 +60,15 @@ int aa_land_prepare(aa_session *s, const aa_plan *plan, aa_diags *d);
 int aa_land_persist(aa_session *const *v, size_t n, aa_diags *d);
 int aa_land_finish(aa_session *s, aa_diags *d);
 /*
+ * --each: aa_land_finish of every lander in v[0..n) in one ref round
+ * (every branch and the notes ref in one transaction), each one still
+ * all or nothing; r[k] is lander k's result, said in d[k]. A lander whose
+ * branch another process holds, or every one when the notes ref stays
+ * held, lands on its own (aa_land_finish, with its retries).
+ */
+void aa_land_finish_each(aa_session *const *v, aa_diags *const *d, int *r,
+			 size_t n);
+/*
  * After the last aa_land_finish of a base: the pack's `.keep` and the
  * run's ref journal removed (kept when a suggestion could not be
  * settled; the next run finishes it). 0 or AA_FATAL.

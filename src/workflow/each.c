@@ -95,16 +95,23 @@ static void build_one(git_repository *repo, aa_each_result *res,
 static void land_ready(aa_each_result *res, const size_t *ready, size_t n)
 {
 	aa_session **landers = calloc(n ? n : 1, sizeof(*landers));
+	aa_diags **diags = calloc(n ? n : 1, sizeof(*diags));
+	int *landed = calloc(n ? n : 1, sizeof(*landed));
 	aa_diags why = AA_DIAGS_INIT;
 	size_t k;
-	int r;
+	int r = AA_FATAL;
 
-	if (!landers)
+	if (!landers || !diags || !landed)
 		r = aa_oom(&why, AA_NOPOS, NULL);
-	for (k = 0; landers && k < n; k++)
+	for (k = 0; landers && diags && landed && k < n; k++) {
 		landers[k] = &res->v[ready[k]].session;
-	if (landers)
+		diags[k] = &res->v[ready[k]].diags;
+	}
+	if (landers && diags && landed)
 		r = aa_land_persist(landers, n, &why);
+	/* every suggestion's refs in one round, each all or nothing */
+	if (r >= 0)
+		aa_land_finish_each(landers, diags, landed, n);
 	for (k = 0; k < n; k++) {
 		aa_apply_result *one = &res->v[ready[k]];
 
@@ -112,8 +119,7 @@ static void land_ready(aa_each_result *res, const size_t *ready, size_t n)
 			copy_errors(&one->diags, &why);
 			one->outcome = AA_OUT_FATAL;
 		} else {
-			aa_apply_landed(one, aa_land_finish(&one->session,
-							    &one->diags));
+			aa_apply_landed(one, landed[k]);
 		}
 	}
 	/* the pack's keep and the journal go once every ref is written */
@@ -121,6 +127,8 @@ static void land_ready(aa_each_result *res, const size_t *ready, size_t n)
 		res->done_failed = 1;
 	aa_diags_free(&why);
 	free(landers);
+	free(diags);
+	free(landed);
 }
 
 static int open_base(git_repository *repo, const aa_apply_opts *o,
