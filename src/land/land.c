@@ -29,6 +29,7 @@
 #include "land/owner.h"
 #include "land/refjournal.h"
 #include "land/filters.h"
+#include "land/index_read.h"
 #include "land/promisor.h"
 #include "land/sparse.h"
 #include "land/support.h"
@@ -88,6 +89,36 @@ static int open_locked_index(aa_base *b, aa_diags *d)
 	return 0;
 }
 
+/*
+ * --check: the index read in O(touched) (land/index_read.h), without the
+ * lock; the repository gets an in-memory index for libgit2's attribute
+ * lookups, filled with the .gitattributes they ask for.
+ */
+static int open_index_reader(aa_base *b, aa_diags *d)
+{
+	const char *env = getenv("GIT_INDEX_FILE");
+	aa_buf path = AA_BUF_INIT, why = AA_BUF_INIT;
+	char reason[200];
+	int r;
+
+	if ((env && *env ? aa_buf_puts(&path, env) :
+	     aa_buf_printf(&path, "%sindex", git_repository_path(b->repo))) < 0)
+		return aa_fatal_oom(d, AA_NOPOS, NULL);
+	r = aa_ixread_open(&b->ixr, path.ptr, reason, sizeof(reason));
+	aa_buf_free(&path);
+	if (r < 0) {
+		r = aa_unsupported_explain(reason, &why);
+		r = aa_fatal(d, AA_NOPOS, NULL, "cannot read the index: %s",
+			     r > 0 ? why.ptr : reason);
+		aa_buf_free(&why);
+		return r;
+	}
+	if (git_index_new(&b->attr_index) < 0 ||
+	    git_repository_set_index(b->repo, b->attr_index) < 0)
+		return aa_git_fail(d, "cannot set up the repository");
+	return 0;
+}
+
 static int open_index_base(aa_base *b, aa_diags *d)
 {
 	int r;
@@ -96,16 +127,22 @@ static int open_index_base(aa_base *b, aa_diags *d)
 		return aa_fatal(d, AA_NOPOS, NULL,
 				"this is a bare repository: use --cached or --branch");
 	if (b->opts->mode == AA_LAND_CHECK)
-		r = git_repository_index(&b->index, b->repo) < 0 ?
-			index_fail(d) : 0;
+		r = open_index_reader(b, d);
 	else
 		r = open_locked_index(b, d);
 	if (r < 0)
 		return r;
-	if (git_index_has_conflicts(b->index))
+	if (b->ixr ? aa_ixread_has_conflicts(b->ixr) : git_index_has_conflicts(b->index))
 		return aa_fatal(d, AA_NOPOS, NULL,
 				"the index has unresolved conflicts; resolve them first");
 	return 0;
+}
+
+const git_oid *aa_base_index_checksum(const aa_base *b)
+{
+	if (b->ixr)
+		return aa_ixread_checksum(b->ixr);
+	return b->index ? git_index_checksum(b->index) : NULL;
 }
 
 int aa_recover(git_repository *repo, aa_diags *d)
@@ -207,6 +244,8 @@ void aa_base_close(aa_base *b)
 	git_signature_free(b->author);
 	git_signature_free(b->committer);
 	git_index_free(b->index);
+	git_index_free(b->attr_index);
+	aa_ixread_close(b->ixr);
 	aa_guard_close(b->guard);
 	git_tree_free(b->base_tree);
 	git_commit_free(b->base_commit);
@@ -222,6 +261,7 @@ static void lander_init(aa_session *s, aa_base *base, const aa_land_opts *opts)
 	s->base = base;
 	s->repo = base->repo;
 	s->index = base->index;
+	s->ixr = base->ixr;
 	s->base_commit = base->base_commit;
 	s->base_tree = base->base_tree;
 	s->opts = opts;
