@@ -87,7 +87,9 @@ hyperfine --style basic --runs "$runs" --warmup 2 \
 # --check looks up the touched paths in the index without loading it
 # (Documentation/landing.md, "Index access in O(touched)"); git apply
 # --check --index reads the whole index, git apply --check none.
+# (--index needs stat data that matches the work tree: read-tree has none.)
 git read-tree HEAD
+git update-index -q --refresh
 hyperfine --style basic --runs "$runs" --warmup 2 \
 	--export-json ../check.json \
 	-n 'git ai-apply --check' 'git ai-apply -q --check ../change.diff' \
