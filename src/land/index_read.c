@@ -41,6 +41,9 @@ struct aa_ixread {
 	char *prev;           /* v4: per restart point, the path before it */
 	size_t *prev_at;      /* ... its offset in prev */
 	int conflicts;
+	size_t extended;      /* entries with extended flags */
+	long long mtime_sec;  /* the file's mtime when opened */
+	long mtime_nsec;
 	git_oid checksum;
 	char **kept;          /* v4: paths handed out by aa_ixread_get */
 	size_t nkept, capkept;
@@ -235,6 +238,8 @@ static int walk_entries(aa_ixread *r)
 		}
 		if (flags & IX_STAGE_MASK)
 			r->conflicts = 1;
+		if (flags & IX_EXTENDED)
+			r->extended++;
 		it.off = next;
 	}
 	r->end = it.off;
@@ -312,6 +317,8 @@ int aa_ixread_open(aa_ixread **out, const char *path, char *why, size_t whylen)
 		snprintf(why, whylen, "cannot open '%s': %s", path, strerror(errno));
 		rc = -1;
 	} else if (st.st_size > 0) {
+		r->mtime_sec = (long long)st.st_mtim.tv_sec;
+		r->mtime_nsec = st.st_mtim.tv_nsec;
 		r->size = (size_t)st.st_size;
 		r->map = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (r->map == MAP_FAILED) {
@@ -362,6 +369,28 @@ size_t aa_ixread_count(const aa_ixread *r)
 unsigned aa_ixread_version(const aa_ixread *r)
 {
 	return r->version;
+}
+
+const unsigned char *aa_ixread_bytes(const aa_ixread *r, size_t *size)
+{
+	*size = r->size;
+	return r->map;
+}
+
+size_t aa_ixread_entries_end(const aa_ixread *r)
+{
+	return r->map ? r->end : 0;
+}
+
+size_t aa_ixread_extended(const aa_ixread *r)
+{
+	return r->extended;
+}
+
+void aa_ixread_mtime(const aa_ixread *r, long long *sec, long *nsec)
+{
+	*sec = r->mtime_sec;
+	*nsec = r->mtime_nsec;
 }
 
 int aa_ixread_has_conflicts(const aa_ixread *r)

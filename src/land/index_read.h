@@ -29,6 +29,12 @@ size_t aa_ixread_count(const aa_ixread *r);
 unsigned aa_ixread_version(const aa_ixread *r);
 /* An entry of stage 1-3 exists. */
 int aa_ixread_has_conflicts(const aa_ixread *r);
+/* For the writer (index_write.c): the mapped file, where its entries end,
+ * how many entries have extended flags, the file's mtime when opened. */
+const unsigned char *aa_ixread_bytes(const aa_ixread *r, size_t *size);
+size_t aa_ixread_entries_end(const aa_ixread *r);
+size_t aa_ixread_extended(const aa_ixread *r);
+void aa_ixread_mtime(const aa_ixread *r, long long *sec, long *nsec);
 /* The trailer (the index's checksum, git_index_checksum's); zero when empty. */
 const git_oid *aa_ixread_checksum(const aa_ixread *r);
 

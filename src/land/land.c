@@ -30,6 +30,7 @@
 #include "land/refjournal.h"
 #include "land/filters.h"
 #include "land/index_read.h"
+#include "land/index_write.h"
 #include "land/promisor.h"
 #include "land/sparse.h"
 #include "land/support.h"
@@ -1588,6 +1589,48 @@ static void note_index_only(aa_session *s, const aa_plan *plan, aa_diags *d)
 				"the work tree is not touched");
 }
 
+static int stream_writer(void *ctx, int fd, char *why, size_t whylen)
+{
+	return aa_ixstream_write(ctx, fd, why, whylen);
+}
+
+/*
+ * The new index into the lock and onto the index: streamed from the old
+ * file with the touched paths' entries replaced (land/index_write.h). When
+ * libgit2's index changed more entries than the plan's paths (it removes
+ * what a new path collides with), its own write: the same index, slower.
+ */
+static int write_index(aa_session *s, const aa_plan *plan, aa_diags *d)
+{
+	aa_ixstream st;
+	char why[256];
+	size_t i;
+	int r;
+
+	memset(&st, 0, sizeof(st));
+	st.now = s->index;
+	st.repo = s->repo;
+	st.paths = malloc((plan->nchanges ? plan->nchanges : 1) * sizeof(*st.paths));
+	if (!st.paths)
+		return aa_fatal_oom(d, AA_NOPOS, NULL);
+	for (i = 0; i < plan->nchanges; i++)
+		st.paths[i] = plan->changes[i].path;
+	st.npaths = plan->nchanges;
+	aa_ixstream_sort_paths(st.paths, &st.npaths);
+	if (aa_ixread_open(&st.old, aa_guard_index_path(s->base->guard), why,
+			   sizeof(why)) < 0)
+		r = aa_fatal(d, AA_NOPOS, NULL, "cannot read the index: %s", why);
+	else if (aa_ixstream_count(&st) == git_index_entrycount(s->index))
+		r = aa_guard_commit_with(s->base->guard, stream_writer, &st, d);
+	else if (git_index_write(s->index) < 0)
+		r = aa_git_fail(d, "cannot write the index");
+	else
+		r = aa_guard_commit(s->base->guard, d);
+	aa_ixread_close(st.old);
+	free(st.paths);
+	return r;
+}
+
 /*
  * Under the lock taken at open: objects to disk (every check that can
  * reject is behind us), the journal, the work tree, the new index into
@@ -1634,10 +1677,8 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 		r = aa_worktree_write(s, plan, ids, &backup, d);
 	if (!r)
 		r = update_index(s, plan, ids, (const git_oid (*)[3])stages, backup, d);
-	if (!r && git_index_write(s->index) < 0)
-		r = aa_git_fail(d, "cannot write the index");
 	if (!r)
-		r = aa_guard_commit(s->base->guard, d);
+		r = write_index(s, plan, d);
 	if (!r && with_worktree)
 		note_index_only(s, plan, d);
 	if (r && backup && aa_worktree_restore(s, backup, d) < 0)
