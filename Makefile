@@ -78,7 +78,9 @@ AA_CFLAGS = -std=c11 -Wall -Wextra -MMD -MP -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=
 AA_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 # mbedTLS (SHA-1 of the pack we write) has no pkg-config file in Debian
 # 12; libgit2-dev depends on libmbedtls-dev and libgit2 loads it anyway.
-AA_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lmbedcrypto $(LIBS)
+# libcrypto (OpenSSL): the SHA-1 of the index we write (issue 22; libssh2,
+# which libgit2 loads, links it already).
+AA_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lmbedcrypto -lcrypto $(LIBS)
 TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
 LIB_SRCS := $(filter-out src/cli/%,$(wildcard src/*/*.c))

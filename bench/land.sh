@@ -5,6 +5,7 @@
 #   git ai-apply --branch=x  vs  git apply --cached && write-tree &&
 #                                commit-tree && update-ref
 #   git ai-apply --cached    vs  git apply --cached
+#   git ai-apply --check     vs  git apply --check --index, git apply --check
 #
 # Before timing, --cached and --branch must give the tree git apply gives.
 #
@@ -83,10 +84,22 @@ hyperfine --style basic --runs "$runs" --warmup 2 \
 	-n 'git ai-apply --cached' 'git ai-apply -q --cached ../change.diff' \
 	-n 'git apply --cached' 'git apply --cached ../change.diff'
 
+# --check looks up the touched paths in the index without loading it
+# (Documentation/landing.md, "Index access in O(touched)"); git apply
+# --check --index reads the whole index, git apply --check none.
+# (--index needs stat data that matches the work tree: read-tree has none.)
+git read-tree HEAD
+git update-index -q --refresh
+hyperfine --style basic --runs "$runs" --warmup 2 \
+	--export-json ../check.json \
+	-n 'git ai-apply --check' 'git ai-apply -q --check ../change.diff' \
+	-n 'git apply --check --index' 'git apply --check --index ../change.diff' \
+	-n 'git apply --check' 'git apply --check ../change.diff'
+
 python3 - "$work" <<'PY'
 import json, sys
 work = sys.argv[1]
-for name in ("branch", "cached"):
+for name in ("branch", "cached", "check"):
     r = json.load(open(f"{work}/{name}.json"))["results"]
     a, b = r[0]["median"], r[1]["median"]
     print(f"{name}: {r[0]['command']} {a*1000:.1f} ms, {r[1]['command']} {b*1000:.1f} ms, ratio ai/git = {a/b:.2f}")

@@ -16,6 +16,9 @@ have_pc libxxhash || missing="$missing libxxhash-dev"
 have_pc zlib      || missing="$missing zlib1g-dev"
 # SHA-1 of the packs --each writes (libgit2-dev depends on it already)
 test -f /usr/include/mbedtls/sha1.h || missing="$missing libmbedtls-dev"
+# SHA-1 of the index we write (OpenSSL's, hardware accelerated; libssh2,
+# which libgit2 loads, links libcrypto already)
+test -f /usr/include/openssl/evp.h || missing="$missing libssl-dev"
 have_pc cmocka    || missing="$missing libcmocka-dev"
 # The static build (Makefile STATIC_ORDER): the archives of libgit2 and
 # of what it links (Debian 12 packages no libcjson.a: cJSON stays shared).

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "land/filters.h"
+#include "land/index_read.h"
 #include "land/promisor.h"
 #include "land/run.h"
 
@@ -86,7 +87,8 @@ int aa_filter_driver(aa_session *s, const char *path, aa_buf *name)
 	} else {
 		ao.flags = GIT_ATTR_CHECK_FILE_THEN_INDEX;
 	}
-	if (git_attr_get_ext(&value, s->repo, &ao, path, "filter") < 0 ||
+	if (aa_index_attrs_for(s, path) < 0 ||
+	    git_attr_get_ext(&value, s->repo, &ao, path, "filter") < 0 ||
 	    git_attr_value(value) != GIT_ATTR_VALUE_STRING) {
 		git_error_clear();
 		return 0;

@@ -978,12 +978,38 @@ static void drop_owner(aa_guard *g)
 	g->owner_made = 0;
 }
 
+/* The rename onto the index and what follows it (the commit point). */
+static int commit_lock(aa_guard *g, aa_diags *d);
+
 int aa_guard_commit(aa_guard *g, aa_diags *d)
 {
 	block_signals(g);
 	if (fill_lock(g) < 0)
 		return aa_fatal(d, AA_NOPOS, NULL, "cannot write '%s': %s",
 				g->lock_path.ptr, strerror(errno));
+	return commit_lock(g, d);
+}
+
+int aa_guard_commit_with(aa_guard *g, aa_guard_writer *writer, void *ctx,
+			 aa_diags *d)
+{
+	char why[256] = "";
+
+	block_signals(g);
+	if (ftruncate(g->lock_fd, 0) < 0 || lseek(g->lock_fd, 0, SEEK_SET) < 0)
+		snprintf(why, sizeof(why), "%s", strerror(errno));
+	else if (writer(ctx, g->lock_fd, why, sizeof(why)) < 0 && !*why)
+		snprintf(why, sizeof(why), "cannot write the index");
+	else if (!*why && fsync(g->lock_fd) < 0)
+		snprintf(why, sizeof(why), "%s", strerror(errno));
+	if (*why)
+		return aa_fatal(d, AA_NOPOS, NULL, "cannot write '%s': %s",
+				g->lock_path.ptr, why);
+	return commit_lock(g, d);
+}
+
+static int commit_lock(aa_guard *g, aa_diags *d)
+{
 	unlink(g->private_path.ptr);
 	aa_test_hook("index");
 	/* the lock is free from the rename on: the handler must not remove it */

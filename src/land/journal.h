@@ -57,6 +57,14 @@ int aa_guard_journal(aa_guard *g, const aa_jentry *v, size_t n, aa_diags *d);
  */
 int aa_guard_commit(aa_guard *g, aa_diags *d);
 /*
+ * The same, the new index written into the lock by `writer` (to the fd;
+ * 0, or -1 with the reason in why[]) instead of copied from the private
+ * one: the streaming write (land/index_write.h).
+ */
+typedef int aa_guard_writer(void *ctx, int fd, char *why, size_t whylen);
+int aa_guard_commit_with(aa_guard *g, aa_guard_writer *writer, void *ctx,
+			 aa_diags *d);
+/*
  * Keeps the journal on disk for `git ai-apply --recover` (the work tree
  * could not be restored).
  */

@@ -30,6 +30,8 @@
 #include "land/owner.h"
 #include "land/refjournal.h"
 #include "land/filters.h"
+#include "land/index_read.h"
+#include "land/index_write.h"
 #include "land/promisor.h"
 #include "land/sparse.h"
 #include "land/support.h"
@@ -89,6 +91,36 @@ static int open_locked_index(aa_base *b, aa_diags *d)
 	return 0;
 }
 
+/*
+ * --check: the index read in O(touched) (land/index_read.h), without the
+ * lock; the repository gets an in-memory index for libgit2's attribute
+ * lookups, filled with the .gitattributes they ask for.
+ */
+static int open_index_reader(aa_base *b, aa_diags *d)
+{
+	const char *env = getenv("GIT_INDEX_FILE");
+	aa_buf path = AA_BUF_INIT, why = AA_BUF_INIT;
+	char reason[200];
+	int r;
+
+	if ((env && *env ? aa_buf_puts(&path, env) :
+	     aa_buf_printf(&path, "%sindex", git_repository_path(b->repo))) < 0)
+		return aa_fatal_oom(d, AA_NOPOS, NULL);
+	r = aa_ixread_open(&b->ixr, path.ptr, reason, sizeof(reason));
+	aa_buf_free(&path);
+	if (r < 0) {
+		r = aa_unsupported_explain(reason, &why);
+		r = aa_fatal(d, AA_NOPOS, NULL, "cannot read the index: %s",
+			     r > 0 ? why.ptr : reason);
+		aa_buf_free(&why);
+		return r;
+	}
+	if (git_index_new(&b->attr_index) < 0 ||
+	    git_repository_set_index(b->repo, b->attr_index) < 0)
+		return aa_git_fail(d, "cannot set up the repository");
+	return 0;
+}
+
 static int open_index_base(aa_base *b, aa_diags *d)
 {
 	int r;
@@ -97,16 +129,22 @@ static int open_index_base(aa_base *b, aa_diags *d)
 		return aa_fatal(d, AA_NOPOS, NULL,
 				"this is a bare repository: use --cached or --branch");
 	if (b->opts->mode == AA_LAND_CHECK)
-		r = git_repository_index(&b->index, b->repo) < 0 ?
-			index_fail(d) : 0;
+		r = open_index_reader(b, d);
 	else
 		r = open_locked_index(b, d);
 	if (r < 0)
 		return r;
-	if (git_index_has_conflicts(b->index))
+	if (b->ixr ? aa_ixread_has_conflicts(b->ixr) : git_index_has_conflicts(b->index))
 		return aa_fatal(d, AA_NOPOS, NULL,
 				"the index has unresolved conflicts; resolve them first");
 	return 0;
+}
+
+const git_oid *aa_base_index_checksum(const aa_base *b)
+{
+	if (b->ixr)
+		return aa_ixread_checksum(b->ixr);
+	return b->index ? git_index_checksum(b->index) : NULL;
 }
 
 int aa_recover(git_repository *repo, aa_diags *d)
@@ -208,6 +246,8 @@ void aa_base_close(aa_base *b)
 	git_signature_free(b->author);
 	git_signature_free(b->committer);
 	git_index_free(b->index);
+	git_index_free(b->attr_index);
+	aa_ixread_close(b->ixr);
 	aa_guard_close(b->guard);
 	git_tree_free(b->base_tree);
 	git_commit_free(b->base_commit);
@@ -223,6 +263,7 @@ static void lander_init(aa_session *s, aa_base *base, const aa_land_opts *opts)
 	s->base = base;
 	s->repo = base->repo;
 	s->index = base->index;
+	s->ixr = base->ixr;
 	s->base_commit = base->base_commit;
 	s->base_tree = base->base_tree;
 	s->opts = opts;
@@ -1820,6 +1861,48 @@ static void note_index_only(aa_session *s, const aa_plan *plan, aa_diags *d)
 				"the work tree is not touched");
 }
 
+static int stream_writer(void *ctx, int fd, char *why, size_t whylen)
+{
+	return aa_ixstream_write(ctx, fd, why, whylen);
+}
+
+/*
+ * The new index into the lock and onto the index: streamed from the old
+ * file with the touched paths' entries replaced (land/index_write.h). When
+ * libgit2's index changed more entries than the plan's paths (it removes
+ * what a new path collides with), its own write: the same index, slower.
+ */
+static int write_index(aa_session *s, const aa_plan *plan, aa_diags *d)
+{
+	aa_ixstream st;
+	char why[256];
+	size_t i;
+	int r;
+
+	memset(&st, 0, sizeof(st));
+	st.now = s->index;
+	st.repo = s->repo;
+	st.paths = malloc((plan->nchanges ? plan->nchanges : 1) * sizeof(*st.paths));
+	if (!st.paths)
+		return aa_fatal_oom(d, AA_NOPOS, NULL);
+	for (i = 0; i < plan->nchanges; i++)
+		st.paths[i] = plan->changes[i].path;
+	st.npaths = plan->nchanges;
+	aa_ixstream_sort_paths(st.paths, &st.npaths);
+	if (aa_ixread_open(&st.old, aa_guard_index_path(s->base->guard), why,
+			   sizeof(why)) < 0)
+		r = aa_fatal(d, AA_NOPOS, NULL, "cannot read the index: %s", why);
+	else if (aa_ixstream_count(&st) == git_index_entrycount(s->index))
+		r = aa_guard_commit_with(s->base->guard, stream_writer, &st, d);
+	else if (git_index_write(s->index) < 0)
+		r = aa_git_fail(d, "cannot write the index");
+	else
+		r = aa_guard_commit(s->base->guard, d);
+	aa_ixread_close(st.old);
+	free(st.paths);
+	return r;
+}
+
 /*
  * Under the lock taken at open: objects to disk (every check that can
  * reject is behind us), the journal, the work tree, the new index into
@@ -1866,10 +1949,8 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 		r = aa_worktree_write(s, plan, ids, &backup, d);
 	if (!r)
 		r = update_index(s, plan, ids, (const git_oid (*)[3])stages, backup, d);
-	if (!r && git_index_write(s->index) < 0)
-		r = aa_git_fail(d, "cannot write the index");
 	if (!r)
-		r = aa_guard_commit(s->base->guard, d);
+		r = write_index(s, plan, d);
 	if (!r && with_worktree)
 		note_index_only(s, plan, d);
 	if (r && backup && aa_worktree_restore(s, backup, d) < 0)

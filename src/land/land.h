@@ -44,6 +44,8 @@ int aa_session_open(aa_session *s, git_repository *repo,
  * the index. Same return convention as aa_session_open.
  */
 int aa_land(aa_session *s, const aa_plan *plan, aa_diags *d);
+/* The base index's checksum (its trailer), NULL when the base is a tree. */
+const git_oid *aa_base_index_checksum(const aa_base *b);
 /* Ends a lander; closes the base when it is its own. */
 void aa_session_close(aa_session *s);
 

@@ -26,7 +26,9 @@ typedef struct aa_base {
 	const aa_land_opts *opts; /* mode and --base; a lander has its own */
 	git_odb *odb;
 	git_odb_backend *mempack;
-	git_index *index;         /* index-based modes */
+	git_index *index;         /* default, --cached: the index, loaded */
+	struct aa_ixread *ixr;    /* --check: the index, read in O(touched) */
+	git_index *attr_index;    /* --check: the repository's, .gitattributes only */
 	struct aa_guard *guard;   /* default, --cached: index lock and journal */
 	git_commit *base_commit;  /* --branch: the parent (NULL when unborn) */
 	git_tree *base_tree;      /* --branch: the base tree (NULL = empty) */
@@ -47,6 +49,7 @@ typedef struct aa_base {
 typedef struct aa_session {
 	git_repository *repo;
 	git_index *index;
+	struct aa_ixread *ixr;
 	git_commit *base_commit;
 	git_tree *base_tree;
 	aa_base *base;           /* &own, or a shared one (aa_lander_begin) */

@@ -11,6 +11,7 @@
 #include "land/snapshot.h"
 #include "land/objects.h"
 #include "land/filters.h"
+#include "land/index_read.h"
 #include "land/promisor.h"
 #include "land/stat_read.h"
 #include "plan/history.h"
@@ -233,22 +234,56 @@ static int tree_each_under(void *ctx, const char *dir, aa_each_fn fn,
 static int index_lookup(void *ctx, const char *path, uint32_t *mode, aa_oid *oid)
 {
 	aa_session *s = ctx;
-	const git_index_entry *e = git_index_get_bypath(s->index, path, 0);
+	git_index_entry e;
 
-	if (!e)
+	if (!aa_index_get(s, path, 0, &e))
 		return 1;
-	*mode = e->mode;
-	return smudged_id(s, path, e->mode, &e->id, oid);
+	*mode = e.mode;
+	return smudged_id(s, path, e.mode, &e.id, oid);
 }
 
 static int index_intent_to_add(void *ctx, const char *path)
 {
 	aa_session *s = ctx;
-	const git_index_entry *e = git_index_get_bypath(s->index, path, 0);
+	git_index_entry e;
 
-	if (!e || !(e->flags_extended & GIT_INDEX_ENTRY_INTENT_TO_ADD))
+	if (!aa_index_get(s, path, 0, &e) ||
+	    !(e.flags_extended & GIT_INDEX_ENTRY_INTENT_TO_ADD))
 		return 0;
 	return s->opts->mode == AA_LAND_CACHED ? 1 : 2;
+}
+
+/* The stage-0 entries under `prefix` ("" the whole index) to fn, in order. */
+static void each_entry_under(const char *prefix, size_t plen,
+			     const git_index_entry *e, aa_each_fn fn,
+			     void *payload, int *stop)
+{
+	aa_oid oid;
+
+	if (plen && strncmp(e->path, prefix, plen)) {
+		*stop = 1;
+		return;
+	}
+	if (git_index_entry_stage(e) != 0)
+		return;
+	to_aa_oid(&oid, &e->id);
+	if (fn(e->path, e->mode, &oid, payload))
+		*stop = 1;
+}
+
+static int reader_each_under(aa_session *s, const aa_buf *prefix,
+			     aa_each_fn fn, void *payload)
+{
+	aa_ixiter it;
+	git_index_entry e;
+	int stop = 0;
+
+	if (aa_ixiter_start(&it, s->ixr, prefix->ptr) < 0)
+		return -1;
+	while (!stop && aa_ixiter_next(&it, &e) > 0)
+		each_entry_under(prefix->ptr, prefix->len, &e, fn, payload, &stop);
+	aa_ixiter_free(&it);
+	return 0;
 }
 
 static int index_each_under(void *ctx, const char *dir, aa_each_fn fn,
@@ -256,28 +291,29 @@ static int index_each_under(void *ctx, const char *dir, aa_each_fn fn,
 {
 	aa_session *s = ctx;
 	aa_buf prefix = AA_BUF_INIT;
-	size_t pos, n = git_index_entrycount(s->index);
-	int r = 0;
+	size_t pos, n;
+	int r = 0, stop = 0;
 
 	if (aa_buf_printf(&prefix, "%s%s", dir, *dir ? "/" : "") < 0)
 		return -1;
+	if (s->ixr) {
+		r = reader_each_under(s, &prefix, fn, payload);
+		aa_buf_free(&prefix);
+		return r;
+	}
+	n = git_index_entrycount(s->index);
 	if (!*dir) {
 		pos = 0; /* the whole index */
 	} else if (git_index_find_prefix(&pos, s->index, prefix.ptr) < 0) {
 		aa_buf_free(&prefix);
 		return 0;
 	}
-	for (; pos < n; pos++) {
+	for (; !stop && pos < n; pos++) {
 		const git_index_entry *e = git_index_get_byindex(s->index, pos);
-		aa_oid oid;
 
-		if (!e || (prefix.len && strncmp(e->path, prefix.ptr, prefix.len)))
+		if (!e)
 			break;
-		if (git_index_entry_stage(e) != 0)
-			continue;
-		to_aa_oid(&oid, &e->id);
-		if (fn(e->path, e->mode, &oid, payload))
-			break;
+		each_entry_under(prefix.ptr, prefix.len, e, fn, payload, &stop);
 	}
 	aa_buf_free(&prefix);
 	return r;
@@ -294,7 +330,7 @@ static int attr_binary(void *ctx, const char *path)
 
 	memset(&ao, 0, sizeof(ao));
 	ao.version = GIT_ATTR_OPTIONS_VERSION;
-	if (!s->index && s->base_commit) {
+	if (!aa_index_present(s) && s->base_commit) {
 		/*
 		 * Source 3 reads neither the work tree nor the index: only
 		 * the base commit's .gitattributes (verified on libgit2 1.5).
@@ -305,7 +341,8 @@ static int attr_binary(void *ctx, const char *path)
 	} else {
 		ao.flags = GIT_ATTR_CHECK_INDEX_ONLY | GIT_ATTR_CHECK_NO_SYSTEM;
 	}
-	if (git_attr_get_many_ext(values, s->repo, &ao, path, 3, names) < 0)
+	if (aa_index_attrs_for(s, path) < 0 ||
+	    git_attr_get_many_ext(values, s->repo, &ao, path, 3, names) < 0)
 		return 0;
 	if (GIT_ATTR_IS_TRUE(values[0]) || GIT_ATTR_IS_FALSE(values[2]))
 		return 1;
@@ -441,7 +478,7 @@ void aa_snapshot_bind(aa_session *s)
 	sn->lend = lend_blob;
 	sn->release = release_blob;
 	sn->last_error = last_error;
-	if (s->index) {
+	if (aa_index_present(s)) {
 		sn->lookup = index_lookup;
 		sn->each_under = index_each_under;
 		sn->intent_to_add = index_intent_to_add;

@@ -6,15 +6,15 @@
 #include <string.h>
 
 #include "land/sparse.h"
+#include "land/index_read.h"
 
 int aa_sparse_skip(const aa_session *s, const char *path)
 {
-	const git_index_entry *e;
+	git_index_entry e;
 
-	if (!s->index || s->opts->mode == AA_LAND_BRANCH)
+	if (s->opts->mode == AA_LAND_BRANCH || !aa_index_get(s, path, 0, &e))
 		return 0;
-	e = git_index_get_bypath(s->index, path, 0);
-	return e && (e->flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE) != 0;
+	return (e.flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE) != 0;
 }
 
 int aa_sparse_record(aa_session *s, const aa_plan *plan)

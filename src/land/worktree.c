@@ -367,6 +367,8 @@ static int filters_possible(aa_session *s, const aa_plan *plan)
 	for (i = 0; i < plan->nchanges; i++)
 		if (is_attributes_path(plan->changes[i].path))
 			return 1;
+	if (!s->index)
+		return 1; /* not loaded (--check): cannot tell, so maybe */
 	n = git_index_entrycount(s->index);
 	for (i = 0; i < n; i++)
 		if (is_attributes_path(git_index_get_byindex(s->index, i)->path))

@@ -517,8 +517,8 @@ static int lock_after_asking(git_repository *repo, aa_apply_result *res)
 	res->opened = 1;
 	if (r < 0)
 		return r;
-	seen = res->peek.base->index ? git_index_checksum(res->peek.base->index) : NULL;
-	now = res->session.base->index ? git_index_checksum(res->session.base->index) : NULL;
+	seen = aa_base_index_checksum(res->peek.base);
+	now = aa_base_index_checksum(res->session.base);
 	if (!seen || !now || !git_oid_equal(seen, now))
 		return aa_error(&res->diags, AA_NOPOS, NULL,
 				"the index changed while the questions were asked; "

@@ -21,6 +21,7 @@
 #include "aiapply/undo.h"
 #include "aiapply/list.h"
 #include "land/land.h"
+#include "land/index_read.h"
 #include "land/worktree.h"
 #include "plan/plan.h"
 #include "workflow/review_record.h"
@@ -36,7 +37,7 @@ typedef enum undo_act {
 typedef struct undo_run {
 	git_repository *repo;
 	const aa_rv_record *r;
-	git_index *ix;        /* the index the undo lands on (locked) */
+	const aa_session *s;  /* its index: the one the undo lands on (locked) */
 	git_tree *head;       /* HEAD's tree now, when HEAD moved; else NULL */
 	int worktree;         /* the default mode: the work tree is checked */
 	int filemode;
@@ -69,17 +70,18 @@ static unsigned landed_index_mode(const aa_rv_file *f)
 }
 
 /* Whether the index's stage 0 entry at path is (mode, hex); 0: none. */
-static int index_is(git_index *ix, const char *path, unsigned mode,
+static int index_is(const aa_session *s, const char *path, unsigned mode,
 		    const char *hex)
 {
-	const git_index_entry *e = git_index_get_bypath(ix, path, 0);
+	git_index_entry e;
+	int found = aa_index_get(s, path, 0, &e);
 	char now[41];
 
 	if (!mode)
-		return e == NULL;
-	if (!e || e->mode != mode)
+		return !found;
+	if (!found || e.mode != mode)
 		return 0;
-	git_oid_tostr(now, sizeof(now), &e->id);
+	git_oid_tostr(now, sizeof(now), &e.id);
 	return !strcmp(now, hex);
 }
 
@@ -96,12 +98,13 @@ static const char *entry_words(unsigned mode, const char *hex, char *buf,
 /* The reason for an index entry that is not what the landing left. */
 static int refuse_index(undo_run *u, const aa_rv_file *f)
 {
-	const git_index_entry *e = git_index_get_bypath(u->ix, f->path, 0);
+	git_index_entry e, theirs;
+	int found = aa_index_get(u->s, f->path, 0, &e);
 	char now[41] = AA_RV_ZERO_HEX, a[64], b[64];
 
-	if (e)
-		git_oid_tostr(now, sizeof(now), &e->id);
-	if (git_index_get_bypath(u->ix, f->path, 2))
+	if (found)
+		git_oid_tostr(now, sizeof(now), &e.id);
+	if (aa_index_get(u->s, f->path, 2, &theirs))
 		return aa_error(u->d, AA_NOPOS, f->path,
 				"changed in the index since the landing: it is "
 				"unmerged (stages 1-3)%s; not undone",
@@ -112,7 +115,7 @@ static int refuse_index(undo_run *u, const aa_rv_file *f)
 			"changed in the index since the landing: the landing "
 			"staged %s, the index holds %s; not undone",
 			entry_words(landed_index_mode(f), f->staged, a, sizeof(a)),
-			entry_words(e ? e->mode : 0, now, b, sizeof(b)));
+			entry_words(found ? e.mode : 0, now, b, sizeof(b)));
 }
 
 /* The reason for a work-tree file that is not what the landing wrote. */
@@ -174,8 +177,8 @@ static undo_act classify(undo_run *u, const aa_rv_file *f)
 {
 	const char *wt = f->conflict ? f->markers : f->staged;
 	int landed = !f->conflict &&
-		     index_is(u->ix, f->path, landed_index_mode(f), f->staged);
-	int before = index_is(u->ix, f->path, f->before_mode, f->before);
+		     index_is(u->s, f->path, landed_index_mode(f), f->staged);
+	int before = index_is(u->s, f->path, f->before_mode, f->before);
 
 	if (before && (!u->worktree ||
 		       worktree_is(u, f->path, f->before_mode, f->before)))
@@ -453,7 +456,7 @@ static int undo_record(git_repository *repo, const char *file,
 	memset(&u, 0, sizeof(u));
 	u.repo = repo;
 	u.r = r;
-	u.ix = s.index;
+	u.s = &s;
 	u.worktree = !r->cached && git_repository_workdir(repo) != NULL;
 	u.filemode = filemode_of(repo);
 	u.d = d;
