@@ -56,3 +56,36 @@ test_line_count () {
 	cat "$3"
 	return 1
 }
+
+# A server that stays up between the test's own commands:
+#   mcp_start [ARGS]     the server on the FIFO mcp.in, answers to mcp.out
+#   mcp_send LINE        one message
+#   mcp_wait ID          until the answer to ID is in mcp.out (10 s)
+#   mcp_stop             end of input; the server's exit status
+mcp_start () {
+	rm -f mcp.in mcp.out mcp.status &&
+	mkfifo mcp.in &&
+	: >mcp.out || return 1
+	{ git ai-apply mcp "$@" <mcp.in >mcp.out 2>mcp.err; echo $? >mcp.status; } &
+	exec 9>mcp.in
+}
+
+mcp_send () {
+	printf '%s\n' "$1" >&9
+}
+
+mcp_wait () {
+	n=0
+	while ! mcp_response "$1" mcp.out 2>/dev/null | grep -q .
+	do
+		n=$((n + 1))
+		test $n -le 200 || { echo "no answer to $1"; cat mcp.out; return 1; }
+		sleep 0.05
+	done
+}
+
+mcp_stop () {
+	exec 9>&-
+	wait
+	test "$(cat mcp.status)" = 0
+}
