@@ -201,6 +201,18 @@ test_expect_success 'invalid params: unknown tool, missing or wrong-typed argume
 	mcp_response 9 out | jq -e ".error.message | test(\"branch.*required\")"
 '
 
+test_expect_success 'a string holding \u0000 is refused (-32602), not cut short' '
+	{
+		mcp_init &&
+		printf "%s\n" "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", \"params\": {\"name\": \"apply\", \"arguments\": {\"answer\": \"x\\u0000y\"}}}" &&
+		printf "%s\n" "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"tools/call\", \"params\": {\"name\": \"check\", \"arguments\": {\"answer\": \"x\\\\u0000y\"}}}"
+	} >in &&
+	(cd repo && repo_snapshot nul && git ai-apply mcp <../in >../out &&
+	 repo_unchanged nul) &&
+	mcp_response 1 out | jq -e ".error.code == -32602" &&
+	mcp_response 2 out | jq -e ".result.structuredContent.status == \"rejected\""
+'
+
 test_expect_success 'notifications get no answer; a cancel of no pending request is ignored' '
 	{
 		mcp_init &&

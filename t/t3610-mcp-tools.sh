@@ -310,6 +310,8 @@ test_expect_success 'the user commits and stages beside the server: each call se
 	mcp_send "$(mcp_init | head -n 1)" &&
 	mcp_wait 0 &&
 	mcp_send "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}" &&
+	mcp_send "$(mcp_request 9 logging/setLevel "{\"level\": \"info\"}")" &&
+	mcp_wait 9 &&
 	mcp_send "$(mcp_call 1 apply "$(mcp_answer ../answers/exact.diff)")" &&
 	mcp_wait 1 &&
 	git commit -q -m "took TWO" &&
@@ -325,7 +327,10 @@ test_expect_success 'the user commits and stages beside the server: each call se
 	git -C srv show :dir/b.txt >b.txt &&
 	printf "alpha\\nBETA\\ngamma\\n" >expect &&
 	test_cmp expect b.txt &&
-	mcp_response 3 srv/mcp.out | jq -e ".result.structuredContent.status == \"already-applied\""
+	mcp_response 3 srv/mcp.out | jq -e ".result.structuredContent.status == \"already-applied\"" &&
+	jq -r "select(.method == \"notifications/message\") | .params.data" srv/mcp.out >said &&
+	test_grep "HEAD moved" said &&
+	test_line_count = 1 said
 '
 
 test_done

@@ -147,6 +147,28 @@ static void handle_message(mcp_server *s, const cJSON *msg)
 	dispatch_request(s, method->valuestring, id, params);
 }
 
+/*
+ * Whether a JSON text holds the escape \u0000 in a string: cJSON would
+ * end the string there, so an answer would silently lose its tail.
+ */
+static int has_escaped_nul(const char *text, size_t len)
+{
+	size_t i;
+	int in_string = 0;
+
+	for (i = 0; i < len; i++) {
+		if (text[i] == '"')
+			in_string = !in_string;
+		else if (in_string && text[i] == '\\' && i + 1 < len) {
+			if (text[i + 1] == 'u' && i + 5 < len &&
+			    !strncmp(text + i + 2, "0000", 4))
+				return 1;
+			i++;
+		}
+	}
+	return 0;
+}
+
 /* One line of input: blank lines are skipped, as whitespace between messages. */
 static void handle_line(mcp_server *s, const char *text, size_t len)
 {
@@ -164,7 +186,14 @@ static void handle_line(mcp_server *s, const char *text, size_t len)
 				  "parse error: the line is not a JSON value");
 		return;
 	}
-	handle_message(s, msg);
+	if (has_escaped_nul(text, len) && cJSON_IsObject(msg) &&
+	    cJSON_HasObjectItem(msg, "method") && cJSON_HasObjectItem(msg, "id"))
+		mcp_respond_error(s, cJSON_GetObjectItemCaseSensitive(msg, "id"),
+				  MCP_INVALID_PARAMS,
+				  "invalid params: a string holds \\u0000 (NUL), "
+				  "which cannot be passed on as written");
+	else
+		handle_message(s, msg);
 	cJSON_Delete(msg);
 }
 
