@@ -189,6 +189,13 @@ typedef struct aa_apply_opts {
 	const aa_text_input *texts;
 	size_t ntexts;
 	/*
+	 * --branch: more provenance for the commit, trailer lines ("AI-Tool:
+	 * git-ai-apply mcp\n"), each "Key: value" ending in a newline, put
+	 * after the pipeline's own; NULL: none. A line that is no trailer is
+	 * refused before anything is read.
+	 */
+	const char *extra_trailers;
+	/*
 	 * Called once the change set is parsed, before the lock is taken,
 	 * when --strict deletes files and plan.allow_delete is not set, with
 	 * the paths deleted (borrowed for the call): non-zero allows the
