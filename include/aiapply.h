@@ -9,6 +9,7 @@
  *   aiapply/review.h   --review: the staged AI change
  *   aiapply/undo.h     --undo: the last staged landing put back
  *   aiapply/recover.h  finishing or undoing what a killed run left
+ *   aiapply/mcp.h      the MCP server: the tools over JSON-RPC on two streams
  *   aiapply/config.h   git -c settings (GIT_CONFIG_PARAMETERS)
  *   aiapply/color.h    git's colors and when to use them
  *   aiapply/common.h   buffers, diagnostics, limits, return codes
@@ -52,5 +53,6 @@
 #include "aiapply/review.h"
 #include "aiapply/undo.h"
 #include "aiapply/recover.h"
+#include "aiapply/mcp.h"
 
 #endif

@@ -8,7 +8,7 @@ test_description='src/ by stage: no include of a higher stage, no call to one, n
 # includes and calls only its own and the stages before it. Two README
 # rules narrow that: format/ uses of edit/ only the text model and what
 # an elision line looks like; plan/ uses of format/ only its types.
-stages='util change edit format plan land report workflow cli'
+stages='util change edit format plan land report workflow mcp cli'
 
 # Include edges allowed against the rules while a change removes them,
 # one "from to" a line with the reason above it (none today); the test

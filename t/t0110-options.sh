@@ -203,6 +203,7 @@ test_expect_success '-h prints the usage generated from the table, as it always 
 	   or: git ai-apply --list [--json] [-C <dir>] [<pattern>]
 	   or: git ai-apply --review [--json] [-C <dir>]
 	   or: git ai-apply --undo [--check] [-q] [-C <dir>]
+	   or: git ai-apply mcp [-C <dir>]
 
 	    --cached           apply to the index only
 	    --branch=<name>    commit the change on a new branch; index, work tree

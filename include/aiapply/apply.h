@@ -144,12 +144,38 @@ typedef struct aa_select_opts {
 	aa_land_mode mode;     /* the wording: "Stage" or "Apply ... to the branch" */
 } aa_select_opts;
 
+/*
+ * An answer given as text rather than a file (a program's string: the
+ * MCP server's tool argument), so the text is exactly what the AI
+ * wrote. `name` labels it in messages and in --branch's AI-Answer
+ * trailer ("answer"); the text may hold any byte and is limited as a
+ * file is (AA_MAX_INPUT_SIZE). Both are the caller's, borrowed.
+ */
+typedef struct aa_text_input {
+	const char *name;
+	const char *text;
+	size_t len;
+} aa_text_input;
+
 typedef struct aa_apply_opts {
 	aa_land_opts land;
 	aa_parse_opts parse;
 	aa_plan_opts plan;
 	const char *const *files; /* input files, "-" = stdin; none = stdin */
 	size_t nfiles;
+	/*
+	 * The answers as texts: when ntexts is not 0 they are the inputs
+	 * (input i of --each is texts[i]) and files is not read.
+	 */
+	const aa_text_input *texts;
+	size_t ntexts;
+	/*
+	 * --branch: more provenance for the commit, trailer lines ("AI-Tool:
+	 * git-ai-apply mcp\n"), each "Key: value" ending in a newline, put
+	 * after the pipeline's own; NULL: none. A line that is no trailer is
+	 * refused before anything is read.
+	 */
+	const char *extra_trailers;
 	/*
 	 * Called once the change set is parsed, before the lock is taken,
 	 * when --strict deletes files and plan.allow_delete is not set, with

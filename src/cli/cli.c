@@ -43,7 +43,8 @@ static const char synopsis[] =
 	"   or: git ai-apply --recover [-C <dir>]\n"
 	"   or: git ai-apply --list [--json] [-C <dir>] [<pattern>]\n"
 	"   or: git ai-apply --review [--json] [-C <dir>]\n"
-	"   or: git ai-apply --undo [--check] [-q] [-C <dir>]\n";
+	"   or: git ai-apply --undo [--check] [-q] [-C <dir>]\n"
+	"   or: git ai-apply mcp [-C <dir>]\n";
 
 typedef struct cli {
 	aa_apply_opts o;      /* what the library is asked */
@@ -851,12 +852,91 @@ static void install_cleanup(void)
 	atexit(aa_apply_emergency_cleanup);
 }
 
+/* ---- mcp: the MCP server (src/mcp/) ---- */
+
+/*
+ * "git ai-apply mcp [-C <dir>]" (or "-C <dir> mcp"): the index of the
+ * word mcp, or 0 when the command line is not the server's. An answer
+ * file named mcp is given as ./mcp or after --.
+ */
+static int mcp_word(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "mcp"))
+		return 1;
+	if (argc >= 4 && !strcmp(argv[1], "-C") && !strcmp(argv[3], "mcp"))
+		return 3;
+	return 0;
+}
+
+/* The server's own options: -C <dir> (before or after mcp), -h. */
+static int mcp_args(int argc, char **argv, int word, const char **dir)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (i == word)
+			continue;
+		if (!strcmp(argv[i], "-C") && i + 1 < argc)
+			*dir = argv[++i];
+		else if (!strncmp(argv[i], "-C", 2) && argv[i][2])
+			*dir = argv[i] + 2;
+		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs("usage: git ai-apply mcp [-C <dir>]\n", stdout);
+			return ARGS_HELP;
+		} else {
+			fprintf(stderr, "error: unknown argument '%s'\n\n"
+				"usage: git ai-apply mcp [-C <dir>]\n", argv[i]);
+			return ARGS_USAGE;
+		}
+	}
+	return ARGS_OK;
+}
+
+/*
+ * The server: standard input and output carry the protocol and nothing
+ * else; our own messages go to standard error. A client that goes away
+ * is a write error, not SIGPIPE's death.
+ */
+static int run_mcp(int argc, char **argv, int word)
+{
+	aa_mcp_opts mo = { NULL, AA_VERSION, stderr };
+	aa_diags d = AA_DIAGS_INIT;
+	const char *dir = NULL;
+	int code = mcp_args(argc, argv, word, &dir);
+
+	if (code != ARGS_OK)
+		return EXIT_USAGE;
+	git_libgit2_init();
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE,
+			 (size_t)1 << 20);
+	install_cleanup();
+	signal(SIGPIPE, SIG_IGN);
+	if (dir && chdir(dir) < 0)
+		aa_error(&d, (aa_pos){ NULL, 0 }, NULL, "cannot change to '%s': %s", dir,
+			 strerror(errno));
+	else if (aa_apply_open_repository(&mo.repo, AA_LAND_BRANCH, &d) == 0 &&
+		 aa_config_add_command_line(mo.repo, &d) == 0)
+		aa_config_quote_path(mo.repo);
+	if (d.nerrors) {
+		aa_report_diags(stderr, &d);
+		code = EXIT_FATAL;
+	} else
+		code = aa_mcp_serve(stdin, stdout, &mo) < 0 ? EXIT_FATAL : 0;
+	git_repository_free(mo.repo);
+	git_libgit2_shutdown();
+	aa_diags_free(&d);
+	return code;
+}
+
 int main(int argc, char **argv)
 {
 	cli c;
 	git_repository *repo = NULL;
 	int code, r;
 
+	if (mcp_word(argc, argv))
+		return run_mcp(argc, argv, mcp_word(argc, argv));
 	memset(&c, 0, sizeof(c));
 	c.color_when = AA_COLOR_UNSET;
 	r = parse_args(&c, argc, argv);

@@ -105,12 +105,38 @@ static int read_one_input(git_repository *repo, const char *file,
 	return 0;
 }
 
+/*
+ * An answer given as text (aa_text_input): copied, so the input owns
+ * its bytes as a file's do, and limited as a file is. It lies in no
+ * directory of the work tree.
+ */
+static int take_text_input(const aa_text_input *t, aa_apply_inputs *in,
+			   aa_diags *d)
+{
+	const char *name = t->name && *t->name ? t->name : "answer";
+	size_t i = in->n;
+
+	if (t->len > AA_MAX_INPUT_SIZE)
+		return aa_error(d, (aa_pos){ name, 0 }, NULL,
+				"input larger than %u bytes", AA_MAX_INPUT_SIZE);
+	if (t->len && !t->text)
+		return aa_error(d, (aa_pos){ name, 0 }, NULL,
+				"the answer's text is missing");
+	if (!(in->bufs[i] = aa_strndup(t->len ? t->text : "", t->len)))
+		return aa_oom(d, AA_NOPOS, NULL);
+	in->n++;
+	in->v[i].name = name;
+	in->v[i].data = in->bufs[i];
+	in->v[i].len = t->len;
+	return 0;
+}
+
 static int read_inputs(const aa_apply_opts *o, git_repository *repo,
 		       aa_apply_inputs *in, aa_diags *d)
 {
 	static const char *const stdin_only[] = { "-" };
 	const char *const *files = o->nfiles ? o->files : stdin_only;
-	size_t n = o->nfiles ? o->nfiles : 1, i;
+	size_t n = o->ntexts ? o->ntexts : o->nfiles ? o->nfiles : 1, i;
 
 	in->v = calloc(n, sizeof(*in->v));
 	in->bufs = calloc(n, sizeof(*in->bufs));
@@ -118,9 +144,28 @@ static int read_inputs(const aa_apply_opts *o, git_repository *repo,
 	if (!in->v || !in->bufs || !in->dirs)
 		return aa_oom(d, AA_NOPOS, NULL);
 	for (i = 0; i < n; i++)
-		if (read_one_input(repo, files[i], in, d) < 0)
+		if ((o->ntexts ? take_text_input(&o->texts[i], in, d) :
+		     read_one_input(repo, files[i], in, d)) < 0)
 			return -1;
 	return 0;
+}
+
+size_t aa_apply_ninputs(const aa_apply_opts *o)
+{
+	return o->ntexts ? o->ntexts : o->nfiles;
+}
+
+void aa_apply_opts_one_input(const aa_apply_opts *o, size_t i,
+			     aa_apply_opts *one)
+{
+	*one = *o;
+	if (o->ntexts) {
+		one->texts = &o->texts[i];
+		one->ntexts = 1;
+	} else {
+		one->files = &o->files[i];
+		one->nfiles = 1;
+	}
 }
 
 static void free_inputs(aa_apply_inputs *in)
@@ -416,18 +461,17 @@ static void say_alternatives(aa_apply_result *res)
 }
 
 size_t aa_apply_count_alternatives(git_repository *repo,
-				   const aa_apply_opts *o, const char *file,
+				   const aa_apply_opts *o, size_t input,
 				   aa_diags *d)
 {
-	aa_apply_opts one = *o;
+	aa_apply_opts one;
 	aa_apply_inputs in = { NULL, NULL, NULL, 0 };
 	aa_changeset cs = AA_CHANGESET_INIT;
 	aa_alternatives alt = AA_ALTERNATIVES_INIT;
 	aa_diags quiet = AA_DIAGS_INIT;
 	int k = 0;
 
-	one.files = &file;
-	one.nfiles = 1;
+	aa_apply_opts_one_input(o, input, &one);
 	if (read_inputs(&one, repo, &in, &quiet) == 0 &&
 	    parse_inputs(&one, &in, &cs, &quiet) == 0)
 		k = aa_split_alternatives(&cs, &alt, d);
@@ -446,6 +490,9 @@ static int set_provenance(const aa_apply_opts *o, aa_apply_result *res)
 			   &res->diags) < 0 ||
 	    build_note(&res->inputs, &res->note, &res->diags) < 0)
 		return -1;
+	/* the caller's own provenance (checked by aa_apply_opts_check) */
+	if (o->extra_trailers && aa_buf_puts(&res->trailers, o->extra_trailers) < 0)
+		return aa_oom(&res->diags, AA_NOPOS, NULL);
 	res->land.trailers = res->trailers.ptr;
 	res->land.note = res->note.ptr;
 	res->land.note_len = res->note.len;

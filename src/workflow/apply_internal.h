@@ -102,13 +102,20 @@ aa_outcome aa_apply_landed(aa_apply_result *res, int r);
 aa_session *aa_apply_result_session(aa_apply_result *res);
 
 /*
- * How many suggestions input `file` holds: the number of alternatives it
- * splits into (src/format/alternatives.c), 1 when it is one change set or does
- * not parse (its own run reports why). The note saying so goes to d.
+ * How many suggestions input `input` (0-based) holds: the number of
+ * alternatives it splits into (src/format/alternatives.c), 1 when it is
+ * one change set or does not parse (its own run reports why). The note
+ * saying so goes to d.
  */
 size_t aa_apply_count_alternatives(git_repository *repo,
-				   const aa_apply_opts *o, const char *file,
+				   const aa_apply_opts *o, size_t input,
 				   aa_diags *d);
+
+/* The number of inputs: the texts when there are, else the files. */
+size_t aa_apply_ninputs(const aa_apply_opts *o);
+/* o with input i (0-based) its only one, into *one. */
+void aa_apply_opts_one_input(const aa_apply_opts *o, size_t i,
+			     aa_apply_opts *one);
 
 /* ---- provenance and the review record (review.c) ---- */
 

@@ -24,7 +24,7 @@ static int answer_on_question_stream(const aa_apply_opts *o)
 {
 	size_t i;
 
-	if (o->select->in != stdin)
+	if (o->select->in != stdin || o->ntexts)
 		return 0;
 	if (!o->nfiles)
 		return 1;
@@ -69,6 +69,39 @@ static void check_rules(const aa_apply_opts *o, aa_diags *d)
 		}
 }
 
+/*
+ * The caller's provenance: trailer lines "Key: value\n", the key git's
+ * (letters, digits, '-'), so nothing can end the trailer block early or
+ * forge a line of the message.
+ */
+static void check_extra_trailers(const aa_apply_opts *o, aa_diags *d)
+{
+	const char *s = o->extra_trailers, *eol;
+
+	for (; s && *s; s = eol + 1) {
+		const char *k = s;
+
+		if (!(eol = strchr(s, '\n'))) {
+			aa_error(d, AA_NOPOS, NULL, "a trailer line does not end in a newline");
+			return;
+		}
+		while (k < eol && ((*k >= 'A' && *k <= 'Z') || (*k >= 'a' && *k <= 'z') ||
+				   (*k >= '0' && *k <= '9') || *k == '-'))
+			k++;
+		if (k == s || k + 1 >= eol || k[0] != ':' || k[1] != ' ') {
+			aa_error(d, AA_NOPOS, NULL, "%s is no trailer line (Key: value)",
+				 aa_qtext(s, (size_t)(eol - s), 200));
+			return;
+		}
+		for (; k < eol; k++)
+			if ((unsigned char)*k < 0x20 || *k == 0x7f) {
+				aa_error(d, AA_NOPOS, NULL,
+					 "a trailer line holds a control character");
+				return;
+			}
+	}
+}
+
 /* The rules of both calls, in the order the command line has said them. */
 static int check(const aa_apply_opts *o, int each, aa_diags *d)
 {
@@ -85,6 +118,7 @@ static int check(const aa_apply_opts *o, int each, aa_diags *d)
 			 "--3way cannot be used with --branch: a branch never commits a conflict");
 	check_select(o, each, d);
 	check_rules(o, d);
+	check_extra_trailers(o, d);
 	if (o->parse.strict && o->parse.format != AA_FORMAT_AUTO &&
 	    o->parse.format != AA_FORMAT_DIFF)
 		aa_error(d, AA_NOPOS, NULL,

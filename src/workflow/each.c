@@ -30,9 +30,7 @@ typedef struct suggestion {
 static int suggestion_opts(const aa_apply_opts *o, const suggestion *sg,
 			   aa_apply_opts *one, aa_buf *branch)
 {
-	*one = *o;
-	one->files = &o->files[sg->file];
-	one->nfiles = 1;
+	aa_apply_opts_one_input(o, sg->file, one);
 	one->alternative = sg->alternative;
 	one->alternatives = sg->of;
 	aa_buf_clear(branch);
@@ -178,9 +176,9 @@ static suggestion *list_suggestions(git_repository *repo,
 	int r = 0;
 
 	*n = 0;
-	for (i = 0; !r && i < o->nfiles; i++) {
+	for (i = 0; !r && i < aa_apply_ninputs(o); i++) {
 		aa_diags notes = AA_DIAGS_INIT;
-		size_t of = aa_apply_count_alternatives(repo, o, o->files[i], &notes);
+		size_t of = aa_apply_count_alternatives(repo, o, i, &notes);
 
 		aa_diags_free(&notes);
 		if (of < 2)
@@ -203,7 +201,7 @@ static int apply_each(git_repository *repo, const aa_apply_opts *o,
 
 	if (aa_apply_each_opts_check(o, &res->diags) < 0)
 		return AA_APPLY_EXIT_FATAL;
-	if (!o->nfiles)
+	if (!aa_apply_ninputs(o))
 		return aa_error(&res->diags, AA_NOPOS, NULL,
 				"--each needs the answer files (standard input is one answer)"),
 		       AA_APPLY_EXIT_FATAL;
