@@ -10,6 +10,8 @@
 //
 //   (always first)  {"op":"connect","requested":V,"protocolVersion":V,
 //                    "serverInfo":{..},"capabilities":{..},"instructions":S}
+//                   then tools/list, as clients do (the SDK validates a
+//                   result only against a schema it has listed)
 //   {"op":"list"}   {"op":"list","tools":[..],"ajv":{"<tool>":"ok"|msg}}
 //   {"op":"call","tool":T,"args":{..}}
 //                   {"op":"call","tool":T,"isError":B,"structuredContent":O,
@@ -17,6 +19,9 @@
 //                   or {"op":"call","tool":T,"error":{"code":N,"message":S}}
 //                   when the SDK throws (a JSON-RPC error, or a result the
 //                   SDK finds does not match the tool's outputSchema)
+//   {"op":"call",..,"cancel":true}  the client gives the call up at once
+//                   (notifications/cancelled): {"op":"call","tool":T,
+//                   "cancelled":true} (false: the answer came first)
 //   {"op":"roots","roots":[URI or path..]}
 //                   the client's roots change: sends
 //                   notifications/roots/list_changed and waits until the
@@ -178,6 +183,10 @@ async function main() {
 		instructions: client.getInstructions() ?? null,
 	});
 	if (firstRoots) await firstRoots;
+	// As every client does before calling a tool: the SDK keeps each
+	// tool's outputSchema and validates every call's result against it.
+	for (const t of (await client.listTools()).tools)
+		schemas[t.name] = t.outputSchema;
 
 	for (const step of steps) {
 		switch (step.op) {
@@ -238,6 +247,7 @@ function ajvCompiles(ajv, tool) {
 
 async function oneCall(client, step, cwd, ajv, schemas) {
 	const args = resolveArgs(step.args, cwd);
+	if (step.cancel) return cancelledCall(client, step, args);
 	try {
 		const r = await client.callTool({ name: step.tool, arguments: args });
 		out({
@@ -251,6 +261,25 @@ async function oneCall(client, step, cwd, ajv, schemas) {
 		out({ op: 'call', tool: step.tool,
 			error: { code: e.code ?? null, message: String(e.message ?? e) } });
 	}
+}
+
+// A call the client gives up at once: the SDK sends
+// notifications/cancelled for it and drops its answer if one comes.
+async function cancelledCall(client, step, args) {
+	const ac = new AbortController();
+	const p = client.callTool({ name: step.tool, arguments: args },
+		undefined, { signal: ac.signal });
+	setImmediate(() => ac.abort('t36xx: cancelled'));
+	try {
+		await p;
+		out({ op: 'call', tool: step.tool, cancelled: false });
+	} catch (e) {
+		out({ op: 'call', tool: step.tool, cancelled: true,
+			message: String(e?.message ?? e) });
+	}
+	// Time for a late answer to arrive (and be dropped) before the next
+	// step, so that the next answer is the next request's.
+	await new Promise((resolve) => setTimeout(resolve, 200));
 }
 
 async function repeatCalls(client, step, cwd) {
