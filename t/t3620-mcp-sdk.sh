@@ -422,9 +422,10 @@ test_expect_success SDK 'the same answer --cached and mode cached: the same tree
 	same_tree v4a.txt --cached "\"mode\":\"cached\""
 '
 
-test_expect_success SDK 'the server sees the user'"'"'s own git commands between calls' '
+test_expect_success SDK 'the server sees the user'"'"'s own git commands between calls, and says so' '
 	fresh r-moved &&
-	mcp r-moved "[{\"op\":\"call\",\"tool\":\"apply\",\"args\":{\"answer@\":\"../answers/sr.md\"}},
+	mcp r-moved "[{\"op\":\"loglevel\",\"level\":\"info\"},
+		{\"op\":\"call\",\"tool\":\"apply\",\"args\":{\"answer@\":\"../answers/sr.md\"}},
 		{\"op\":\"sh\",\"cmd\":\"git reset -q --hard\"},
 		{\"op\":\"call\",\"tool\":\"check\",\"args\":{\"answer@\":\"../answers/sr.md\"}},
 		{\"op\":\"sh\",\"cmd\":\"git ai-apply -q ../answers/sr.md && git commit -q -m loud\"},
@@ -432,6 +433,8 @@ test_expect_success SDK 'the server sees the user'"'"'s own git commands between
 	test "$(call 2 out .structuredContent.status)" = checked &&
 	test "$(call 2 out ".structuredContent.files | length")" = 1 &&
 	test "$(call 3 out .structuredContent.status)" = applied &&
+	step end out | jq -r ".logs[] | select(.level == \"info\") | .data" >logs &&
+	test_grep "HEAD moved" logs &&
 	(
 		cd r-moved &&
 		git diff --cached --name-only >names &&

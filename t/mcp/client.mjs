@@ -33,7 +33,10 @@
 //                   the calls in turn, N rounds, "{i}" in their string
 //                   arguments replaced by the round 1..N; prints
 //                   {"op":"repeat","n":N,"calls":C,"errors":K,"ms":M}
-//   (always last)   {"op":"end","transportErrors":[..],"rootsAsked":N}
+//   {"op":"loglevel","level":L}  logging/setLevel: the server's log
+//                   messages from then on are collected
+//   (always last)   {"op":"end","transportErrors":[..],"rootsAsked":N,
+//                    "logs":[{"level":L,"logger":S,"data":..},..]}
 //
 // In "args", a key ending in "@" names files read into the argument
 // without the "@": {"answer@": "a.md"} sends a.md's text as "answer",
@@ -51,6 +54,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import {
 	LATEST_PROTOCOL_VERSION,
 	ListRootsRequestSchema,
+	LoggingMessageNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
 function usage(msg) {
@@ -144,6 +148,9 @@ async function main() {
 	const client = new Client({ name: o.name, version: '1.0.0' },
 		{ capabilities: roots ? { roots: { listChanged: true } } : {} });
 	client.onerror = (e) => transportErrors.push(String(e?.message ?? e));
+	const logs = [];
+	client.setNotificationHandler(LoggingMessageNotificationSchema,
+		(n) => { logs.push(n.params); });
 	if (roots) {
 		client.setRequestHandler(ListRootsRequestSchema, async () => {
 			rootsAsked++;
@@ -222,6 +229,10 @@ async function main() {
 				out({ op: 'sh', ok: false, status: e.status });
 			}
 			break;
+		case 'loglevel':
+			await client.setLoggingLevel(step.level);
+			out({ op: 'loglevel', level: step.level });
+			break;
 		case 'ping':
 			await client.ping();
 			out({ op: 'ping', ok: true });
@@ -230,7 +241,7 @@ async function main() {
 			usage(`unknown step ${JSON.stringify(step)}`);
 		}
 	}
-	out({ op: 'end', transportErrors, rootsAsked });
+	out({ op: 'end', transportErrors, rootsAsked, logs });
 	await client.close();
 }
 
