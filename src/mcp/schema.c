@@ -112,7 +112,7 @@ static int check_object(const cJSON *schema, const cJSON *v, const char *name,
 		const cJSON *sub = cJSON_GetObjectItemCaseSensitive(props, m->string);
 
 		if (!sub && cJSON_IsFalse(extra))
-			return aa_buf_printf(why, "unknown argument '%s'",
+			return aa_buf_printf(why, "unknown argument %s",
 					     aa_qtext(m->string, strlen(m->string), 100)), -1;
 		if (sub && mcp_schema_check(sub, m, m->string, why) < 0)
 			return -1;
