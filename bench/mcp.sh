@@ -48,15 +48,14 @@ now_ms () {
 	echo $(($(date +%s%N) / 1000000))
 }
 
-cat >../mcp/steps.json <<EOF
-[{"op":"repeat","n":$rounds,"calls":[
-	{"tool":"check","args":{"answer@":"../change.diff"}},
-	{"tool":"apply","args":{"answer@":"../change.diff","mode":"branch","branch":"m-{i}"}}]}]
-EOF
-
 # mcp_run: one client process, N rounds; prints "calls_ms whole_ms".
 mcp_run () {
 	drop_branches m
+	cat >../mcp/steps.json <<-EOF
+	[{"op":"repeat","n":$rounds,"calls":[
+		{"tool":"check","args":{"answer@":"../change.diff"}},
+		{"tool":"apply","args":{"answer@":"../change.diff","mode":"branch","branch":"m-{i}"}}]}]
+	EOF
 	t0=$(now_ms)
 	node "$client" ../mcp/steps.json -- git ai-apply mcp >../mcp/out
 	t1=$(now_ms)
