@@ -54,15 +54,41 @@ command -v git-lfs >/dev/null 2>&1 || missing="$missing git-lfs"
 # t0200: the installed completion, as bash-completion's loader finds it.
 test -f /usr/share/bash-completion/bash_completion ||
 	missing="$missing bash-completion"
+# t36xx: the official MCP client (Node.js; skipped without it). A node
+# from elsewhere (nodesource) brings its own npm.
+command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
 
-test -z "$missing" && exit 0
-missing=" $(printf '%s\n' $missing | sort -u | tr '\n' ' ')"
-missing=${missing% }
+if test -n "$missing"
+then
+	missing=" $(printf '%s\n' $missing | sort -u | tr '\n' ' ')"
+	missing=${missing% }
+	echo "install-deps: installing$missing"
+	sudo=
+	test "$(id -u)" = 0 || sudo=sudo
+	export DEBIAN_FRONTEND=noninteractive
+	$sudo apt-get update -qq
+	# shellcheck disable=SC2086
+	$sudo apt-get install -y -qq $missing
+fi
 
-echo "install-deps: installing$missing"
-sudo=
-test "$(id -u)" = 0 || sudo=sudo
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-# shellcheck disable=SC2086
-$sudo apt-get install -y -qq $missing
+# The MCP SDK the client tests drive the server with, at the version
+# t/mcp/package-lock.json pins, into t/mcp/node_modules (gitignored).
+# Installed again only when the lock file changes (the copy beside the
+# packages says which was installed). Without it t36xx are skipped, so a
+# failure here (no registry) is a warning, not an error.
+mcp=$(dirname "$0")/../t/mcp
+stamp=$mcp/node_modules/.installed-package-lock.json
+if command -v npm >/dev/null 2>&1 &&
+	! cmp -s "$mcp/package-lock.json" "$stamp"
+then
+	echo "install-deps: npm ci in t/mcp (@modelcontextprotocol/sdk)"
+	if (cd "$mcp" && npm ci --no-audit --no-fund --loglevel=error)
+	then
+		cp "$mcp/package-lock.json" "$stamp"
+	else
+		echo "install-deps: warning: npm ci failed in t/mcp;" \
+			"the MCP client tests (t36xx) will be skipped" >&2
+	fi
+fi
+exit 0
