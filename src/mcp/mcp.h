@@ -59,6 +59,7 @@ typedef struct mcp_server {
 	 */
 	git_odb *odb;
 	git_refdb *refdb;
+	git_index *index;     /* the index file, kept open between calls */
 } mcp_server;
 
 /* ---- rpc.c: the output ---- */

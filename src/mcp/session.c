@@ -341,24 +341,33 @@ int mcp_roots_allow(mcp_server *s, aa_buf *why)
 /*
  * The index from disk, set as the repository's: a landing leaves its
  * private copy there (src/land/land.c), and a user's git add beside
- * the server must be seen. A bare repository without one keeps none.
+ * the server must be seen. Kept open between calls: git_index_read()
+ * without force parses the file again only when its stamp changed (a
+ * landing or git add renames a new file into place), so a call that
+ * changed nothing costs no parse of a large index. A bare repository
+ * without one keeps none.
  */
 static git_index *reread_index(mcp_server *s)
 {
 	aa_buf path = AA_BUF_INIT;
-	git_index *idx = NULL;
 	struct stat st;
 
+	if (s->index && git_index_read(s->index, 0) < 0) {
+		git_index_free(s->index);  /* unreadable now: open it afresh */
+		s->index = NULL;
+	}
 	aa_buf_printf(&path, "%sindex", git_repository_path(s->repo));
-	if (path.ptr && (!git_repository_is_bare(s->repo) || !stat(path.ptr, &st)) &&
-	    git_index_open(&idx, path.ptr) == 0 &&
-	    git_repository_set_index(s->repo, idx) < 0) {
-		git_index_free(idx);
-		idx = NULL;
+	if (!s->index && path.ptr &&
+	    (!git_repository_is_bare(s->repo) || !stat(path.ptr, &st)) &&
+	    git_index_open(&s->index, path.ptr) < 0)
+		s->index = NULL;
+	if (s->index && git_repository_set_index(s->repo, s->index) < 0) {
+		git_index_free(s->index);
+		s->index = NULL;
 	}
 	aa_buf_free(&path);
 	git_error_clear();
-	return idx;
+	return s->index;
 }
 
 /* HEAD's commit and the index's checksum as they are now (zero: none). */
@@ -372,7 +381,6 @@ static void look(mcp_server *s, git_oid *head, git_oid *sum)
 		git_error_clear();
 	if (idx && git_index_checksum(idx))
 		git_oid_cpy(sum, git_index_checksum(idx));
-	git_index_free(idx);
 }
 
 int mcp_keep_repository(mcp_server *s)
@@ -429,6 +437,7 @@ void mcp_session_free(mcp_server *s)
 	free_roots(s);
 	git_odb_free(s->odb);
 	git_refdb_free(s->refdb);
+	git_index_free(s->index);
 	free(s->client_name);
 	free(s->client_version);
 	for (i = s->queue_head; i < s->nqueue; i++)
