@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "land/stat_read.h"
+#include "land/index_read.h"
 #include "land/filters.h"
 #include "util/util.h"
 
@@ -33,11 +34,18 @@ static int stat_matches(const git_index_entry *e, const struct stat *st)
  * second the index was written may hold other bytes with the same stat
  * data. Same second or later than the index file: not trusted.
  */
-static int racy(const git_index *index, const git_index_entry *e)
+static int racy(const aa_session *s, const git_index_entry *e)
 {
-	const char *ipath = git_index_path(index);
+	const char *ipath;
 	struct stat ist;
+	long long sec;
+	long nsec;
 
+	if (s->ixr) {  /* --check: the reader's index file, as it was read */
+		aa_ixread_mtime(s->ixr, &sec, &nsec);
+		return sec == 0 || e->mtime.seconds >= sec;
+	}
+	ipath = s->index ? git_index_path(s->index) : NULL;
 	if (!ipath || stat(ipath, &ist) < 0)
 		return 1;
 	return e->mtime.seconds >= (int32_t)ist.st_mtim.tv_sec;
@@ -63,22 +71,22 @@ static int no_conversion(aa_session *s, const char *path)
 	return aa_filter_driver(s, path, NULL) == 0;
 }
 
-/* The index entry of path, when it may stand for the file at all. */
-static const git_index_entry *clean_candidate(aa_session *s, const char *path,
-					      const aa_oid *oid)
+/*
+ * The index entry of path into *e (from libgit2's index or, under
+ * --check, the reader: aa_index_get), when it may stand for the file
+ * at all: 1, else 0.
+ */
+static int clean_candidate(aa_session *s, const char *path,
+			   const aa_oid *oid, git_index_entry *e)
 {
-	const git_index_entry *e;
-
-	if (!s->index || !s->opts->check_worktree || !git_repository_workdir(s->repo))
-		return NULL;
-	e = git_index_get_bypath(s->index, path, 0);
-	if (!e || memcmp(e->id.id, oid->id, sizeof(oid->id)) ||
-	    (e->mode != AA_MODE_FILE && e->mode != AA_MODE_EXEC) ||
-	    (e->flags & GIT_INDEX_ENTRY_VALID) ||
-	    (e->flags_extended & (GIT_INDEX_ENTRY_INTENT_TO_ADD |
-				  GIT_INDEX_ENTRY_SKIP_WORKTREE)))
-		return NULL;
-	return e;
+	if (!aa_index_present(s) || !s->opts->check_worktree ||
+	    !git_repository_workdir(s->repo) || aa_index_get(s, path, 0, e) != 1)
+		return 0;
+	return !memcmp(e->id.id, oid->id, sizeof(oid->id)) &&
+	       (e->mode == AA_MODE_FILE || e->mode == AA_MODE_EXEC) &&
+	       !(e->flags & GIT_INDEX_ENTRY_VALID) &&
+	       !(e->flags_extended & (GIT_INDEX_ENTRY_INTENT_TO_ADD |
+				      GIT_INDEX_ENTRY_SKIP_WORKTREE));
 }
 
 /*
@@ -107,13 +115,15 @@ static char *read_file(int fd, size_t len)
 int aa_stat_read_lend(aa_session *s, const char *path, const aa_oid *oid,
 		      const char **data, size_t *len, void **handle)
 {
-	const git_index_entry *e = clean_candidate(s, path, oid);
+	git_index_entry entry;
+	const git_index_entry *e = &entry;
 	aa_buf full = AA_BUF_INIT;
 	struct stat st;
 	char *buf = NULL;
 	int fd, ok;
 
-	if (!e || racy(s->index, e) || !no_conversion(s, path))
+	if (!clean_candidate(s, path, oid, &entry) || racy(s, e) ||
+	    !no_conversion(s, path))
 		return 1;
 	if (aa_buf_printf(&full, "%s%s", git_repository_workdir(s->repo), path) < 0) {
 		aa_buf_free(&full);
