@@ -128,6 +128,7 @@ size_t aa_hk_run_len(const hrun *r);
 long aa_hk_orig_line(const hrun *r, size_t at);
 int aa_hk_remember_placed(hrun *r, size_t at, size_t old_n, long delta);
 size_t aa_hk_cur_line(const hrun *r, size_t line);
+int aa_hk_written(const hrun *r, size_t s, size_t n);
 int aa_hk_out_pull(hrun *r, size_t upto);
 int aa_hk_out_splice(hrun *r, size_t at, size_t del,
 		     const aa_lrec *ins, size_t nins);

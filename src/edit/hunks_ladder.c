@@ -29,7 +29,7 @@ static rung_result ambiguous(hrun *r, const htry *y, aa_ws lv,
 	aa_needle_release(&nd);
 	if (k < 0)
 		return aa_hk_oom(r, y->h->pos);
-	if (!k)
+	if (!k || aa_hk_written(r, start, y->npost))
 		return aa_hk_report_ambiguous(r, y, lv, hits, count);
 	aa_note(r->cx->diags, y->h->pos, r->cx->path,
 		"the hunk's old lines match %ld places, and its result already stands "
@@ -205,18 +205,6 @@ rung_result aa_hk_already_applied(hrun *r, const htry *y, aa_ws lv)
 			    AA_REINDENT_NONE, 0) < 0 ? -1 : 1;
 }
 
-/* Where the header says the hunk's old lines start, in current lines. */
-size_t aa_hk_hinted_line(const hrun *r, const aa_hunk *h, long extra)
-{
-	long at = h->old_start - (h->old_count ? 1 : 0) + r->delta +
-		  r->skipped_delta + extra;
-	long total = (long)aa_hk_run_len(r);
-
-	if (at < 0)
-		at = 0;
-	return (size_t)(at > total ? total : at);
-}
-
 /*
  * A numbered hunk found exactly both at its header's line and at that
  * line moved by the offset at which the earlier hunks landed: either
@@ -258,7 +246,8 @@ static rung_result applied_at_hint(hrun *r, const htry *y, size_t hint)
 	here = adds && aa_locate_at(&v, hint, &nd, AA_WS_EXACT);
 
 	aa_needle_release(&nd);
-	if (!here)
+	/* not when an earlier hunk of this answer wrote them there */
+	if (!here || aa_hk_written(r, hint, y->npost))
 		return 0;
 	return aa_hk_skip_applied(r, y, hint, AA_WS_EXACT) < 0 ? -1 : 1;
 }

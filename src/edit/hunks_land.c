@@ -149,8 +149,10 @@ int aa_hk_record(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv,
 	/* the next hunk of a run of identical ones goes after this one */
 	r->run_floor = at + y->npost;
 	/* a hunk found already applied moved the lines after it, as if applied */
-	if (how == AA_HOW_ALREADY_APPLIED)
+	if (how == AA_HOW_ALREADY_APPLIED) {
 		r->skipped_delta += (long)y->npost - (long)y->npre;
+		r->next_at = at + y->npost;
+	}
 	aa_buf_free(&note);
 	ret = aa_edit_landing_add(r->cx, h->pos, line, offset, how);
 	if (!ret) {
@@ -189,10 +191,7 @@ int aa_hk_applied_at(hrun *r, const htry *y, size_t at, aa_ws lv, size_t *start)
 /* Records y as already applied, its new side standing at `start`. */
 int aa_hk_skip_applied(hrun *r, const htry *y, size_t start, aa_ws lv)
 {
-	int ret = aa_hk_record(r, y, start, AA_HOW_ALREADY_APPLIED, lv, AA_REINDENT_NONE, 0);
-
-	r->next_at = start + y->npost;
-	return ret;
+	return aa_hk_record(r, y, start, AA_HOW_ALREADY_APPLIED, lv, AA_REINDENT_NONE, 0);
 }
 
 /* Lands y at `at`, finding the indentation shift for a blank-tolerant rung. */
@@ -220,7 +219,120 @@ int aa_hk_land_here(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv)
 	return ret;
 }
 
-/* Lands y at `at`, unless its new side already stands over that place. */
+/*
+ * What try y changes, as its two sides show it: the lines both sides
+ * start with (lead) and end with (trail) are context, whether the
+ * answer marked them so (a diff) or not (a SEARCH and its REPLACE).
+ * The new side's lines between are what it writes; `solid` counts the
+ * ones that are not blank.
+ */
+typedef struct change_span {
+	size_t lead, trail, solid;
+} change_span;
+
+static void change_span_of(const htry *y, change_span *c)
+{
+	size_t most = y->npre < y->npost ? y->npre : y->npost, i;
+
+	memset(c, 0, sizeof(*c));
+	while (c->lead < most &&
+	       aa_lrec_eq(&y->pre[c->lead], &y->post[c->lead], AA_WS_EXACT))
+		c->lead++;
+	while (c->lead + c->trail < most &&
+	       aa_lrec_eq(&y->pre[y->npre - 1 - c->trail],
+			  &y->post[y->npost - 1 - c->trail], AA_WS_EXACT))
+		c->trail++;
+	for (i = c->lead; i < y->npost - c->trail; i++)
+		c->solid += !aa_line_is_blank(y->post[i].s, y->post[i].len);
+}
+
+/* The first exact place of y's new-side lines [lo, hi) other than `not`. */
+static long new_lines_elsewhere(hrun *r, const htry *y, size_t lo, size_t hi,
+				size_t not, size_t *where)
+{
+	aa_lview v = aa_hk_run_view(r);
+	aa_needle nd = AA_NEEDLE_INIT(y->post + lo, hi - lo);
+	size_t hits[3];
+	long n = aa_locate_first(&v, &nd, AA_WS_EXACT, hits, 3), i;
+
+	aa_needle_release(&nd);
+	for (i = 0; i < n; i++)
+		if (hits[i] != not && !aa_hk_written(r, hits[i], hi - lo)) {
+			*where = hits[i];
+			return 1;
+		}
+	return n < 0 ? -1 : 0;
+}
+
+/*
+ * A change that already stands elsewhere: try y, about to land at `at`,
+ * writes lines (one or more not blank), and its whole new side stands
+ * exactly at another place; or its written lines (two or more not
+ * blank) stand there right after its leading context or right before
+ * its trailing context. Either is a change applied already, the first
+ * as written, the second with the file changed around it since (a test
+ * appended to a list that later grew): landing at `at` would write its
+ * lines a second time, unless the answer meant the same change at a
+ * second place. 1 with *where set, 0 not, -1 out of memory.
+ */
+static int stands_elsewhere(hrun *r, const htry *y, size_t at, size_t *where)
+{
+	change_span c;
+	long n;
+
+	if (r->cx->strict)
+		return 0;
+	change_span_of(y, &c);
+	if (!c.solid)
+		return 0;
+	n = new_lines_elsewhere(r, y, 0, y->npost, at, where);
+	if (!n && c.solid >= 2 && c.lead)
+		n = new_lines_elsewhere(r, y, 0, y->npost - c.trail, at, where);
+	if (!n && c.solid >= 2 && c.trail)
+		n = new_lines_elsewhere(r, y, c.lead, y->npost, at + c.lead, where);
+	return n < 0 ? -1 : n > 0;
+}
+
+static int report_stands_elsewhere(hrun *r, const htry *y, size_t at,
+				   size_t where)
+{
+	return aa_error(r->cx->diags, y->h->pos, r->cx->path,
+			"hunk is ambiguous: its changed lines already stand at line %ld, with "
+			"the same context lines, and its old lines are at line %ld; refusing to "
+			"guess whether it is applied already or meant for a second place (no "
+			"earlier version of the file decides it: give more context lines or "
+			"the right line numbers)",
+			aa_hk_orig_line(r, where) + 1, aa_hk_orig_line(r, at) + 1);
+}
+
+/*
+ * Where the change stands elsewhere (stands_elsewhere()), the order of
+ * the answer's hunks decides when it can: they follow the file, so with
+ * the hunk before this one between the two places, the one after it is
+ * meant. Already applied when only the change stands after it, landed
+ * when only the old lines do; a hunk at its header's line lands. 1
+ * applied, 0 land, -1 undecided.
+ */
+static int order_decides(const hrun *r, const htry *y, size_t at, size_t where)
+{
+	size_t prev = r->next_at;
+
+	if (y->h->has_hint && at == aa_hk_hinted_line(r, y->h, 0))
+		return 0;
+	if (!prev)
+		return -1;
+	if (where >= prev && at < prev)
+		return 1;
+	if (at >= prev && where < prev)
+		return 0;
+	return -1;
+}
+
+/*
+ * Lands y at `at`, unless its new side already stands over that place
+ * (skipped) or its change stands elsewhere and the order of the hunks
+ * does not say which is meant (refused).
+ */
 int aa_hk_land(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv)
 {
 	size_t start;
@@ -228,5 +340,15 @@ int aa_hk_land(hrun *r, const htry *y, size_t at, aa_how how, aa_ws lv)
 
 	if (k)
 		return k < 0 ? aa_hk_oom(r, y->h->pos) : aa_hk_skip_applied(r, y, start, lv);
+	k = stands_elsewhere(r, y, at, &start);
+	if (k < 0)
+		return aa_hk_oom(r, y->h->pos);
+	if (k) {
+		k = order_decides(r, y, at, start);
+		if (k < 0)
+			return report_stands_elsewhere(r, y, at, start);
+		if (k)
+			return aa_hk_skip_applied(r, y, start, AA_WS_EXACT);
+	}
 	return aa_hk_land_here(r, y, at, how, lv);
 }

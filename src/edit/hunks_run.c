@@ -103,6 +103,38 @@ size_t aa_hk_cur_line(const hrun *r, size_t line)
 	return at < 0 ? 0 : (size_t)at;
 }
 
+/*
+ * Current lines [s, s + n) lie inside the lines one hunk of this run
+ * wrote: an earlier hunk of the answer put them there, so they say
+ * nothing of what the file held before (a later hunk identical to it
+ * is not "already applied" by it).
+ */
+int aa_hk_written(const hrun *r, size_t s, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < r->nplaced; k++) {
+		const placed *pl = &r->placed[k];
+		long wrote = (long)pl->old_n + pl->delta;
+
+		if (wrote > 0 && pl->at <= s && s + n <= pl->at + (size_t)wrote)
+			return 1;
+	}
+	return 0;
+}
+
+/* Where the header says the hunk's old lines start, in current lines. */
+size_t aa_hk_hinted_line(const hrun *r, const aa_hunk *h, long extra)
+{
+	long at = h->old_start - (h->old_count ? 1 : 0) + r->delta +
+		  r->skipped_delta + extra;
+	long total = (long)aa_hk_run_len(r);
+
+	if (at < 0)
+		at = 0;
+	return (size_t)(at > total ? total : at);
+}
+
 /* ---- the rebuilt text ---------------------------------------------------- */
 
 /*

@@ -4,7 +4,9 @@
  * through the hunk engine and its ladder like any hunk.
  *
  *   - A chunk's first anchor must occur exactly once after the previous
- *     chunk's last anchor (or in the whole file); each further anchor of
+ *     chunk's last anchor (or in the whole file), or be one of the
+ *     previous chunk's own anchor lines (two edits in one function both
+ *     name it, as git's hunk headers do); each further anchor of
  *     the same chunk (class, then method) must occur once inside the
  *     region the one before it opens. Anchors match exactly, else with
  *     trailing, else with all surrounding white space ignored (as Codex
@@ -28,11 +30,14 @@
 
 #define MAX_LISTED 5
 #define QUOTE_MAX 80
+#define MAX_NESTED 8
 
 typedef struct anchors {
 	aa_lrec *recs;       /* the file's lines */
 	size_t n;
 	size_t floor;        /* the next chunk's anchors lie from here on */
+	size_t last[MAX_NESTED]; /* the previous chunk's anchor lines */
+	size_t nlast;
 	aa_edit_ctx *cx;
 } anchors;
 
@@ -114,6 +119,24 @@ static int anchor_ambiguous(anchors *a, const aa_hunk *h, const char *s,
 }
 
 /*
+ * The previous chunk's anchor line that reads s[0..len), if any: a
+ * chunk that names the function the chunk before it was in again is
+ * in that function, not in a later one (which does not exist).
+ */
+static int repeated_anchor(anchors *a, const char *s, size_t len,
+			   size_t *at)
+{
+	size_t i, hit;
+
+	for (i = 0; i < a->nlast; i++)
+		if (find_line(a, a->last[i], a->last[i] + 1, s, len, &hit, 1) == 1) {
+			*at = a->last[i];
+			return 1;
+		}
+	return 0;
+}
+
+/*
  * Resolves hunk h's anchors: 0 with *line = the 0-based line of the
  * last one and *end = the end of the region they open, 1 when it has
  * none, -1 on error (reported). The first anchor must occur once after
@@ -128,6 +151,7 @@ static int resolve_anchors(anchors *a, const aa_hunk *h, size_t *line,
 	size_t from = a->floor, to = a->n, hits[MAX_LISTED + 1], at = 0;
 	aa_lview v;
 	outer o = { NULL, 0, 0, 0 }, *prev = NULL;
+	size_t nlines = 0, lines[MAX_NESTED];
 	long k;
 
 	if (!s || !*s)
@@ -144,11 +168,15 @@ static int resolve_anchors(anchors *a, const aa_hunk *h, size_t *line,
 		if (k < 0)
 			return aa_error(a->cx->diags, h->pos, a->cx->path,
 					"out of memory");
+		if (!k && !prev && repeated_anchor(a, s, len, &hits[0]))
+			k = 1;
 		if (!k)
 			return anchor_missing(a, h, s, len, from, prev);
 		if (k > 1)
 			return anchor_ambiguous(a, h, s, len, hits, k, prev);
 		at = hits[0];
+		if (nlines < MAX_NESTED)
+			lines[nlines++] = at;
 		e = aa_scope_end(&v, at);
 		to = e < to ? e : to;
 		from = at + 1;
@@ -160,7 +188,9 @@ static int resolve_anchors(anchors *a, const aa_hunk *h, size_t *line,
 	}
 	*line = at;
 	*end = to;
-	a->floor = from;
+	a->floor = from > a->floor ? from : a->floor;
+	memcpy(a->last, lines, nlines * sizeof(*lines));
+	a->nlast = nlines;
 	return 0;
 }
 

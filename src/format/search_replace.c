@@ -648,6 +648,56 @@ static void in_block(sparse *p, const aa_lspan *l)
 	content_line(p, l);
 }
 
+/* Every hunk of op is bare (no line hint). */
+static int all_bare(const aa_op *op)
+{
+	size_t i;
+
+	for (i = 0; i < op->nhunks; i++)
+		if (op->hunks[i].has_hint)
+			return 0;
+	return 1;
+}
+
+/*
+ * The first edit of this block of input joins the last of the block
+ * before when both are SEARCH/REPLACE edits of one file (Aider fences
+ * each block): one edit, its hunks in order, as merge_with_previous()
+ * joins them inside a block. Run once the block parsed, so a block that
+ * fails takes nothing of another with it.
+ */
+static void merge_across_blocks(sparse *p, size_t first)
+{
+	aa_changeset *cs = p->cs;
+	aa_op *prev, *op;
+	aa_hunk *h;
+	size_t i;
+
+	if (!first || first >= cs->n)
+		return;
+	prev = &cs->ops[first - 1];
+	op = &cs->ops[first];
+	if (prev->kind != AA_OP_EDIT || prev->edit_kind != AA_EDIT_HUNKS ||
+	    !prev->format || strcmp(prev->format, op->format) ||
+	    !prev->path || strcmp(prev->path, op->path) || !prev->nhunks ||
+	    !op->nhunks || !all_bare(prev) || !all_bare(op) ||
+	    same_search(&prev->hunks[prev->nhunks - 1], &op->hunks[0]))
+		return;
+	for (i = 0; i < op->nhunks; i++) {
+		if (!(h = aa_op_add_hunk(prev, op->hunks[i].pos))) {
+			/* the rest stays its own edit */
+			memmove(op->hunks, op->hunks + i, (op->nhunks - i) * sizeof(*h));
+			op->nhunks -= i;
+			return;
+		}
+		*h = op->hunks[i];
+	}
+	op->nhunks = 0;  /* the lines are prev's now */
+	aa_op_free(op);
+	memmove(op, op + 1, (cs->n - first - 1) * sizeof(*op));
+	cs->n--;
+}
+
 static int finish(sparse *p, size_t first)
 {
 	if (p->st != S_OUT)
@@ -660,6 +710,7 @@ static int finish(sparse *p, size_t first)
 		aa_changeset_truncate(p->cs, first);
 		return -1;
 	}
+	merge_across_blocks(p, first);
 	return p->nblocks;
 }
 

@@ -93,6 +93,8 @@ typedef struct hsearch {
 	aa_edit_ctx cx;          /* the landings on that version */
 	aa_buf *blocks;          /* each hunk's old lines, for the filter */
 	size_t last_failed;      /* the hunk the filter stopped at last */
+	aa_buf *siblings;        /* the old lines of the answer's other */
+	size_t nsiblings, capsiblings; /* hunks for this file (build_siblings) */
 	int keep_sides;          /* --3way: keep the version and theirs */
 	int index_line_only;     /* only the blob the diff's index line names */
 	aa_buf version;          /* ... the version's bytes (stage 1) */
@@ -109,28 +111,20 @@ static size_t firm_lines(const aa_hunk *h)
 	return k;
 }
 
+static int hunk_side(const aa_hunk *h, int new_side, aa_buf *b);
+
 /* Each hunk's old side as one block of LF-joined lines (the filter's needles). */
 static int build_blocks(hsearch *hs)
 {
 	const aa_op *op = hs->op;
-	size_t i, k;
+	size_t i;
 
 	hs->blocks = calloc(op->nhunks ? op->nhunks : 1, sizeof(*hs->blocks));
 	if (!hs->blocks)
 		return -1;
-	for (i = 0; i < op->nhunks; i++) {
-		const aa_hunk *h = &op->hunks[i];
-		size_t firm = firm_lines(h);
-		aa_buf *b = &hs->blocks[i];
-
-		for (k = 0; k < firm; k++) {
-			if (h->lines[k].kind == '+')
-				continue;
-			if ((b->len && aa_buf_putc(b, '\n') < 0) ||
-			    aa_buf_put(b, h->lines[k].text, h->lines[k].len) < 0)
-				return -1;
-		}
-	}
+	for (i = 0; i < op->nhunks; i++)
+		if (hunk_side(&op->hunks[i], 0, &hs->blocks[i]) < 0)
+			return -1;
 	return 0;
 }
 
@@ -141,6 +135,102 @@ static void free_blocks(hsearch *hs)
 	for (i = 0; hs->blocks && i < hs->op->nhunks; i++)
 		aa_buf_free(&hs->blocks[i]);
 	free(hs->blocks);
+	for (i = 0; i < hs->nsiblings; i++)
+		aa_buf_free(&hs->siblings[i]);
+	free(hs->siblings);
+}
+
+/* Hunk h's firm old lines (or, new_side, its new lines), LF-joined. */
+static int hunk_side(const aa_hunk *h, int new_side, aa_buf *b)
+{
+	size_t firm = firm_lines(h), k;
+
+	for (k = 0; k < firm; k++) {
+		if (h->lines[k].kind == (new_side ? '-' : '+'))
+			continue;
+		if ((b->len && aa_buf_putc(b, '\n') < 0) ||
+		    aa_buf_put(b, h->lines[k].text, h->lines[k].len) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The answer's hunk edits of this op's file: ops[i] is one. */
+static int same_file_hunks(const hsearch *hs, size_t i)
+{
+	const aa_op *o = &hs->p->cs->ops[i];
+
+	return o->kind == AA_OP_EDIT && o->edit_kind == AA_EDIT_HUNKS &&
+	       o->path && !strcmp(o->path, hs->op->path);
+}
+
+/* Some hunk of the answer for this file writes lines that hold b. */
+static int answer_writes(const hsearch *hs, const aa_buf *b)
+{
+	aa_buf side = AA_BUF_INIT;
+	size_t i, j;
+	int found = 0;
+
+	for (i = 0; !found && i < hs->p->cs->n; i++) {
+		const aa_op *o = &hs->p->cs->ops[i];
+
+		if (!same_file_hunks(hs, i))
+			continue;
+		for (j = 0; !found && j < o->nhunks; j++) {
+			aa_buf_clear(&side);
+			if (hunk_side(&o->hunks[j], 1, &side) < 0) {
+				found = -1;
+				break;
+			}
+			found = side.len >= b->len &&
+				memmem(side.ptr, side.len, b->ptr, b->len) != NULL;
+		}
+	}
+	aa_buf_free(&side);
+	return found;
+}
+
+/*
+ * The old lines of the answer's other edits of this file (separate
+ * SEARCH blocks, separate diffs of one path), except those that the
+ * answer's own hunks write (a block that edits what an earlier one
+ * wrote): the version the answer was written against holds them too.
+ * A block that matches twice in the current content and once in an old
+ * version, where the place another block edits does not exist yet, is
+ * not evidence of that version: the answer saw the current one.
+ */
+static int build_siblings(hsearch *hs)
+{
+	const aa_changeset *cs = hs->p->cs;
+	size_t i, j;
+	int w;
+
+	if (!cs)
+		return 0;
+	for (i = 0; i < cs->n; i++) {
+		const aa_op *o = &cs->ops[i];
+
+		if (o == hs->op || !same_file_hunks(hs, i))
+			continue;
+		for (j = 0; j < o->nhunks; j++) {
+			aa_buf b = AA_BUF_INIT;
+
+			if (hunk_side(&o->hunks[j], 0, &b) < 0)
+				return -1;
+			w = b.len ? answer_writes(hs, &b) : 1;
+			if (w < 0 || (!w && aa_array_grow(&hs->siblings,
+					&hs->capsiblings, hs->nsiblings + 1,
+					sizeof(*hs->siblings)) < 0)) {
+				aa_buf_free(&b);
+				return -1;
+			}
+			if (w)
+				aa_buf_free(&b);
+			else
+				hs->siblings[hs->nsiblings++] = b;
+		}
+	}
+	return 0;
 }
 
 /*
@@ -205,6 +295,15 @@ static int old_lines_present(hsearch *hs, const char *data, size_t len)
 			hs->last_failed = i;
 			return 0;
 		}
+	}
+	for (j = 0; j < hs->nsiblings; j++) {
+		const char *s = hs->siblings[j].ptr;
+		size_t l = hs->siblings[j].len;
+
+		if (has_cr)
+			longest_line(&hs->siblings[j], &s, &l);
+		if (l && !memmem(data, len, s, l))
+			return 0;
 	}
 	return 1;
 }
@@ -489,7 +588,7 @@ static int search_versions(planner *p, const aa_op *op, aa_plan_node *n,
 	hs->path = n->path;
 	if (node_bytes(p, n, &hs->cur, &hs->curlen) < 0)
 		return -1;
-	if (build_blocks(hs) < 0)
+	if (build_blocks(hs) < 0 || build_siblings(hs) < 0)
 		return oom(p, op->pos);
 	if (!has_evidence(hs))
 		return 0;
