@@ -57,9 +57,11 @@ landed_or_refused () {
 	test_must_be_empty ../fsck.err
 }
 
+# core.fsync=all: every object file fsynced (git's default fsyncs no
+# loose object), so that the fsync sweep below has calls to fail.
 test_expect_success 'setup: a change that makes two new blobs' '
 	make_repo repo &&
-	(cd repo && git tag base) &&
+	(cd repo && git tag base && git config core.fsync all) &&
 	cat >change.diff <<-\EOF &&
 	diff --git a/a.txt b/a.txt
 	--- a/a.txt
@@ -152,6 +154,17 @@ do
 		sweep $call --branch=ai/x ../change.diff
 	'
 done
+
+test_expect_success STRACE 'core.fsyncMethod=batch: each write-out, flush and rename of an object file failing in turn' '
+	git -C repo config core.fsyncMethod batch &&
+	test_when_finished "git -C repo config --unset core.fsyncMethod" &&
+	for call in sync_file_range fsync rename
+	do
+		object_calls $call ../change.diff &&
+		test -s calls &&
+		sweep $call ../change.diff || return 1
+	done
+'
 
 test_expect_success STRACE 'an object that cannot be renamed into place: exit 128 naming it, nothing landed' '
 	object_calls rename ../change.diff &&

@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "land/fsync.h"
 #include "land/journal.h"
 #include "land/loose.h"
 #include "land/owner.h"
@@ -59,6 +60,7 @@ struct aa_guard {
 	int keep;       /* leave the journal for --recover */
 	int blocked;    /* signals held back */
 	sigset_t saved;
+	aa_fsync fsync; /* what is made durable (land/fsync.h) */
 };
 
 typedef struct journal {
@@ -403,7 +405,8 @@ static int write_journal(aa_guard *g, const aa_jentry *v, size_t n, int durable)
 		r = aa_replace_file(open(tmp.ptr, O_WRONLY | O_CREAT | O_TRUNC |
 					 O_CLOEXEC, 0666),
 				    tmp.ptr, b.ptr, b.len, g->journal_path.ptr,
-				    durable);
+				    durable ? aa_fsync_how(&g->fsync, AA_FSYNC_JOURNAL)
+					    : AA_SYNC_NONE);
 	aa_buf_free(&b);
 	aa_buf_free(&tmp);
 	return r;
@@ -847,7 +850,7 @@ static int recover(aa_guard *g, const journal *j, aa_diags *d)
 	if (unlink(g->journal_path.ptr) < 0 && errno != ENOENT)
 		return aa_fatal(d, AA_NOPOS, NULL, "cannot remove '%s': %s",
 				g->journal_path.ptr, strerror(errno));
-	aa_fsync_dir_of(g->journal_path.ptr);
+	aa_fsync_parent(&g->fsync, AA_FSYNC_JOURNAL, g->journal_path.ptr);
 	return 0;
 }
 
@@ -884,8 +887,8 @@ static int recover_if_any(aa_guard *g, int *recovered, aa_diags *d)
 
 /* ---- the guard ---- */
 
-int aa_guard_open(aa_guard **out, git_repository *repo, int *recovered,
-		  aa_diags *d)
+int aa_guard_open(aa_guard **out, git_repository *repo, const aa_fsync *f,
+		  int *recovered, aa_diags *d)
 {
 	aa_guard *g = calloc(1, sizeof(*g));
 	int r;
@@ -895,6 +898,7 @@ int aa_guard_open(aa_guard **out, git_repository *repo, int *recovered,
 	if (!g)
 		return aa_fatal_oom(d, AA_NOPOS, NULL);
 	g->repo = repo;
+	g->fsync = *f;
 	g->lock_fd = -1;
 	if (set_paths(g, repo) < 0)
 		return aa_fatal_oom(d, AA_NOPOS, NULL);
@@ -962,7 +966,7 @@ static int fill_lock(aa_guard *g)
 
 	if (!r && (ftruncate(g->lock_fd, 0) < 0 || lseek(g->lock_fd, 0, SEEK_SET) < 0 ||
 		   aa_write_all(g->lock_fd, data.ptr ? data.ptr : "", data.len) < 0 ||
-		   fsync(g->lock_fd) < 0))
+		   aa_fsync_file(&g->fsync, AA_FSYNC_INDEX, g->lock_fd) < 0))
 		r = -1;
 	aa_buf_free(&data);
 	return r;
@@ -1000,7 +1004,7 @@ int aa_guard_commit_with(aa_guard *g, aa_guard_writer *writer, void *ctx,
 		snprintf(why, sizeof(why), "%s", strerror(errno));
 	else if (writer(ctx, g->lock_fd, why, sizeof(why)) < 0 && !*why)
 		snprintf(why, sizeof(why), "cannot write the index");
-	else if (!*why && fsync(g->lock_fd) < 0)
+	else if (!*why && aa_fsync_file(&g->fsync, AA_FSYNC_INDEX, g->lock_fd) < 0)
 		snprintf(why, sizeof(why), "%s", strerror(errno));
 	if (*why)
 		return aa_fatal(d, AA_NOPOS, NULL, "cannot write '%s': %s",
@@ -1023,12 +1027,12 @@ static int commit_lock(aa_guard *g, aa_diags *d)
 	g->held = 0;
 	g->owner = 0; /* from here on the lock and git dir files are not ours */
 	drop_owner(g);
-	aa_fsync_dir_of(g->index_path.ptr);
+	aa_fsync_parent(&g->fsync, AA_FSYNC_INDEX, g->index_path.ptr);
 	aa_test_hook("rename");
 	/* the index names the pack's objects now */
 	remove_keeps(g->keeps, g->nkeeps);
 	unlink(g->journal_path.ptr);
-	aa_fsync_dir_of(g->journal_path.ptr);
+	aa_fsync_parent(&g->fsync, AA_FSYNC_JOURNAL, g->journal_path.ptr);
 	aa_test_hook("done");
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <git2.h>
 #include "aiapply/common.h"
+#include "land/fsync.h"
 
 typedef struct aa_guard aa_guard;
 
@@ -32,10 +33,12 @@ typedef struct aa_jentry {
  * Takes `<index>.lock` (O_EXCL). A journal left by a killed run is
  * recovered first (its stale lock is recognised and replaced). Returns 0,
  * or AA_FATAL (message in d). *recovered says whether a journal was
- * found (for --recover).
+ * found (for --recover). f (copied) says what is made durable: the
+ * journal (AA_FSYNC_JOURNAL) and the new index (AA_FSYNC_INDEX), each
+ * with its directory.
  */
-int aa_guard_open(aa_guard **out, git_repository *repo, int *recovered,
-		  aa_diags *d);
+int aa_guard_open(aa_guard **out, git_repository *repo, const aa_fsync *f,
+		  int *recovered, aa_diags *d);
 /* The private index file to read and write through libgit2. */
 const char *aa_guard_index_path(const aa_guard *g);
 /* The guard's directory (<gitdir>/ai-apply). */
@@ -53,7 +56,8 @@ int aa_guard_add_keep(aa_guard *g, const char *path);
 int aa_guard_journal(aa_guard *g, const aa_jentry *v, size_t n, aa_diags *d);
 /*
  * Copies the private index (written by libgit2) into the lock, fsyncs it
- * and renames it onto the index: the commit point. Removes the journal.
+ * (core.fsync's `index`) and renames it onto the index: the commit
+ * point. Removes the journal.
  */
 int aa_guard_commit(aa_guard *g, aa_diags *d);
 /*

@@ -81,7 +81,8 @@ static int index_fail(aa_diags *d)
  */
 static int open_locked_index(aa_base *b, aa_diags *d)
 {
-	int recovered, r = aa_guard_open(&b->guard, b->repo, &recovered, d);
+	int recovered, r = aa_guard_open(&b->guard, b->repo, &b->fsync,
+					 &recovered, d);
 
 	if (r < 0)
 		return r;
@@ -150,7 +151,11 @@ const git_oid *aa_base_index_checksum(const aa_base *b)
 int aa_recover(git_repository *repo, aa_diags *d)
 {
 	aa_guard *g = NULL;
-	int recovered, r = aa_guard_open(&g, repo, &recovered, d);
+	aa_fsync f;
+	int recovered, r;
+
+	aa_fsync_read(&f, repo, d);
+	r = aa_guard_open(&g, repo, &f, &recovered, d);
 
 	aa_guard_close(g);
 	return r < 0 ? r : recovered ? 0 : 1;
@@ -226,12 +231,16 @@ int aa_base_open(aa_base *b, git_repository *repo, const aa_land_opts *opts,
 	memset(b, 0, sizeof(*b));
 	b->repo = repo;
 	b->opts = opts;
+	/* read once per landing; --check writes nothing */
+	if (opts->mode != AA_LAND_CHECK)
+		aa_fsync_read(&b->fsync, repo, d);
 	r = open_objects(b, d);
 	if (!r)
 		r = opts->mode == AA_LAND_BRANCH ? open_tree_base(b, d)
 						 : open_index_base(b, d);
 	/* ref locks recorded in the run's journal (src/land/refjournal.h) */
-	if (!r && opts->mode == AA_LAND_BRANCH && aa_refjournal_attach(repo) < 0)
+	if (!r && opts->mode == AA_LAND_BRANCH &&
+	    aa_refjournal_attach(repo, &b->fsync) < 0)
 		r = aa_git_fail(d, "cannot set up the reference database");
 	return r;
 }
@@ -334,15 +343,16 @@ int aa_change_content(aa_session *s, const aa_change *c, git_blob **blob,
 
 /*
  * Copies the objects we created since the last time from the mempack to
- * .git/objects, each written, fsynced and renamed into place by
- * aa_loose_write (not git_odb_write: src/land/loose.h), so that they are on
- * disk before the journal or a ref names them and no temporary file of
- * ours stays.
+ * .git/objects, each written, made durable as core.fsync says and renamed
+ * into place by aa_loose_write (not git_odb_write: src/land/loose.h), so
+ * that they are on disk before the journal or a ref names them and no
+ * temporary file of ours stays.
  */
 static int persist_objects(aa_session *s, aa_diags *d)
 {
 	aa_buf dir = AA_BUF_INIT;
 	git_odb *disk = NULL;
+	aa_loose_set set;
 	size_t i;
 	int r = 0;
 
@@ -352,6 +362,7 @@ static int persist_objects(aa_session *s, aa_diags *d)
 		return aa_fatal_oom(d, AA_NOPOS, NULL);
 	if (git_odb_open(&disk, dir.ptr) < 0)
 		r = aa_git_fail(d, "cannot open the object database");
+	aa_loose_begin(&set, dir.ptr, &s->base->fsync);
 	for (i = s->npersisted; !r && i < s->ncreated; i++) {
 		git_odb_object *obj;
 
@@ -365,12 +376,15 @@ static int persist_objects(aa_session *s, aa_diags *d)
 			r = aa_git_fail(d, "cannot read a new object");
 			break;
 		}
-		r = aa_loose_write(dir.ptr, &s->created[i],
+		r = aa_loose_write(&set, &s->created[i],
 				   git_odb_object_type(obj),
 				   git_odb_object_data(obj),
 				   git_odb_object_size(obj), d);
 		git_odb_object_free(obj);
 	}
+	/* core.fsyncMethod=batch: the one flush, then the names */
+	if (aa_loose_end(&set, !r, d) < 0)
+		r = AA_FATAL;
 	if (!r)
 		s->npersisted = s->ncreated;
 	git_odb_free(disk);
@@ -420,7 +434,7 @@ static long *pending_move(struct aa_pending *p);
 /* The ref journal of the base, made at the first write. */
 static aa_refjournal *base_journal(aa_base *b, aa_diags *d)
 {
-	if (!b->refs && !(b->refs = aa_refjournal_new(b->repo)))
+	if (!b->refs && !(b->refs = aa_refjournal_new(b->repo, &b->fsync)))
 		aa_oom(d, AA_NOPOS, NULL);
 	return b->refs;
 }
@@ -473,7 +487,8 @@ static int write_kept_pack(aa_session *s, const aa_pack_object *objs,
 	} else {
 		keep->reason = reason.ptr;
 		r = aa_pack_write(dir.ptr, s->base->odb, objs, n,
-				  pack_compression(s->repo), keep, d);
+				  pack_compression(s->repo), &s->base->fsync,
+				  keep, d);
 	}
 	aa_buf_free(&dir);
 	aa_buf_free(&reason);

@@ -1,7 +1,7 @@
 /*
- * Writing one loose object: deflate, temporary file beside its final
- * name, fsync, rename, fsync of the directory (src/land/loose.h says why we do
- * not let libgit2 do it).
+ * Writing loose objects: deflate, temporary file beside its final
+ * name, made durable as core.fsync says, rename, the directory made
+ * durable (src/land/loose.h says why we do not let libgit2 do it).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -104,8 +104,9 @@ static int make_fanout(const char *dir, int *created, loose_failure *f)
 	return failed(f, "mkdir", dir);
 }
 
-/* Content into the open temporary file, read-only, on disk, closed. */
-static int fill_temp(int fd, const char *tmp, const aa_buf *z, loose_failure *f)
+/* Content into the open temporary file, read-only, made durable, closed. */
+static int fill_temp(int fd, const char *tmp, const aa_buf *z, aa_sync how,
+		     loose_failure *f)
 {
 	int r = 0;
 
@@ -113,23 +114,49 @@ static int fill_temp(int fd, const char *tmp, const aa_buf *z, loose_failure *f)
 		r = failed(f, "write", tmp);
 	else if (fchmod(fd, 0444) < 0)
 		r = failed(f, "chmod", tmp);
-	else if (fsync(fd) < 0)
+	else if (aa_sync_fd(fd, how) < 0)
 		r = failed(f, "fsync", tmp);
 	if (close(fd) < 0 && !r)
 		r = failed(f, "close", tmp);
 	return r;
 }
 
+/* A batch's temporary file and final name, kept for aa_loose_end. */
+static int stage(aa_loose_set *set, aa_buf *tmp, const char *final)
+{
+	char *name;
+
+	if (set->n == set->cap) {
+		size_t cap = set->cap ? 2 * set->cap : 16;
+		char **t = realloc(set->tmp, cap * sizeof(*t));
+
+		if (t)
+			set->tmp = t;
+		t = t ? realloc(set->final, cap * sizeof(*t)) : NULL;
+		if (!t)
+			return -1;
+		set->final = t;
+		set->cap = cap;
+	}
+	if (!(name = aa_strdup(final)))
+		return -1;
+	set->tmp[set->n] = aa_buf_detach(tmp);
+	set->final[set->n++] = name;
+	return 0;
+}
+
 /*
- * Temporary file, rename onto `final`, fsync of the directories. When a
+ * Temporary file, rename onto `final`, the directories made durable;
+ * under batch, the temporary file written out and staged instead. When a
  * step before the rename fails, the temporary file is removed; *left says
  * when it could not be (with that errno in *left_err).
  */
-static int place_object(const char *objects_dir, const char *fanout,
+static int place_object(aa_loose_set *set, const char *fanout,
 			const char *final, const aa_buf *z, aa_buf *tmp,
 			int *left, int *left_err, loose_failure *f)
 {
-	int created, fd, r;
+	aa_sync how = aa_fsync_how(set->fsync, AA_FSYNC_LOOSE_OBJECT);
+	int created, fd, r, batched = aa_fsync_batched(set->fsync);
 
 	*left = 0;
 	if (make_fanout(fanout, &created, f) < 0)
@@ -139,8 +166,10 @@ static int place_object(const char *objects_dir, const char *fanout,
 	fd = mkstemp(tmp->ptr);
 	if (fd < 0)
 		return failed(f, "create", tmp->ptr);
-	r = fill_temp(fd, tmp->ptr, z, f);
-	if (!r && rename(tmp->ptr, final) < 0)
+	r = fill_temp(fd, tmp->ptr, z, how, f);
+	if (!r && batched && stage(set, tmp, final) < 0)
+		r = (errno = ENOMEM, failed(f, "temporary name", fanout));
+	else if (!r && !batched && rename(tmp->ptr, final) < 0)
 		r = failed(f, "rename to", final);
 	if (r < 0) {
 		if (unlink(tmp->ptr) < 0 && errno != ENOENT) {
@@ -149,16 +178,25 @@ static int place_object(const char *objects_dir, const char *fanout,
 		}
 		return r;
 	}
-	if (aa_fsync_dir(fanout) < 0)
+	if (batched)
+		return 0;
+	if (aa_sync_dir(fanout, how) < 0)
 		return failed(f, "fsync", fanout);
-	if (created && aa_fsync_dir(objects_dir) < 0)
-		return failed(f, "fsync", objects_dir);
+	if (created && aa_sync_dir(set->objects_dir, how) < 0)
+		return failed(f, "fsync", set->objects_dir);
 	return 0;
 }
 
-int aa_loose_write(const char *objects_dir, const git_oid *id,
-		   git_object_t type, const void *data, size_t len,
-		   aa_diags *d)
+void aa_loose_begin(aa_loose_set *set, const char *objects_dir,
+		    const aa_fsync *f)
+{
+	memset(set, 0, sizeof(*set));
+	set->objects_dir = objects_dir;
+	set->fsync = f;
+}
+
+int aa_loose_write(aa_loose_set *set, const git_oid *id, git_object_t type,
+		   const void *data, size_t len, aa_diags *d)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 	aa_buf z = AA_BUF_INIT, fanout = AA_BUF_INIT, final = AA_BUF_INIT,
@@ -168,10 +206,10 @@ int aa_loose_write(const char *objects_dir, const git_oid *id,
 
 	git_oid_tostr(hex, sizeof(hex), id);
 	if (loose_compress(type, data, len, &z) < 0 ||
-	    aa_buf_printf(&fanout, "%s/%.2s", objects_dir, hex) < 0 ||
+	    aa_buf_printf(&fanout, "%s/%.2s", set->objects_dir, hex) < 0 ||
 	    aa_buf_printf(&final, "%s/%s", fanout.ptr, hex + 2) < 0)
 		r = aa_oom(d, AA_NOPOS, NULL);
-	else if (place_object(objects_dir, fanout.ptr, final.ptr, &z, &tmp,
+	else if (place_object(set, fanout.ptr, final.ptr, &z, &tmp,
 			      &left, &left_err, &f) < 0) {
 		aa_buf_printf(&msg, "cannot write object %s: %s %s: %s", hex,
 			      f.step, aa_qpath(f.path), strerror(f.err));
@@ -185,5 +223,52 @@ int aa_loose_write(const char *objects_dir, const git_oid *id,
 	aa_buf_free(&final);
 	aa_buf_free(&tmp);
 	aa_buf_free(&msg);
+	return r < 0 ? AA_FATAL : 0;
+}
+
+/*
+ * The batch's one flush: every temporary file was written out (waited
+ * for), so a full fsync of one of them flushes the disk's cache for all,
+ * as git's bulk check-in does with a file of its own.
+ */
+static int flush_batch(aa_loose_set *set, aa_diags *d)
+{
+	const char *last = set->tmp[set->n - 1];
+	int fd = open(last, O_RDONLY | O_CLOEXEC), r;
+
+	r = fd < 0 ? -1 : aa_sync_fd(fd, AA_SYNC_FULL);
+	if (r < 0)
+		r = aa_error(d, AA_NOPOS, NULL, "cannot write the new objects: fsync %s: %s",
+			     aa_qpath(last), strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
+int aa_loose_end(aa_loose_set *set, int commit, aa_diags *d)
+{
+	size_t i, placed = 0;
+	int r = 0;
+
+	if (commit && set->n)
+		r = flush_batch(set, d);
+	while (commit && !r && placed < set->n) {
+		if (rename(set->tmp[placed], set->final[placed]) < 0)
+			r = aa_error(d, AA_NOPOS, NULL, "cannot write the new objects: rename to %s: %s",
+				     aa_qpath(set->final[placed]), strerror(errno));
+		else
+			placed++;
+	}
+	for (i = 0; i < set->n; i++) {
+		if (i >= placed && unlink(set->tmp[i]) < 0 && errno != ENOENT)
+			aa_error(d, AA_NOPOS, NULL,
+				 "a temporary file %s is left and could not be removed: %s",
+				 aa_qpath(set->tmp[i]), strerror(errno));
+		free(set->tmp[i]);
+		free(set->final[i]);
+	}
+	free(set->tmp);
+	free(set->final);
+	memset(set, 0, sizeof(*set));
 	return r < 0 ? AA_FATAL : 0;
 }

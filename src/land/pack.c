@@ -504,9 +504,9 @@ static int build_index(const pack_ent *v, size_t n, const aa_buf *pack,
 
 /* ---- files ---- */
 
-/* A read-only temporary file <dir>/<prefix>XXXXXX holding b, fsynced. */
+/* A read-only temporary file <dir>/<prefix>XXXXXX holding b, made durable. */
 static int write_temp(const char *dir, const char *prefix, const aa_buf *b,
-		      aa_buf *name, aa_diags *d)
+		      aa_sync how, aa_buf *name, aa_diags *d)
 {
 	int fd, r = 0;
 
@@ -520,7 +520,7 @@ static int write_temp(const char *dir, const char *prefix, const aa_buf *b,
 		return r;
 	}
 	if (aa_write_all(fd, b->ptr, b->len) < 0 || fchmod(fd, 0444) < 0 ||
-	    fsync(fd) < 0)
+	    aa_sync_fd(fd, how) < 0)
 		r = aa_error(d, AA_NOPOS, NULL, "cannot write %s: %s",
 			     aa_qpath(name->ptr), strerror(errno));
 	if (close(fd) < 0 && !r)
@@ -558,9 +558,23 @@ static int make_keep(const aa_pack_keep *keep, const aa_buf *path, int *made,
 	return 0;
 }
 
-/* Renames the fsynced temporaries into place, the pack first. */
+/*
+ * The directory's entries are made durable when the pack's or the
+ * index's are to be, the stronger way of the two.
+ */
+static aa_sync dir_sync(const aa_fsync *f)
+{
+	aa_sync p = aa_fsync_how(f, AA_FSYNC_PACK),
+		m = aa_fsync_how(f, AA_FSYNC_PACK_METADATA);
+
+	return p == AA_SYNC_FULL || m == AA_SYNC_FULL ? AA_SYNC_FULL :
+	       p != AA_SYNC_NONE ? p : m;
+}
+
+/* Renames the temporaries (made durable) into place, the pack first. */
 static int place_pack(const char *dir, const aa_buf *pack, aa_buf *tmp_pack,
-		      aa_buf *tmp_idx, const aa_pack_keep *keep, aa_diags *d)
+		      aa_buf *tmp_idx, const aa_fsync *f,
+		      const aa_pack_keep *keep, aa_diags *d)
 {
 	char hex[41];
 	aa_buf final_pack = AA_BUF_INIT, final_idx = AA_BUF_INIT,
@@ -590,7 +604,7 @@ static int place_pack(const char *dir, const aa_buf *pack, aa_buf *tmp_pack,
 	} else if (!r) {
 		aa_buf_clear(tmp_idx);
 	}
-	if (!r && aa_fsync_dir(dir) < 0)
+	if (!r && aa_sync_dir(dir, dir_sync(f)) < 0)
 		r = aa_error(d, AA_NOPOS, NULL, "cannot fsync %s: %s",
 			     aa_qpath(dir), strerror(errno));
 	if (r && kept)
@@ -620,8 +634,8 @@ static const char *temp_dir(const char *pack_dir, const aa_pack_keep *keep)
  * run removes those of a run that is gone).
  */
 static int write_temps(const char *pack_dir, const aa_pack_keep *keep,
-		       const aa_buf *pack, const aa_buf *idx, aa_buf *tmp_pack,
-		       aa_buf *tmp_idx, aa_diags *d)
+		       const aa_buf *pack, const aa_buf *idx, const aa_fsync *f,
+		       aa_buf *tmp_pack, aa_buf *tmp_idx, aa_diags *d)
 {
 	const char *dir = temp_dir(pack_dir, keep);
 	char p1[64], p2[64];
@@ -634,9 +648,10 @@ static int write_temps(const char *pack_dir, const aa_pack_keep *keep,
 		snprintf(p1, sizeof(p1), "tmp_pack_%ld-", (long)getpid());
 		snprintf(p2, sizeof(p2), "tmp_idx_%ld-", (long)getpid());
 	}
-	r = write_temp(dir, p1, pack, tmp_pack, d);
+	r = write_temp(dir, p1, pack, aa_fsync_how(f, AA_FSYNC_PACK), tmp_pack, d);
 	if (!r)
-		r = write_temp(dir, p2, idx, tmp_idx, d);
+		r = write_temp(dir, p2, idx, aa_fsync_how(f, AA_FSYNC_PACK_METADATA),
+			       tmp_idx, d);
 	return r;
 }
 
@@ -650,7 +665,7 @@ static void remove_temp(const aa_buf *tmp, aa_diags *d)
 
 int aa_pack_write(const char *objects_dir, git_odb *odb,
 		  const aa_pack_object *objs, size_t n, int level,
-		  const aa_pack_keep *keep, aa_diags *d)
+		  const aa_fsync *f, const aa_pack_keep *keep, aa_diags *d)
 {
 	aa_buf dir = AA_BUF_INIT, pack = AA_BUF_INIT, idx = AA_BUF_INIT,
 	       tmp_pack = AA_BUF_INIT, tmp_idx = AA_BUF_INIT;
@@ -689,9 +704,9 @@ int aa_pack_write(const char *objects_dir, git_odb *odb,
 	if (!r && build_index(v, k, &pack, &idx) < 0)
 		r = aa_oom(d, AA_NOPOS, NULL);
 	if (!r)
-		r = write_temps(dir.ptr, keep, &pack, &idx, &tmp_pack, &tmp_idx, d);
+		r = write_temps(dir.ptr, keep, &pack, &idx, f, &tmp_pack, &tmp_idx, d);
 	if (!r)
-		r = place_pack(dir.ptr, &pack, &tmp_pack, &tmp_idx, keep, d);
+		r = place_pack(dir.ptr, &pack, &tmp_pack, &tmp_idx, f, keep, d);
 	/* what is still a temporary is ours: remove it, or say it is left */
 	remove_temp(&tmp_pack, d);
 	remove_temp(&tmp_idx, d);

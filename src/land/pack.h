@@ -12,6 +12,7 @@
 
 #include <git2.h>
 #include "aiapply/common.h"
+#include "land/fsync.h"
 
 typedef struct aa_pack_object {
 	git_oid id;
@@ -21,8 +22,9 @@ typedef struct aa_pack_object {
 /*
  * Writes the objects v[0..n) (read from odb; duplicates allowed) as
  * objects/pack/pack-<sum>.pack and .idx under objects_dir: temporary
- * files, each fsynced, renamed into place (the pack first: the index
- * makes it visible), then the directory fsynced. A tree with a base is
+ * files, each made durable as f says (core.fsync's `pack` and
+ * `pack-metadata`), renamed into place (the pack first: the index makes
+ * it visible), then the directory made durable when either is. A tree with a base is
  * a delta against it, the base then written whole in the same pack
  * (deltas are one level deep: a base that is itself a delta is replaced
  * by its own base). level: zlib's, 0 (stored) to 9. keep: NULL, or the
@@ -36,7 +38,10 @@ typedef struct aa_pack_object {
  * the keep, holding `reason` (a line, as git's index-pack --keep=<msg>
  * writes it), is created before the pack and its index are renamed into
  * place, so that `git repack -a -d` and `git gc` never see the pack
- * without it. The caller removes it once the refs are written.
+ * without it. The caller removes it once the refs are written. It is
+ * never fsynced (nor is git's index-pack's): it guards against a `git
+ * gc` running meanwhile, which a crash of the machine ends too, and the
+ * journal that names it has the next run remove it.
  */
 typedef struct aa_pack_keep {
 	const char *reason;
@@ -53,6 +58,6 @@ typedef struct aa_pack_keep {
 
 int aa_pack_write(const char *objects_dir, git_odb *odb,
 		  const aa_pack_object *v, size_t n, int level,
-		  const aa_pack_keep *keep, aa_diags *d);
+		  const aa_fsync *f, const aa_pack_keep *keep, aa_diags *d);
 
 #endif

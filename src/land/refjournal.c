@@ -19,6 +19,7 @@
 #include <git2/sys/repository.h>
 
 #include "land/refjournal.h"
+#include "land/fsync.h"
 #include "land/journal.h"
 #include "land/loose.h"
 #include "util/testhook.h"
@@ -44,6 +45,7 @@ struct aa_refjournal {
 	sigset_t saved;
 	long pid;          /* a journal read back: its run */
 	char *host;
+	aa_fsync fsync;    /* the journal's durability (AA_FSYNC_JOURNAL) */
 };
 
 /* The journal the refdb wrapper records locks into (one run at a time). */
@@ -69,13 +71,14 @@ static int set_paths(aa_refjournal *j, long pid, const char *host)
 			     host) < 0 ? -1 : 0;
 }
 
-aa_refjournal *aa_refjournal_new(git_repository *repo)
+aa_refjournal *aa_refjournal_new(git_repository *repo, const aa_fsync *f)
 {
 	aa_refjournal *j = calloc(1, sizeof(*j));
 
 	if (!j)
 		return NULL;
 	j->repo = repo;
+	j->fsync = *f;
 	j->fd = -1;
 	j->pid = (long)getpid();
 	if (set_paths(j, j->pid, aa_owner_host()) < 0) {
@@ -139,7 +142,7 @@ static int format(const aa_refjournal *j, aa_buf *b)
 	return aa_buf_oom(b) ? -1 : 0;
 }
 
-/* The whole journal to <path>.tmp, fsynced, renamed, directory fsynced. */
+/* The whole journal to <path>.tmp, fsynced, renamed, directory fsynced (but with core.fsync=none). */
 static int write_whole(aa_refjournal *j, const aa_buf *b)
 {
 	aa_buf tmp = AA_BUF_INIT;
@@ -156,7 +159,8 @@ static int write_whole(aa_refjournal *j, const aa_buf *b)
 			break;
 	}
 	/* the directory synced is j->dir, the one holding j->path */
-	r = aa_replace_file(fd, tmp.ptr, b->ptr, b->len, j->path.ptr, 1);
+	r = aa_replace_file(fd, tmp.ptr, b->ptr, b->len, j->path.ptr,
+			    aa_fsync_how(&j->fsync, AA_FSYNC_JOURNAL));
 	aa_buf_free(&tmp);
 	return r;
 }
@@ -406,13 +410,33 @@ static int w_unlock(git_refdb_backend *b, void *payload, int success,
 	return r;
 }
 
-int aa_refjournal_attach(git_repository *repo)
+/*
+ * libgit2's file backend fsyncs refs, packed-refs and reflogs when, as it
+ * is made, GIT_OPT_ENABLE_FSYNC_GITDIR is on (or core.fsyncObjectFiles
+ * true, its own reading): on for it alone when core.fsync has
+ * `reference`, then off again (it would fsync the index and objects of
+ * libgit2's own writers too).
+ */
+static int backend_fs(git_refdb_backend **fs, git_repository *repo,
+		      const aa_fsync *f)
+{
+	int on = aa_fsync_how(f, AA_FSYNC_REFERENCE) != AA_SYNC_NONE, r;
+
+	if (on)
+		git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
+	r = git_refdb_backend_fs(fs, repo);
+	if (on)
+		git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 0);
+	return r;
+}
+
+int aa_refjournal_attach(git_repository *repo, const aa_fsync *f)
 {
 	git_refdb_backend *fs = NULL;
 	git_refdb *db = NULL;
 	wrapper *w;
 
-	if (git_refdb_backend_fs(&fs, repo) < 0)
+	if (backend_fs(&fs, repo, f) < 0)
 		return -1;
 	w = calloc(1, sizeof(*w));
 	if (!w || git_refdb_new(&db, repo) < 0) {
@@ -588,7 +612,7 @@ int aa_refjournal_settle(aa_refjournal *j, size_t i, aa_diags *d)
 /* ---- the end of a run ---- */
 
 /* Removes the keeps; -1 when one stays (the journal then stays too). */
-static int remove_keeps(char *const *keeps, size_t n)
+static int remove_keeps(char *const *keeps, size_t n, aa_sync how)
 {
 	size_t i;
 	int r = 0;
@@ -603,7 +627,7 @@ static int remove_keeps(char *const *keeps, size_t n)
 			continue;
 		}
 		if (slash && aa_buf_put(&dir, keeps[i], (size_t)(slash - keeps[i])) == 0)
-			aa_fsync_dir(dir.ptr);
+			aa_sync_dir(dir.ptr, how);
 		aa_buf_free(&dir);
 	}
 	return r;
@@ -641,7 +665,8 @@ int aa_refjournal_finish(aa_refjournal *j, aa_diags *d)
 		return 0;
 	if (!j->keep_journal) {
 		aa_test_hook("unkeep");
-		if (remove_keeps(j->keeps, j->nkeeps) < 0) {
+		if (remove_keeps(j->keeps, j->nkeeps,
+				 aa_fsync_how(&j->fsync, AA_FSYNC_JOURNAL)) < 0) {
 			aa_warn(d, AA_NOPOS, NULL,
 				"a .keep of this run could not be removed (%s); the next git ai-apply removes it",
 				strerror(errno));
@@ -652,7 +677,7 @@ int aa_refjournal_finish(aa_refjournal *j, aa_diags *d)
 			r = (aa_error(d, AA_NOPOS, NULL, "cannot remove %s: %s",
 				      aa_qpath(j->path.ptr), strerror(errno)), AA_FATAL);
 		if (j->written) {
-			aa_fsync_dir(j->dir.ptr);
+			aa_fsync_dir_for(&j->fsync, AA_FSYNC_JOURNAL, j->dir.ptr);
 			rmdir(j->dir.ptr);
 		}
 	}
@@ -903,14 +928,15 @@ static int recover_one(aa_refjournal *j, char *text, aa_diags *d)
 				"could not recover the suggestions interrupted in process %ld (%s); "
 				"fix the cause and run 'git ai-apply --recover' again",
 				j->pid, aa_qpath(j->path.ptr));
-	if (remove_keeps(j->keeps, j->nkeeps) < 0)
+	if (remove_keeps(j->keeps, j->nkeeps,
+			 aa_fsync_how(&j->fsync, AA_FSYNC_JOURNAL)) < 0)
 		return aa_fatal(d, AA_NOPOS, NULL,
 				"cannot remove a .keep of process %ld: %s", j->pid,
 				strerror(errno));
 	if (unlink(j->path.ptr) < 0 && errno != ENOENT)
 		return aa_fatal(d, AA_NOPOS, NULL, "cannot remove %s: %s",
 				aa_qpath(j->path.ptr), strerror(errno));
-	aa_fsync_dir(j->dir.ptr);
+	aa_fsync_dir_for(&j->fsync, AA_FSYNC_JOURNAL, j->dir.ptr);
 	aa_note(d, AA_NOPOS, NULL,
 		"recovered the suggestions interrupted in process %ld: each has both its branch and its note, or neither",
 		j->pid);
@@ -922,6 +948,7 @@ static int recover_file(git_repository *repo, const char *dir,
 			const char *name, aa_diags *d)
 {
 	aa_refjournal *j = calloc(1, sizeof(*j));
+	aa_diags ignored = AA_DIAGS_INIT; /* the landing says them */
 	aa_buf text = AA_BUF_INIT;
 	struct stat st;
 	int fd = -1, r = 0;
@@ -930,6 +957,8 @@ static int recover_file(git_repository *repo, const char *dir,
 		return aa_fatal_oom(d, AA_NOPOS, NULL);
 	j->repo = repo;
 	j->fd = -1;
+	aa_fsync_read(&j->fsync, repo, &ignored);
+	aa_diags_free(&ignored);
 	if (aa_buf_puts(&j->dir, dir) < 0 ||
 	    aa_buf_printf(&j->path, "%s/%s", dir, name) < 0)
 		r = (aa_oom(d, AA_NOPOS, NULL), AA_FATAL);

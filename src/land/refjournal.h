@@ -18,6 +18,7 @@
 
 #include <git2.h>
 #include "aiapply/common.h"
+#include "land/fsync.h"
 
 /* One suggestion's refs: its branch and, when has_note, the notes ref. */
 typedef struct aa_refmove {
@@ -35,10 +36,11 @@ typedef struct aa_refjournal aa_refjournal;
 
 /*
  * A journal for this run (nothing on disk yet); it becomes the one the
- * refdb wrapper (aa_refjournal_attach) records locks into. NULL when out
+ * refdb wrapper (aa_refjournal_attach) records locks into. f (copied):
+ * whether the journal is made durable (AA_FSYNC_JOURNAL). NULL when out
  * of memory.
  */
-aa_refjournal *aa_refjournal_new(git_repository *repo);
+aa_refjournal *aa_refjournal_new(git_repository *repo, const aa_fsync *f);
 /* Adds a move (copied); its index, or -1 when out of memory. */
 long aa_refjournal_add(aa_refjournal *j, const aa_refmove *m);
 aa_refmove *aa_refjournal_move(aa_refjournal *j, size_t i);
@@ -46,7 +48,10 @@ aa_refmove *aa_refjournal_move(aa_refjournal *j, size_t i);
 int aa_refjournal_add_keep(aa_refjournal *j, const char *path);
 /* The journal's directory (<commondir>/ai-apply). */
 const char *aa_refjournal_dir(const aa_refjournal *j);
-/* Writes the journal whole, fsynced with its directory. 0 or AA_FATAL. */
+/*
+ * Writes the journal whole, fsynced with its directory (not with
+ * core.fsync=none). 0 or AA_FATAL.
+ */
 int aa_refjournal_write(aa_refjournal *j, aa_diags *d);
 /*
  * After a failed update of move i (its locks released): completes it
@@ -72,9 +77,11 @@ int aa_refjournal_finish(aa_refjournal *j, aa_diags *d);
  * Puts in front of the repository's refdb a wrapper that records, in the
  * current journal, each ref lock taken and released, removes a lock of
  * ours that libgit2 failed to remove (its unlink's error is ignored
- * there), and calls the test hook "ref" after each ref written. 0 or -1.
+ * there), and calls the test hook "ref" after each ref written. Refs and
+ * reflogs are fsynced (by libgit2) when f has core.fsync's `reference`.
+ * 0 or -1.
  */
-int aa_refjournal_attach(git_repository *repo);
+int aa_refjournal_attach(git_repository *repo, const aa_fsync *f);
 
 /*
  * Recovers the journals of runs that are gone (this host, pid not

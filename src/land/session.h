@@ -10,6 +10,7 @@
 
 #include <git2.h>
 #include "aiapply/apply.h"   /* aa_land_mode, aa_land_opts */
+#include "land/fsync.h"
 #include "plan/plan.h"
 
 /*
@@ -38,6 +39,7 @@ typedef struct aa_base {
 	struct aa_refjournal *refs; /* --branch: the run's ref journal */
 	git_signature *author;    /* --branch: made once, for every lander */
 	git_signature *committer;
+	aa_fsync fsync;           /* what the writers make durable (land/fsync.h) */
 } aa_base;
 
 /*

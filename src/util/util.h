@@ -146,21 +146,39 @@ int aa_read_all(int fd, aa_buf *out);
 /* Writes all of p[0..len) to fd, again after EINTR. 0, or -1 (errno). */
 int aa_write_all(int fd, const void *p, size_t len);
 /*
- * fsync()s the directory `dir` so that the entries renamed or created in
- * it are on disk (the one way every writer here makes a rename durable).
- * Returns 0 or -1 (errno set).
+ * How a file or directory is made durable (git's core.fsyncMethod; which
+ * files, and how, is src/land/fsync.h's to say): not at all, written out
+ * to the disk without flushing its cache (sync_file_range(2), git's
+ * "writeout-only"; where there is none, or it fails, fsync), or fsync(2).
  */
-int aa_fsync_dir(const char *dir);
+typedef enum aa_sync {
+	AA_SYNC_NONE = 0,
+	AA_SYNC_FULL = 1,
+	AA_SYNC_WRITEOUT = 2
+} aa_sync;
+
+/* fd made durable as `how` says (again after EINTR). 0 or -1 (errno). */
+int aa_sync_fd(int fd, aa_sync how);
+/*
+ * The directory `dir` made durable as `how` says, so that the entries
+ * renamed or created in it are on disk (the one way every writer here
+ * makes a rename durable). 0 or -1 (errno set).
+ */
+int aa_sync_dir(const char *dir, aa_sync how);
 /* The same for the directory holding `path`. */
+int aa_sync_dir_of(const char *path, aa_sync how);
+/* aa_sync_dir(dir, AA_SYNC_FULL), aa_sync_dir_of(path, AA_SYNC_FULL). */
+int aa_fsync_dir(const char *dir);
 int aa_fsync_dir_of(const char *path);
 /*
  * Ends writing a file whole under a temporary name: data[0..len) to fd
- * (open on tmp), fsynced when durable, closed, tmp renamed to path, and
- * path's directory fsynced when durable. On failure (and when fd < 0,
- * an open that failed) fd is closed and tmp removed, errno kept: -1.
+ * (open on tmp), made durable as `how` says, closed, tmp renamed to path,
+ * and path's directory made durable the same way. On failure (and when
+ * fd < 0, an open that failed) fd is closed and tmp removed, errno kept:
+ * -1.
  */
 int aa_replace_file(int fd, const char *tmp, const void *data, size_t len,
-		    const char *path, int durable);
+		    const char *path, aa_sync how);
 
 /* ---- JSON tokens (for recognising a document, not parsing it) ---- */
 
