@@ -554,7 +554,7 @@ int aa_ixread_get(aa_ixread *r, const char *path, int stage,
 	return found;
 }
 
-/* ---- the session's index: libgit2's (default, --cached) or the reader's (--check) ---- */
+/* ---- the session's index: the reader's ---- */
 
 int aa_index_get(const aa_session *s, const char *path, int stage,
 		 git_index_entry *out)
@@ -574,6 +574,18 @@ int aa_index_present(const aa_session *s)
 	return s->index || s->ixr;
 }
 
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A path the landing changes (base->touched, sorted: land/index_write.h). */
+static int is_touched(const aa_base *b, const char *path)
+{
+	return b->ntouched &&
+	       bsearch(&path, b->touched, b->ntouched, sizeof(*b->touched), str_cmp);
+}
+
 /* One directory's .gitattributes from the reader into the attribute index. */
 static int attrs_of_dir(aa_session *s, git_index *ix, const char *path,
 			size_t dirlen, aa_buf *name)
@@ -584,7 +596,9 @@ static int attrs_of_dir(aa_session *s, git_index *ix, const char *path,
 	if (aa_buf_printf(name, "%.*s%s.gitattributes", (int)dirlen, path,
 			  dirlen ? "/" : "") < 0)
 		return -1;
-	if (git_index_get_bypath(ix, name->ptr, 0) ||
+	/* a touched one is kept as the landing has it (land.c, load_touched) */
+	if (is_touched(s->base, name->ptr) ||
+	    git_index_get_bypath(ix, name->ptr, 0) ||
 	    !aa_ixread_get(s->ixr, name->ptr, 0, &e))
 		return 0;
 	return git_index_add(ix, &e);
