@@ -5,6 +5,7 @@
 #   git ai-apply --branch=x  vs  git apply --cached && write-tree &&
 #                                commit-tree && update-ref
 #   git ai-apply --cached    vs  git apply --cached
+#   git ai-apply (default)   vs  git apply --index
 #   git ai-apply --check     vs  git apply --check --index, git apply --check
 #
 # Before timing, --cached and --branch must give the tree git apply gives.
@@ -84,6 +85,31 @@ hyperfine --style basic --runs "$runs" --warmup 2 \
 	-n 'git ai-apply --cached' 'git ai-apply -q --cached ../change.diff' \
 	-n 'git apply --cached' 'git apply --cached ../change.diff'
 
+# The default mode: every run starts from the same index and work tree
+# (the index saved, the 10 files put back with their mtimes; git's stat
+# check told to compare what that keeps: core.checkStat=minimal,
+# core.trustctime=false). The reset is in the timings of both sides.
+git read-tree HEAD
+git checkout -q -- .
+git update-index -q --refresh
+cp .git/index ../index.saved
+rm -rf ../orig
+for f in $(sed -n 's|^+++ b/||p' ../change.diff); do
+	mkdir -p "../orig/$(dirname "$f")" && cp -p "$f" "../orig/$f"
+done
+cat >../reset.sh <<EOF
+cp "$work/index.saved" "$work/repo/.git/index"
+for f in \$(sed -n 's|^+++ b/||p' "$work/change.diff"); do
+	cat "$work/orig/\$f" >"$work/repo/\$f" && touch -r "$work/orig/\$f" "$work/repo/\$f"
+done
+EOF
+hyperfine --style basic --runs "$runs" --warmup 2 \
+	--export-json ../index.json \
+	--prepare 'sh ../reset.sh' \
+	-n 'git ai-apply' 'git ai-apply -q ../change.diff' \
+	-n 'git apply --index' 'git -c core.checkStat=minimal -c core.trustctime=false apply --index ../change.diff'
+sh ../reset.sh
+
 # --check looks up the touched paths in the index without loading it
 # (Documentation/landing.md, "Index access in O(touched)"); git apply
 # --check --index reads the whole index, git apply --check none.
@@ -99,7 +125,7 @@ hyperfine --style basic --runs "$runs" --warmup 2 \
 python3 - "$work" <<'PY'
 import json, sys
 work = sys.argv[1]
-for name in ("branch", "cached", "check"):
+for name in ("branch", "cached", "index", "check"):
     r = json.load(open(f"{work}/{name}.json"))["results"]
     a, b = r[0]["median"], r[1]["median"]
     print(f"{name}: {r[0]['command']} {a*1000:.1f} ms, {r[1]['command']} {b*1000:.1f} ms, ratio ai/git = {a/b:.2f}")

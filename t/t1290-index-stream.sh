@@ -155,6 +155,52 @@ test_expect_success 'a racily clean entry whose file changed is smudged, as git 
 	test_grep "^ M e/f2" status.now
 '
 
+# corrupt_trailer: the last byte of .git/index changed (the SHA-1 trailer
+# no longer matches; git does not check it on read, libgit2 would refuse).
+corrupt_trailer () {
+	size=$(wc -c <.git/index) &&
+	last=$(od -An -tu1 -j$((size - 1)) -N1 .git/index | tr -d " ") &&
+	if test "$last" = 88; then b=Y; else b=X; fi &&
+	printf "$b" | dd of=.git/index bs=1 seek=$((size - 1)) conv=notrunc 2>/dev/null
+}
+
+test_expect_success 'a trailer that does not match: --cached lands as git does (the index is never read whole)' '
+	same_as_git badsum "corrupt_trailer"
+'
+
+test_expect_success 'a trailer that does not match: the default mode lands as git does' '
+	rm -rf badsum.git badsum.ai && cp -R repo badsum.git &&
+	(cd badsum.git && git update-index -q --refresh && corrupt_trailer) &&
+	cp -R badsum.git badsum.ai &&
+	(cd badsum.git && git update-index -q --really-refresh && corrupt_trailer &&
+	 git apply --index ../change.diff && git ls-files -s >../ls.git) &&
+	(cd badsum.ai && git ai-apply -q ../change.diff && git ls-files -s >../ls.ai &&
+	 git fsck 2>../fsck.err && test_must_be_empty ../fsck.err && git diff --quiet) &&
+	test_cmp ls.git ls.ai
+'
+
+test_expect_success 'default mode: a .gitattributes only in the index converts the written files as git does' '
+	rm -rf attr && cp -R repo attr &&
+	(
+		cd attr &&
+		printf "*.txt eol=crlf\n" >a/.gitattributes &&
+		printf "one\ntwo\n" >a/g.txt &&
+		git add a && git commit -q -m attributes &&
+		rm a/g.txt && git checkout -q a/g.txt &&
+		rm a/.gitattributes
+	) &&
+	printf -- "--- a/a/g.txt\n+++ b/a/g.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n" >attr.diff &&
+	printf -- "--- /dev/null\n+++ b/a/h.txt\n@@ -0,0 +1,2 @@\n+new\n+file\n" >>attr.diff &&
+	cp -R attr attr.git &&
+	(cd attr.git && git update-index -q --refresh &&
+	 git apply --index ../attr.diff && git ls-files -s >../ls.git) &&
+	(cd attr && git ai-apply -q ../attr.diff && git ls-files -s >../ls.ai) &&
+	test_cmp ls.git ls.ai &&
+	cmp attr.git/a/g.txt attr/a/g.txt &&
+	cmp attr.git/a/h.txt attr/a/h.txt &&
+	printf "new\r\nfile\r\n" >h.want && cmp h.want attr/a/h.txt
+'
+
 test_expect_success 'killed in the middle of the write: the old index, --recover clears the lock' '
 	rm -rf killed && cp -R repo killed &&
 	(

@@ -28,7 +28,7 @@
 #define IX_EXTENDED 0x4000
 #define IX_STAGE_MASK 0x3000
 #define IX_NAME_MASK 0x0fff
-#define IX_V4_STEP 32         /* v4: one restart point every 32 entries */
+#define IX_STEP 32            /* one restart point every 32 entries */
 
 struct aa_ixread {
 	unsigned char *map;   /* NULL: no index file (empty) */
@@ -36,7 +36,7 @@ struct aa_ixread {
 	unsigned version;
 	size_t count;
 	size_t end;           /* where the entries end, the extensions begin */
-	uint32_t *start;      /* v2/v3: each entry's offset; v4: every 32nd */
+	uint32_t *start;      /* every 32nd entry's offset (the restart points) */
 	size_t nstart;
 	char *prev;           /* v4: per restart point, the path before it */
 	size_t *prev_at;      /* ... its offset in prev */
@@ -207,11 +207,50 @@ static int keep_restart(aa_ixread *r, const aa_ixiter *it, size_t *cap,
 	return 0;
 }
 
-/* Every entry's start (v4: every 32nd, with the path before it). */
+/*
+ * v2/v3: the one pass, without the iterator (it is most of a --check
+ * on a large index): the same bounds checks as entry_span, the flags
+ * and the name's length of each entry read in place.
+ */
+static int walk_v2v3(aa_ixread *r)
+{
+	const unsigned char *map = r->map;
+	size_t lim = r->size - IX_TRAILER, off = IX_HEADER, i;
+
+	for (i = 0; i < r->count; i++) {
+		size_t p = off + IX_FIXED, len;
+		unsigned flags;
+
+		if (i % IX_STEP == 0)
+			r->start[r->nstart++] = (uint32_t)off;
+		if (p > lim)
+			return -1;
+		flags = be16(map + p - 2);
+		if (flags & IX_EXTENDED) {
+			if (r->version < 3 || (p += 2) > lim)
+				return -1;
+			r->extended++;
+		}
+		if (flags & IX_STAGE_MASK)
+			r->conflicts = 1;
+		len = flags & IX_NAME_MASK;
+		if (len == IX_NAME_MASK)
+			len = strnlen((const char *)map + p, lim - p);
+		if (len >= lim - p || map[p + len])
+			return -1;
+		off += (p - off + len + 8) & ~(size_t)7;
+		if (off > lim)
+			return -1;
+	}
+	r->end = off;
+	return 0;
+}
+
+/* Every 32nd entry's start (v4: with the path before it). */
 static int walk_entries(aa_ixread *r)
 {
 	aa_ixiter it;
-	size_t n = r->version < 4 ? r->count : r->count / IX_V4_STEP + 1;
+	size_t n = r->count / IX_STEP + 1;
 	size_t cap = 0, used = 0, next, len;
 	const char *name;
 	unsigned flags;
@@ -220,11 +259,13 @@ static int walk_entries(aa_ixread *r)
 	memset(&it, 0, sizeof(it));
 	it.r = r;
 	it.off = IX_HEADER;
-	if (!(r->start = malloc((n ? n : 1) * sizeof(*r->start))) ||
+	if (!(r->start = malloc(n * sizeof(*r->start))) ||
 	    (r->version >= 4 && !(r->prev_at = malloc(n * sizeof(*r->prev_at)))))
 		return -1;
+	if (r->version < 4)
+		return walk_v2v3(r);
 	for (; it.pos < r->count; it.pos++) {
-		int restart = r->version < 4 || it.pos % IX_V4_STEP == 0;
+		int restart = it.pos % IX_STEP == 0;
 
 		if (restart && r->version >= 4 && keep_restart(r, &it, &cap, &used) < 0) {
 			rc = -1;
@@ -410,7 +451,7 @@ static int iter_at(aa_ixiter *it, size_t i)
 {
 	const aa_ixread *r = it->r;
 
-	it->pos = r->version < 4 ? i : i * IX_V4_STEP;
+	it->pos = i * IX_STEP;
 	it->off = r->start[i];
 	it->len = 0;
 	if (r->version >= 4) {
@@ -554,7 +595,7 @@ int aa_ixread_get(aa_ixread *r, const char *path, int stage,
 	return found;
 }
 
-/* ---- the session's index: libgit2's (default, --cached) or the reader's (--check) ---- */
+/* ---- the session's index: the reader's ---- */
 
 int aa_index_get(const aa_session *s, const char *path, int stage,
 		 git_index_entry *out)
@@ -574,6 +615,18 @@ int aa_index_present(const aa_session *s)
 	return s->index || s->ixr;
 }
 
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A path the landing changes (base->touched, sorted: land/index_write.h). */
+static int is_touched(const aa_base *b, const char *path)
+{
+	return b->ntouched &&
+	       bsearch(&path, b->touched, b->ntouched, sizeof(*b->touched), str_cmp);
+}
+
 /* One directory's .gitattributes from the reader into the attribute index. */
 static int attrs_of_dir(aa_session *s, git_index *ix, const char *path,
 			size_t dirlen, aa_buf *name)
@@ -584,7 +637,9 @@ static int attrs_of_dir(aa_session *s, git_index *ix, const char *path,
 	if (aa_buf_printf(name, "%.*s%s.gitattributes", (int)dirlen, path,
 			  dirlen ? "/" : "") < 0)
 		return -1;
-	if (git_index_get_bypath(ix, name->ptr, 0) ||
+	/* a touched one is kept as the landing has it (land.c, load_touched) */
+	if (is_touched(s->base, name->ptr) ||
+	    git_index_get_bypath(ix, name->ptr, 0) ||
 	    !aa_ixread_get(s->ixr, name->ptr, 0, &e))
 		return 0;
 	return git_index_add(ix, &e);

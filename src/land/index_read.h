@@ -1,9 +1,10 @@
 /*
  * The on-disk index read in O(touched) (Documentation/landing.md, "Index
- * access in O(touched)"): the file is mapped, walked once to find where
- * each entry starts (v2/v3 entries in place, without allocation; v4 keeps
- * the full path of every 32nd entry, the prefix compression's restart
- * points), and a path is found by binary search over those starts. The
+ * access in O(touched)"): the file is mapped, walked once to keep where
+ * every 32nd entry starts (v2/v3 read in place, without allocation; v4
+ * with the full path before it, the prefix compression's restart
+ * points), and a path is found by binary search over those restart
+ * points and at most 32 steps. The
  * SHA-1 trailer is not checked, as git does not on read.
  *
  * Entries come out as libgit2's git_index_entry so that the readers of an

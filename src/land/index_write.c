@@ -75,24 +75,120 @@ static uint32_t get32(const unsigned char *p)
 	       (uint32_t)p[2] << 8 | p[3];
 }
 
-/* ---- paths ---- */
+/* ---- the touched paths ---- */
 
 static int path_cmp(const void *a, const void *b)
 {
-	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
 
 	return strcmp(x, y); /* bytes, shorter first: the index's order */
 }
 
-void aa_ixstream_sort_paths(const char **v, size_t *n)
+static int add_path(aa_ixstream *st, const char *path, size_t len)
+{
+	char *copy;
+
+	if (AA_GROW(st->paths, st->npaths, st->cappaths) < 0 ||
+	    !(copy = aa_strndup(path, len)))
+		return -1;
+	st->paths[st->npaths++] = copy;
+	return 0;
+}
+
+/* The old entries under `path`/ (a directory the new file replaces). */
+static int add_entries_under(aa_ixstream *st, const char *path)
+{
+	aa_buf prefix = AA_BUF_INIT;
+	git_index_entry e;
+	aa_ixiter it;
+	int r = 0;
+
+	if (aa_buf_printf(&prefix, "%s/", path) < 0 ||
+	    aa_ixiter_start(&it, st->old, prefix.ptr) < 0) {
+		aa_buf_free(&prefix);
+		return -1;
+	}
+	while (!r && aa_ixiter_next(&it, &e) > 0 &&
+	       !strncmp(e.path, prefix.ptr, prefix.len))
+		r = add_path(st, e.path, strlen(e.path));
+	aa_ixiter_free(&it);
+	aa_buf_free(&prefix);
+	return r;
+}
+
+int aa_ixstream_touch(aa_ixstream *st, const char *path, int added)
+{
+	const char *slash;
+	git_index_entry e;
+	aa_buf dir = AA_BUF_INIT;
+	int r = add_path(st, path, strlen(path));
+
+	if (r < 0 || !added)
+		return r;
+	/* a file where one of its directories goes (git's has_dir_name) */
+	for (slash = strchr(path, '/'); !r && slash; slash = strchr(slash + 1, '/')) {
+		aa_buf_clear(&dir);
+		if (aa_buf_put(&dir, path, (size_t)(slash - path)) < 0)
+			r = -1;
+		else if (aa_ixread_get(st->old, dir.ptr, 0, &e))
+			r = add_path(st, dir.ptr, dir.len);
+	}
+	aa_buf_free(&dir);
+	/* entries under it (git's has_file_name) */
+	return r < 0 ? r : add_entries_under(st, path);
+}
+
+int aa_ixstream_load(aa_ixstream *st)
 {
 	size_t i, k = 0;
+	int stage;
 
-	qsort(v, *n, sizeof(*v), path_cmp);
-	for (i = 0; i < *n; i++)
-		if (!k || strcmp(v[k - 1], v[i]))
-			v[k++] = v[i];
-	*n = k;
+	if (st->npaths)
+		qsort(st->paths, st->npaths, sizeof(*st->paths), path_cmp);
+	for (i = 0; i < st->npaths; i++) {
+		if (k && !strcmp(st->paths[k - 1], st->paths[i])) {
+			free(st->paths[i]);
+			continue;
+		}
+		st->paths[k++] = st->paths[i];
+	}
+	st->npaths = k;
+	for (i = 0; i < st->npaths; i++)
+		for (stage = 0; stage <= 3; stage++) {
+			git_index_entry e;
+
+			if (aa_ixread_get(st->old, st->paths[i], stage, &e) &&
+			    git_index_add(st->now, &e) < 0)
+				return -1;
+		}
+	return 0;
+}
+
+int aa_ixstream_touched(const aa_ixstream *st, const char *path)
+{
+	return st->npaths &&
+	       bsearch(&path, st->paths, st->npaths, sizeof(*st->paths), path_cmp) != NULL;
+}
+
+int aa_ixstream_check(const aa_ixstream *st)
+{
+	size_t i, n = git_index_entrycount(st->now);
+
+	for (i = 0; i < n; i++)
+		if (!aa_ixstream_touched(st, git_index_get_byindex(st->now, i)->path))
+			return -1;
+	return 0;
+}
+
+void aa_ixstream_free(aa_ixstream *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->npaths; i++)
+		free(st->paths[i]);
+	free(st->paths);
+	st->paths = NULL;
+	st->npaths = st->cappaths = 0;
 }
 
 /* ---- entries ---- */
@@ -216,7 +312,8 @@ static int racy_modified(ixw *w, const git_index_entry *e)
 		return 1;
 	if (!S_ISREG(sb.st_mode))
 		return 0;
-	if (git_repository_hashfile(&id, w->st->repo, e->path, GIT_OBJECT_BLOB,
+	if ((w->st->attrs_for && w->st->attrs_for(w->st->attrs_ctx, e->path) < 0) ||
+	    git_repository_hashfile(&id, w->st->repo, e->path, GIT_OBJECT_BLOB,
 				    NULL) < 0) {
 		git_error_clear();
 		return 0;

@@ -14,20 +14,45 @@
 
 typedef struct aa_ixstream {
 	aa_ixread *old;           /* the index as it was read */
-	git_index *now;           /* the touched paths' entries (all stages) */
-	const char **paths;       /* the touched paths, sorted as the index is, unique */
-	size_t npaths;
+	git_index *now;           /* the touched paths' entries (all stages), nothing else */
+	char **paths;             /* the touched paths (owned), sorted as the index is, unique */
+	size_t npaths, cappaths;
 	git_repository *repo;     /* racily clean entries are checked in its work tree */
+	/* before a racily clean entry's file is hashed: its attributes ready */
+	int (*attrs_for)(void *ctx, const char *path);
+	void *attrs_ctx;
 } aa_ixstream;
 
 /*
- * Sorts and dedups v[0..*n) in the index's order (path bytes), in place.
+ * Names `path` a touched path. `added`: the landing gives it an entry,
+ * so what it collides with in the old index (a file where one of its
+ * directories goes, entries under it where it becomes a file) is
+ * touched too, as git's add_index_entry replaces them. 0, or -1 out of
+ * memory.
  */
-void aa_ixstream_sort_paths(const char **v, size_t *n);
+int aa_ixstream_touch(aa_ixstream *st, const char *path, int added);
 
 /*
- * How many entries the new index will hold: the landing's index must
- * hold as many, else it changed a path outside st->paths.
+ * Sorts and dedups the touched paths, then copies their entries (all
+ * stages) from the old index into st->now, the in-memory index the
+ * landing changes. 0, or -1 (libgit2's error or out of memory).
+ */
+int aa_ixstream_load(aa_ixstream *st);
+
+/* 1 when `path` is a touched path (after aa_ixstream_load). */
+int aa_ixstream_touched(const aa_ixstream *st, const char *path);
+
+/*
+ * 0 when st->now holds entries of touched paths only (what the stream
+ * writes from it), else -1: the landing changed a path it did not name.
+ */
+int aa_ixstream_check(const aa_ixstream *st);
+
+/* Frees the touched paths (not old, now or repo). */
+void aa_ixstream_free(aa_ixstream *st);
+
+/*
+ * How many entries the new index will hold.
  */
 size_t aa_ixstream_count(const aa_ixstream *st);
 

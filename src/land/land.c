@@ -57,58 +57,16 @@ static int open_objects(aa_base *b, aa_diags *d)
 }
 
 /*
- * The index could not be read: what libgit2 cannot read in it (a split
- * or sparse index) and what to do, else libgit2's reason. Fatal (128),
- * as git's for a repository it cannot read.
+ * The index read in O(touched) (land/index_read.h) from `path`; the
+ * repository gets an in-memory index for libgit2's attribute lookups,
+ * filled with the .gitattributes they ask for (aa_index_attrs_for).
  */
-static int index_fail(aa_diags *d)
+static int open_index_reader(aa_base *b, const char *path, aa_diags *d)
 {
 	aa_buf why = AA_BUF_INIT;
-	int r = aa_unsupported_explain(aa_git_error(NULL), &why);
-
-	if (r > 0)
-		r = aa_fatal(d, AA_NOPOS, NULL, "cannot read the index: %s", why.ptr);
-	else
-		r = aa_git_fail(d, "cannot read the index");
-	aa_buf_free(&why);
-	return r;
-}
-
-/*
- * Default and --cached: take the index lock first (recovering a landing a
- * killed run left), then read the index through the guard's private copy,
- * so nothing can change it between our reading and our writing.
- */
-static int open_locked_index(aa_base *b, aa_diags *d)
-{
-	int recovered, r = aa_guard_open(&b->guard, b->repo, &b->fsync,
-					 &recovered, d);
-
-	if (r < 0)
-		return r;
-	if (git_index_open(&b->index, aa_guard_index_path(b->guard)) < 0 ||
-	    git_repository_set_index(b->repo, b->index) < 0)
-		return index_fail(d);
-	return 0;
-}
-
-/*
- * --check: the index read in O(touched) (land/index_read.h), without the
- * lock; the repository gets an in-memory index for libgit2's attribute
- * lookups, filled with the .gitattributes they ask for.
- */
-static int open_index_reader(aa_base *b, aa_diags *d)
-{
-	const char *env = getenv("GIT_INDEX_FILE");
-	aa_buf path = AA_BUF_INIT, why = AA_BUF_INIT;
 	char reason[200];
-	int r;
+	int r = aa_ixread_open(&b->ixr, path, reason, sizeof(reason));
 
-	if ((env && *env ? aa_buf_puts(&path, env) :
-	     aa_buf_printf(&path, "%sindex", git_repository_path(b->repo))) < 0)
-		return aa_fatal_oom(d, AA_NOPOS, NULL);
-	r = aa_ixread_open(&b->ixr, path.ptr, reason, sizeof(reason));
-	aa_buf_free(&path);
 	if (r < 0) {
 		r = aa_unsupported_explain(reason, &why);
 		r = aa_fatal(d, AA_NOPOS, NULL, "cannot read the index: %s",
@@ -122,6 +80,41 @@ static int open_index_reader(aa_base *b, aa_diags *d)
 	return 0;
 }
 
+/*
+ * Default and --cached: take the index lock first (recovering a landing a
+ * killed run left), then read the index through the guard's private copy,
+ * so nothing can change it between our reading and our writing. The
+ * landing changes an in-memory index that holds the touched paths'
+ * entries only (land_index), never the whole index.
+ */
+static int open_locked_index(aa_base *b, aa_diags *d)
+{
+	int recovered, r = aa_guard_open(&b->guard, b->repo, &b->fsync,
+					 &recovered, d);
+
+	if (r < 0)
+		return r;
+	r = open_index_reader(b, aa_guard_index_path(b->guard), d);
+	if (!r && git_index_new(&b->index) < 0)
+		r = aa_git_fail(d, "out of memory");
+	return r;
+}
+
+/* --check: the index (GIT_INDEX_FILE, else <gitdir>/index), without the lock. */
+static int open_check_index(aa_base *b, aa_diags *d)
+{
+	const char *env = getenv("GIT_INDEX_FILE");
+	aa_buf path = AA_BUF_INIT;
+	int r;
+
+	if ((env && *env ? aa_buf_puts(&path, env) :
+	     aa_buf_printf(&path, "%sindex", git_repository_path(b->repo))) < 0)
+		return aa_fatal_oom(d, AA_NOPOS, NULL);
+	r = open_index_reader(b, path.ptr, d);
+	aa_buf_free(&path);
+	return r;
+}
+
 static int open_index_base(aa_base *b, aa_diags *d)
 {
 	int r;
@@ -130,12 +123,12 @@ static int open_index_base(aa_base *b, aa_diags *d)
 		return aa_fatal(d, AA_NOPOS, NULL,
 				"this is a bare repository: use --cached or --branch");
 	if (b->opts->mode == AA_LAND_CHECK)
-		r = open_index_reader(b, d);
+		r = open_check_index(b, d);
 	else
 		r = open_locked_index(b, d);
 	if (r < 0)
 		return r;
-	if (b->ixr ? aa_ixread_has_conflicts(b->ixr) : git_index_has_conflicts(b->index))
+	if (aa_ixread_has_conflicts(b->ixr))
 		return aa_fatal(d, AA_NOPOS, NULL,
 				"the index has unresolved conflicts; resolve them first");
 	return 0;
@@ -143,9 +136,7 @@ static int open_index_base(aa_base *b, aa_diags *d)
 
 const git_oid *aa_base_index_checksum(const aa_base *b)
 {
-	if (b->ixr)
-		return aa_ixread_checksum(b->ixr);
-	return b->index ? git_index_checksum(b->index) : NULL;
+	return b->ixr ? aa_ixread_checksum(b->ixr) : NULL;
 }
 
 int aa_recover(git_repository *repo, aa_diags *d)
@@ -1876,6 +1867,67 @@ static void note_index_only(aa_session *s, const aa_plan *plan, aa_diags *d)
 				"the work tree is not touched");
 }
 
+static int attrs_for_path(void *ctx, const char *path)
+{
+	return aa_index_attrs_for(ctx, path);
+}
+
+/*
+ * The paths the landing changes in the index, their entries loaded from
+ * the reader into the landing's in-memory index (s->index): the plan's
+ * paths and, for a path it adds, what that path collides with. The
+ * .gitattributes among them go into the attribute index now, as they
+ * are before the landing (aa_index_attrs_for no longer loads a touched
+ * path: attributes_after_update keeps them).
+ */
+static int load_touched(aa_session *s, const aa_plan *plan, aa_ixstream *st,
+			aa_diags *d)
+{
+	size_t i;
+
+	memset(st, 0, sizeof(*st));
+	st->old = s->ixr;
+	st->now = s->index;
+	st->repo = s->repo;
+	st->attrs_for = attrs_for_path;
+	st->attrs_ctx = s;
+	for (i = 0; i < plan->nchanges; i++)
+		if (aa_index_attrs_for(s, plan->changes[i].path) < 0 ||
+		    aa_ixstream_touch(st, plan->changes[i].path,
+				      plan->changes[i].exists) < 0)
+			return aa_git_fail(d, "out of memory");
+	if (aa_ixstream_load(st) < 0)
+		return aa_git_fail(d, "cannot read the index");
+	s->base->touched = st->paths;
+	s->base->ntouched = st->npaths;
+	return 0;
+}
+
+/*
+ * After update_index: the attribute index gets the touched
+ * .gitattributes as the landing left them, as libgit2's whole index had
+ * them (the racily clean check and the review record look after it).
+ */
+static int attributes_after_update(aa_session *s, const aa_ixstream *st)
+{
+	git_index *ai = s->base->attr_index;
+	size_t i;
+
+	for (i = 0; ai && i < st->npaths; i++) {
+		const char *slash = strrchr(st->paths[i], '/');
+		const git_index_entry *e;
+
+		if (strcmp(slash ? slash + 1 : st->paths[i], ".gitattributes"))
+			continue;
+		if (git_index_remove(ai, st->paths[i], 0) < 0)
+			git_error_clear();
+		if ((e = git_index_get_bypath(s->index, st->paths[i], 0)) &&
+		    git_index_add(ai, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int stream_writer(void *ctx, int fd, char *why, size_t whylen)
 {
 	return aa_ixstream_write(ctx, fd, why, whylen);
@@ -1883,39 +1935,17 @@ static int stream_writer(void *ctx, int fd, char *why, size_t whylen)
 
 /*
  * The new index into the lock and onto the index: streamed from the old
- * file with the touched paths' entries replaced (land/index_write.h). When
- * libgit2's index changed more entries than the plan's paths (it removes
- * what a new path collides with), its own write: the same index, slower.
+ * file with the touched paths' entries replaced by the landing's
+ * (land/index_write.h).
  */
-static int write_index(aa_session *s, const aa_plan *plan, aa_diags *d)
+static int write_index(aa_session *s, aa_ixstream *st, aa_diags *d)
 {
-	aa_ixstream st;
-	char why[256];
-	size_t i;
-	int r;
-
-	memset(&st, 0, sizeof(st));
-	st.now = s->index;
-	st.repo = s->repo;
-	st.paths = malloc((plan->nchanges ? plan->nchanges : 1) * sizeof(*st.paths));
-	if (!st.paths)
-		return aa_fatal_oom(d, AA_NOPOS, NULL);
-	for (i = 0; i < plan->nchanges; i++)
-		st.paths[i] = plan->changes[i].path;
-	st.npaths = plan->nchanges;
-	aa_ixstream_sort_paths(st.paths, &st.npaths);
-	if (aa_ixread_open(&st.old, aa_guard_index_path(s->base->guard), why,
-			   sizeof(why)) < 0)
-		r = aa_fatal(d, AA_NOPOS, NULL, "cannot read the index: %s", why);
-	else if (aa_ixstream_count(&st) == git_index_entrycount(s->index))
-		r = aa_guard_commit_with(s->base->guard, stream_writer, &st, d);
-	else if (git_index_write(s->index) < 0)
-		r = aa_git_fail(d, "cannot write the index");
-	else
-		r = aa_guard_commit(s->base->guard, d);
-	aa_ixread_close(st.old);
-	free(st.paths);
-	return r;
+	if (aa_ixstream_check(st) < 0)
+		return aa_fatal(d, AA_NOPOS, NULL,
+				"internal error: the landing changed an index entry it did not name");
+	if (attributes_after_update(s, st) < 0)
+		return aa_git_fail(d, "cannot update the index");
+	return aa_guard_commit_with(s->base->guard, stream_writer, st, d);
 }
 
 /*
@@ -1931,6 +1961,7 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 				      sizeof(*stages));
 	aa_wt_backup *backup = NULL;
 	int with_worktree = s->opts->mode == AA_LAND_INDEX, journaled = 0;
+	aa_ixstream st;
 	index_keep k;
 	size_t i;
 	int r = 0;
@@ -1940,8 +1971,9 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 		free(stages);
 		return aa_git_fail(d, "out of memory");
 	}
+	r = load_touched(s, plan, &st, d);
 	/* first: a clean filter (git-lfs) runs only for a landing that will happen */
-	if (with_worktree)
+	if (!r && with_worktree)
 		r = aa_worktree_check_clean(s, plan, d);
 	for (i = 0; !r && i < plan->nchanges; i++) {
 		if (plan->changes[i].exists)
@@ -1965,12 +1997,15 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 	if (!r)
 		r = update_index(s, plan, ids, (const git_oid (*)[3])stages, backup, d);
 	if (!r)
-		r = write_index(s, plan, d);
+		r = write_index(s, &st, d);
 	if (!r && with_worktree)
 		note_index_only(s, plan, d);
 	if (r && backup && aa_worktree_restore(s, backup, d) < 0)
 		aa_guard_keep_journal(s->base->guard);
 	aa_worktree_backup_free(backup);
+	s->base->touched = NULL;
+	s->base->ntouched = 0;
+	aa_ixstream_free(&st);
 	free(ids);
 	free(stages);
 	return r;

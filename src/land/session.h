@@ -27,9 +27,11 @@ typedef struct aa_base {
 	const aa_land_opts *opts; /* mode and --base; a lander has its own */
 	git_odb *odb;
 	git_odb_backend *mempack;
-	git_index *index;         /* default, --cached: the index, loaded */
-	struct aa_ixread *ixr;    /* --check: the index, read in O(touched) */
-	git_index *attr_index;    /* --check: the repository's, .gitattributes only */
+	git_index *index;         /* default, --cached: the touched paths' entries (in memory) */
+	struct aa_ixread *ixr;    /* the index, read in O(touched) */
+	git_index *attr_index;    /* the repository's, .gitattributes only */
+	char *const *touched;     /* default, --cached: while landing, the touched */
+	size_t ntouched;          /* paths, sorted (land/index_write.h) */
 	struct aa_guard *guard;   /* default, --cached: index lock and journal */
 	git_commit *base_commit;  /* --branch: the parent (NULL when unborn) */
 	git_tree *base_tree;      /* --branch: the base tree (NULL = empty) */

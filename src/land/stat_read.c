@@ -57,6 +57,8 @@ static int no_conversion(aa_session *s, const char *path)
 	git_filter_list *fl = NULL;
 	const char *enc = NULL;
 
+	if (aa_index_attrs_for(s, path) < 0)
+		return 0;
 	if (git_filter_list_load(&fl, s->repo, NULL, path, GIT_FILTER_TO_WORKTREE, 0) < 0 || fl) {
 		git_filter_list_free(fl);
 		return 0;

@@ -16,6 +16,7 @@
 #include "land/worktree.h"
 #include "land/sparse.h"
 #include "land/filters.h"
+#include "land/index_read.h"
 #include "util/testhook.h"
 #include "util/util.h"
 
@@ -288,6 +289,27 @@ static int is_attributes_path(const char *path)
 	return !strcmp(slash ? slash + 1 : path, ".gitattributes");
 }
 
+/* 1 when the index holds a .gitattributes in a directory of `path`. */
+static int index_attributes_above(aa_session *s, const char *path)
+{
+	aa_buf name = AA_BUF_INIT;
+	git_index_entry e;
+	const char *slash = NULL;
+	int r;
+
+	do {
+		size_t dirlen = slash ? (size_t)(slash - path) : 0;
+
+		aa_buf_clear(&name);
+		r = aa_buf_printf(&name, "%.*s%s.gitattributes", (int)dirlen, path,
+				  dirlen ? "/" : "") < 0 ||
+		    aa_index_get(s, name.ptr, 0, &e) == 1;
+		slash = strchr(slash ? slash + 1 : path, '/');
+	} while (!r && slash);
+	aa_buf_free(&name);
+	return r;
+}
+
 /* 1 when a file exists at `dir`/`name` (or cannot be told). */
 static int file_exists_in(const char *dir, const char *name)
 {
@@ -350,7 +372,8 @@ static int autocrlf_converts(git_config *cfg)
  * Whether checking out a blob may convert it anywhere: 1 when
  * core.autocrlf converts, or an attributes file exists that is not a
  * work-tree directory's (system, global or core.attributesFile,
- * info/attributes), or the index or the plan holds a .gitattributes.
+ * info/attributes), or the plan holds a .gitattributes, or the index
+ * one in a directory of a path of the plan (no other can apply to it).
  * 0: then a path's conversion depends only on work-tree .gitattributes
  * files in its directories (dir_attrs), and without them libgit2's
  * filters (crlf, ident, drivers) all pass through: the blob is written
@@ -361,17 +384,12 @@ static int filters_possible(aa_session *s, const aa_plan *plan)
 	git_config *cfg = NULL;
 	const char *attrfile = NULL;
 	git_buf gdir = GIT_BUF_INIT;
-	size_t i, n;
+	size_t i;
 	int r = 1;
 
 	for (i = 0; i < plan->nchanges; i++)
-		if (is_attributes_path(plan->changes[i].path))
-			return 1;
-	if (!s->index)
-		return 1; /* not loaded (--check): cannot tell, so maybe */
-	n = git_index_entrycount(s->index);
-	for (i = 0; i < n; i++)
-		if (is_attributes_path(git_index_get_byindex(s->index, i)->path))
+		if (is_attributes_path(plan->changes[i].path) ||
+		    index_attributes_above(s, plan->changes[i].path))
 			return 1;
 	if (git_repository_config_snapshot(&cfg, s->repo) < 0) {
 		git_error_clear();

@@ -256,6 +256,11 @@ static void test_many(void **state)
 			assert_int_equal(e.id.id[0], (unsigned char)i);
 		}
 		assert_int_equal(aa_ixread_get(r, "d05/file-0500.d", 0, &e), 0);
+		/* before the first restart point, after the last entry, between two */
+		assert_int_equal(aa_ixread_get(r, "a", 0, &e), 0);
+		assert_int_equal(aa_ixread_get(r, "z", 0, &e), 0);
+		assert_int_equal(aa_ixread_get(r, "d00/file-0031.c+", 0, &e), 0);
+		assert_int_equal(aa_ixread_get(r, "d00/file-0032.c", 1, &e), 0);
 		assert_int_equal(aa_ixiter_start(&it, r, "d07/"), 0);
 		while (aa_ixiter_next(&it, &e) > 0 && !strncmp(e.path, "d07/", 4))
 			n++;
