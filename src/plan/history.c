@@ -37,6 +37,7 @@ typedef struct search {
 	int stopped;             /* fn said stop */
 	char *bound;             /* the bound that ended the search */
 	aa_hpack *packs;         /* each version made once (history_pack.h) */
+	const aa_version_filter *filter; /* versions fn need not see */
 } search;
 
 static long elapsed_msec(const search *se)
@@ -90,7 +91,9 @@ static void set_bound(search *se, const char *fmt, unsigned long n)
 
 /*
  * Offers one blob (once per id): 0 go on, 1 stop, -1 error. Its bytes
- * come from the packs as this search made them, else from libgit2.
+ * come from the packs as this search made them, else from libgit2. A
+ * version the pack reader shows to lack a needle of the filter is
+ * counted and passed over unmade, as fn would pass it over.
  */
 static int offer(search *se, const git_oid *id, const char *label)
 {
@@ -108,6 +111,10 @@ static int offer(search *se, const git_oid *id, const char *label)
 	}
 	if (remember(se, id) < 0)
 		return -1;
+	if (se->filter && aa_hpack_holds(se->packs, id, se->filter) == 0) {
+		se->offered++;
+		return 0;
+	}
 	if (aa_hpack_read(se->packs, id, &data, &len) != 0) {
 		if (git_blob_lookup(&blob, se->s->repo, id) < 0)
 			return -1;
@@ -235,8 +242,8 @@ static int walk(search *se)
 }
 
 int aa_history_versions(void *ctx, const char *path, const char *hint,
-			const aa_oid *current, aa_version_fn fn, void *payload,
-			char **bound)
+			const aa_oid *current, const aa_version_filter *filter,
+			aa_version_fn fn, void *payload, char **bound)
 {
 	search se;
 	int r = 0;
@@ -255,6 +262,7 @@ int aa_history_versions(void *ctx, const char *path, const char *hint,
 	se.path = path;
 	se.fn = fn;
 	se.payload = payload;
+	se.filter = filter && filter->n ? filter : NULL;
 	se.max_commits = env_bound("AIAPPLY_HISTORY_MAX_COMMITS", AA_HISTORY_MAX_COMMITS);
 	se.max_versions = env_bound("AIAPPLY_HISTORY_MAX_VERSIONS", AA_HISTORY_MAX_VERSIONS);
 	se.max_msec = (long)env_bound("AIAPPLY_HISTORY_MAX_MSEC", AA_HISTORY_MAX_MSEC);
@@ -262,7 +270,7 @@ int aa_history_versions(void *ctx, const char *path, const char *hint,
 	se.packs = aa_hpack_open(se.s->repo);
 	if (hint && *hint)
 		r = offer_hint(&se, hint);
-	if (r == 0)
+	if (r == 0 && !(filter && filter->hint_only))
 		r = walk(&se);
 	aa_hpack_close(se.packs);
 	free(se.seen);
