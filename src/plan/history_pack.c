@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "plan/history_pack.h"
 #include "plan/history_filter.h"
@@ -67,6 +68,10 @@ struct aa_hpack {
 	size_t npacks, cappacks;
 	hp_obj **objs;
 	size_t nobjs, capobjs;
+	hp_obj **slot;            /* objs by pack and offset (open addressing) */
+	size_t nslots;
+	z_stream z;               /* reset for each object */
+	int z_ready;
 	size_t kept;              /* bytes of data and deltas held */
 	unsigned long tick;
 	aa_buf out;               /* the delta version last made for a caller */
@@ -213,6 +218,9 @@ void aa_hpack_close(aa_hpack *hp)
 	for (i = 0; i < hp->nobjs; i++)
 		obj_free(hp, hp->objs[i]);
 	free(hp->objs);
+	free(hp->slot);
+	if (hp->z_ready)
+		inflateEnd(&hp->z);
 	aa_buf_free(&hp->out);
 	free(hp->packs);
 	free(hp);
@@ -283,20 +291,48 @@ static int entry_header(const hp_file *f, uint64_t off, hp_entry *e)
 	return e->size > UINT32_MAX - 2 ? -1 : 0;
 }
 
-/* The zlib stream at e->at, inflated to exactly e->size bytes. */
-static char *inflate_at(const hp_file *f, const hp_entry *e)
+/*
+ * The zlib stream at e->at, inflated to exactly e->size bytes into buf
+ * (room for one byte more: a longer stream shows there). One stream,
+ * reset for each object: a history walk inflates thousands of small
+ * commits and trees, and setting a stream up costs more than those.
+ */
+static int inflate_to(aa_hpack *hp, const hp_file *f, const hp_entry *e,
+		      unsigned char *buf)
 {
-	size_t avail = f->len - 20 - e->at;
-	unsigned char *out;
-	const char *why;
+	size_t avail;
+	int st;
 
 	if (e->at >= f->len - 20)
-		return NULL;
+		return -1;
+	avail = f->len - 20 - e->at;
 	if (avail > UINT32_MAX - 1)
 		avail = UINT32_MAX - 1;
-	if (aa_inflate_exact(f->p + e->at, avail, (size_t)e->size, &out, &why) < 0)
-		return NULL;
-	return (char *)out;
+	if (!hp->z_ready) {
+		memset(&hp->z, 0, sizeof(hp->z));
+		if (inflateInit(&hp->z) != Z_OK)
+			return -1;
+		hp->z_ready = 1;
+	} else if (inflateReset(&hp->z) != Z_OK) {
+		return -1;
+	}
+	hp->z.next_in = f->p + e->at;
+	hp->z.avail_in = (uInt)avail;
+	hp->z.next_out = buf;
+	hp->z.avail_out = (uInt)e->size + 1;
+	st = inflate(&hp->z, Z_FINISH);
+	return st == Z_STREAM_END && hp->z.total_out == e->size ? 0 : -1;
+}
+
+static char *inflate_at(aa_hpack *hp, const hp_file *f, const hp_entry *e)
+{
+	unsigned char *buf = malloc((size_t)e->size + 1);
+
+	if (buf && inflate_to(hp, f, e, buf) < 0) {
+		free(buf);
+		buf = NULL;
+	}
+	return (char *)buf;
 }
 
 /* A delta entry's base: its offset in the same pack or in another. */
@@ -367,14 +403,43 @@ static void trim(aa_hpack *hp)
 	}
 }
 
+static size_t slot_of(const aa_hpack *hp, size_t pack, uint64_t off)
+{
+	uint64_t h = (off ^ ((uint64_t)pack << 48)) * 0x9e3779b97f4a7c15ull;
+	size_t s = (size_t)(h >> 20) & (hp->nslots - 1);
+
+	while (hp->slot[s] && (hp->slot[s]->pack != pack || hp->slot[s]->off != off))
+		s = (s + 1) & (hp->nslots - 1);
+	return s;
+}
+
 static hp_obj *obj_find(aa_hpack *hp, size_t pack, uint64_t off)
+{
+	return hp->nslots ? hp->slot[slot_of(hp, pack, off)] : NULL;
+}
+
+/* Adds o to objs and to the slots (kept at most half full). */
+static int obj_add(aa_hpack *hp, hp_obj *o)
 {
 	size_t i;
 
-	for (i = 0; i < hp->nobjs; i++)
-		if (hp->objs[i]->pack == pack && hp->objs[i]->off == off)
-			return hp->objs[i];
-	return NULL;
+	if (AA_GROW(hp->objs, hp->nobjs, hp->capobjs) < 0)
+		return -1;
+	if ((hp->nobjs + 1) * 2 > hp->nslots) {
+		size_t n = hp->nslots ? hp->nslots * 2 : 256;
+		hp_obj **v = calloc(n, sizeof(*v));
+
+		if (!v)
+			return -1;
+		free(hp->slot);
+		hp->slot = v;
+		hp->nslots = n;
+		for (i = 0; i < hp->nobjs; i++)
+			hp->slot[slot_of(hp, hp->objs[i]->pack, hp->objs[i]->off)] = hp->objs[i];
+	}
+	hp->objs[hp->nobjs++] = o;
+	hp->slot[slot_of(hp, o->pack, o->off)] = o;
+	return 0;
 }
 
 /*
@@ -393,7 +458,7 @@ static int obj_ops(hp_obj *o)
 		return 0;
 	if (entry_header(f, o->off, &e) < 0 ||
 	    delta_base(hp, o->pack, o->off, &e, &bpack, &boff) < 0 ||
-	    !(o->delta = (unsigned char *)inflate_at(f, &e)))
+	    !(o->delta = (unsigned char *)inflate_at(hp, f, &e)))
 		return -1;
 	if (aa_delta_ops_parse(o->delta, (size_t)e.size, o->base->len, &o->ops, &n,
 			       &len) < 0 || len > AA_MAX_TEXT_SIZE * 4u) {
@@ -415,7 +480,7 @@ static int obj_data(hp_obj *o)
 	if (o->data)
 		return 0;
 	if (entry_header(&o->hp->packs[o->pack].pack, o->off, &e) < 0 ||
-	    !(o->data = inflate_at(&o->hp->packs[o->pack].pack, &e)))
+	    !(o->data = inflate_at(o->hp, &o->hp->packs[o->pack].pack, &e)))
 		return -1;
 	obj_hold(o->hp, o, o->len);
 	return 0;
@@ -440,7 +505,7 @@ static hp_obj *obj_get(aa_hpack *hp, size_t pack, uint64_t off, unsigned depth)
 	    (delta_base(hp, pack, off, &e, &bpack, &boff) < 0 ||
 	     !(base = obj_get(hp, bpack, boff, depth + 1))))
 		return NULL;
-	if (AA_GROW(hp->objs, hp->nobjs, hp->capobjs) < 0 || !(o = calloc(1, sizeof(*o))))
+	if (!(o = calloc(1, sizeof(*o))))
 		return NULL;
 	o->hp = hp;
 	o->pack = pack;
@@ -449,11 +514,11 @@ static hp_obj *obj_get(aa_hpack *hp, size_t pack, uint64_t off, unsigned depth)
 	o->type = base ? base->type : e.type;
 	o->len = (size_t)e.size;
 	o->used = ++hp->tick;
-	if (base && obj_ops(o) < 0) {
+	if ((base && obj_ops(o) < 0) || obj_add(hp, o) < 0) {
+		obj_drop(hp, o);
 		free(o);
 		return NULL;
 	}
-	hp->objs[hp->nobjs++] = o;
 	return o;
 }
 
@@ -555,19 +620,16 @@ static int obj_holds(hp_obj *o)
 	return 1;
 }
 
-/* The blob `id` as an object of this reader, or NULL. */
-static hp_obj *find_blob(aa_hpack *hp, const git_oid *id)
+/* The object `id` as an object of this reader, or NULL. */
+static hp_obj *find_obj(aa_hpack *hp, const git_oid *id)
 {
 	size_t i;
 
 	for (i = 0; hp && i < hp->npacks; i++) {
 		uint64_t off;
-		hp_obj *o;
 
-		if (find_in_pack(&hp->packs[i], id->id, &off))
-			continue;
-		o = obj_get(hp, i, off, 0);
-		return o && o->type == OBJ_BLOB ? o : NULL;
+		if (!find_in_pack(&hp->packs[i], id->id, &off))
+			return obj_get(hp, i, off, 0);
 	}
 	return NULL;
 }
@@ -583,8 +645,43 @@ int aa_hpack_holds(aa_hpack *hp, const git_oid *id, const aa_version_filter *f)
 		hp->nneedles = 2 * f->n + 1;
 	}
 	trim(hp);
-	o = find_blob(hp, id);
-	return o ? obj_holds(o) : -1;
+	o = find_obj(hp, id);
+	return o && o->type == OBJ_BLOB ? obj_holds(o) : -1;
+}
+
+/*
+ * An object's bytes: kept ones as they are; a whole blob made and kept
+ * (the base of the versions after it); anything else made into the one
+ * buffer of the reader, grown once, not allocated anew each time.
+ */
+static int obj_bytes(aa_hpack *hp, hp_obj *o, const char **data, size_t *len)
+{
+	hp_entry e;
+
+	if (!o->data && !o->base && o->type == OBJ_BLOB && obj_data(o) < 0)
+		return 1;
+	if (o->data) {
+		*data = o->data;
+		*len = o->len;
+		return 0;
+	}
+	aa_buf_clear(&hp->out);
+	if (aa_buf_grow(&hp->out, o->len + 1) < 0)
+		return 1;
+	if (o->base) {
+		if (obj_read(o, 0, o->len, &hp->out) < 0)
+			return 1;
+	} else if (entry_header(&hp->packs[o->pack].pack, o->off, &e) < 0 ||
+		   inflate_to(hp, &hp->packs[o->pack].pack, &e,
+			      (unsigned char *)hp->out.ptr) < 0) {
+		return 1;
+	} else {
+		hp->out.len = o->len;
+		hp->out.ptr[o->len] = '\0';
+	}
+	*data = hp->out.ptr;
+	*len = hp->out.len;
+	return 0;
 }
 
 int aa_hpack_read(aa_hpack *hp, const git_oid *id, const char **data,
@@ -595,20 +692,20 @@ int aa_hpack_read(aa_hpack *hp, const git_oid *id, const char **data,
 	if (!hp)
 		return 1;
 	trim(hp);
-	if (!(o = find_blob(hp, id)))
+	o = find_obj(hp, id);
+	return o && o->type == OBJ_BLOB ? obj_bytes(hp, o, data, len) : 1;
+}
+
+int aa_hpack_object(aa_hpack *hp, const git_oid *id, int *type,
+		    const char **data, size_t *len)
+{
+	hp_obj *o;
+
+	if (!hp)
 		return 1;
-	if (o->data || !o->base) {
-		if (obj_data(o) < 0)
-			return 1;
-		*data = o->data;
-		*len = o->len;
-		return 0;
-	}
-	/* one buffer for every version made: grown once, not allocated anew */
-	aa_buf_clear(&hp->out);
-	if (aa_buf_grow(&hp->out, o->len + 1) < 0 || obj_read(o, 0, o->len, &hp->out) < 0)
+	trim(hp);
+	if (!(o = find_obj(hp, id)))
 		return 1;
-	*data = hp->out.ptr;
-	*len = hp->out.len;
-	return 0;
+	*type = o->type;
+	return obj_bytes(hp, o, data, len);
 }

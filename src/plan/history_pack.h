@@ -29,6 +29,13 @@ aa_hpack *aa_hpack_open(git_repository *repo);
 int aa_hpack_read(aa_hpack *hp, const git_oid *id, const char **data,
 		  size_t *len);
 /*
+ * The object `id` of any type (git's numbers: 1 commit, 2 tree, 3 blob):
+ * 0 with its type and bytes (valid until the next call), 1 when this
+ * reader cannot make it.
+ */
+int aa_hpack_object(aa_hpack *hp, const git_oid *id, int *type,
+		    const char **data, size_t *len);
+/*
  * Whether the blob `id` holds the filter's needles (aa_filter_holds()'s
  * rule), decided from the places of each needle in the delta bases and
  * the few bytes around each delta's inserts and boundaries, without

@@ -95,6 +95,7 @@ typedef struct hsearch {
 	aa_buf *blocks;          /* each hunk's old lines, for the filter */
 	aa_needle *needles;      /* the filter's: the blocks, then their longest lines */
 	aa_version_filter filter;
+	int held;                /* the history showed the version holds the needles */
 	size_t last_failed;      /* the hunk the filter stopped at last */
 	int keep_sides;          /* --3way: keep the version and theirs */
 	int index_line_only;     /* only the blob the diff's index line names */
@@ -151,6 +152,7 @@ static int build_filter(hsearch *hs)
 	hs->filter.cr = hs->needles + n;
 	hs->filter.n = n;
 	hs->filter.hint_only = hs->index_line_only;
+	hs->filter.held = &hs->held;
 	return 0;
 }
 
@@ -219,6 +221,8 @@ static int has_evidence(const hsearch *hs)
  */
 static int old_lines_present(hsearch *hs, const char *data, size_t len)
 {
+	if (hs->held)
+		return 1;
 	return aa_filter_holds(&hs->filter, data, len, &hs->last_failed);
 }
 

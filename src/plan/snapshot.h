@@ -47,13 +47,16 @@ typedef struct aa_needle {
  * (plan/history_filter.h): in a version with a CR, every non-empty
  * cr[i]; in one without, every non-empty lf[i]. A version skipped
  * counts as offered (the bound on versions). hint_only: offer the
- * hint's blob alone, no history walk.
+ * hint's blob alone, no history walk. *held (when held is not NULL)
+ * is set before each call of fn: 1 when the history showed that the
+ * version holds every needle (fn need not test it again), else 0.
  */
 typedef struct aa_version_filter {
 	const aa_needle *lf;
 	const aa_needle *cr;
 	size_t n;
 	int hint_only;
+	int *held;
 } aa_version_filter;
 
 /*
