@@ -30,6 +30,14 @@
 /* A needle's places kept per object; past this only "many". */
 #define HP_OCC_CAP     64
 
+/*
+ * Room a buffer keeps past an object's size for inflate_to(): zlib
+ * decodes with its fast loop only while 258 bytes of output room are
+ * left, so a small object (a commit, a tree, a delta) inflated into
+ * exactly its size went the slow way for every byte.
+ */
+#define HP_INFLATE_SLACK 512
+
 enum { OBJ_BLOB = 3, OBJ_OFS_DELTA = 6, OBJ_REF_DELTA = 7 };
 
 typedef struct hp_file {
@@ -288,14 +296,15 @@ static int entry_header(const hp_file *f, uint64_t off, hp_entry *e)
 		shift += 7;
 	}
 	e->at = i;
-	return e->size > UINT32_MAX - 2 ? -1 : 0;
+	return e->size > UINT32_MAX - 2 * HP_INFLATE_SLACK ? -1 : 0;
 }
 
 /*
  * The zlib stream at e->at, inflated to exactly e->size bytes into buf
- * (room for one byte more: a longer stream shows there). One stream,
- * reset for each object: a history walk inflates thousands of small
- * commits and trees, and setting a stream up costs more than those.
+ * (HP_INFLATE_SLACK bytes more of room: a longer stream shows there).
+ * One stream, reset for each object: a history walk inflates thousands
+ * of small commits and trees, and setting a stream up costs more than
+ * those.
  */
 static int inflate_to(aa_hpack *hp, const hp_file *f, const hp_entry *e,
 		      unsigned char *buf)
@@ -319,14 +328,14 @@ static int inflate_to(aa_hpack *hp, const hp_file *f, const hp_entry *e,
 	hp->z.next_in = f->p + e->at;
 	hp->z.avail_in = (uInt)avail;
 	hp->z.next_out = buf;
-	hp->z.avail_out = (uInt)e->size + 1;
+	hp->z.avail_out = (uInt)e->size + HP_INFLATE_SLACK;
 	st = inflate(&hp->z, Z_FINISH);
 	return st == Z_STREAM_END && hp->z.total_out == e->size ? 0 : -1;
 }
 
 static char *inflate_at(aa_hpack *hp, const hp_file *f, const hp_entry *e)
 {
-	unsigned char *buf = malloc((size_t)e->size + 1);
+	unsigned char *buf = malloc((size_t)e->size + HP_INFLATE_SLACK);
 
 	if (buf && inflate_to(hp, f, e, buf) < 0) {
 		free(buf);
@@ -666,7 +675,7 @@ static int obj_bytes(aa_hpack *hp, hp_obj *o, const char **data, size_t *len)
 		return 0;
 	}
 	aa_buf_clear(&hp->out);
-	if (aa_buf_grow(&hp->out, o->len + 1) < 0)
+	if (aa_buf_grow(&hp->out, o->len + HP_INFLATE_SLACK) < 0)
 		return 1;
 	if (o->base) {
 		if (obj_read(o, 0, o->len, &hp->out) < 0)

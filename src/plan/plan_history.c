@@ -330,18 +330,30 @@ static int try_version(const char *label, const char *data, size_t len,
 		aa_buf_free(&theirs);
 		return 0;
 	}
+	/*
+	 * Found: the merge waits until the search is over, when the history
+	 * reader has let go of the delta bases it kept (the peak memory).
+	 */
 	hs->found = 1;
 	hs->label = aa_strdup(label);
-	hs->merge = merge_from_version(hs, label, data, len, &theirs);
-	if (hs->merge == 1 && hs->keep_sides) {
-		/* a conflict to write: the sides outlive this call */
-		if (aa_buf_put(&hs->version, data, len) < 0)
-			hs->merge = -1;
-		hs->theirs = theirs;
-		memset(&theirs, 0, sizeof(theirs));
-	}
-	aa_buf_free(&theirs);
+	if (!hs->label || aa_buf_put(&hs->version, data, len) < 0)
+		hs->merge = -1;
+	hs->theirs = theirs;
 	return 1;
+}
+
+/* The merge from the version found (search_versions, after the search). */
+static void merge_found(hsearch *hs)
+{
+	if (!hs->found || hs->merge < 0)
+		return;
+	hs->merge = merge_from_version(hs, hs->label,
+				       hs->version.ptr ? hs->version.ptr : "",
+				       hs->version.len, &hs->theirs);
+	if (hs->merge == 1 && hs->keep_sides)
+		return; /* a conflict to write: the sides are kept */
+	aa_buf_free(&hs->version);
+	aa_buf_free(&hs->theirs);
 }
 
 /* A clean merge: the result lands, every hunk counted as merged. */
@@ -518,6 +530,7 @@ static int search_versions(planner *p, const aa_op *op, aa_plan_node *n,
 				"cannot search the file's history; trying the current content only");
 		return 0;
 	}
+	merge_found(hs);
 	return 1;
 }
 
