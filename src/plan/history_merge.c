@@ -36,7 +36,7 @@ static int split_lines(lines *l, const char *buf, size_t len)
 	if (aa_array_grow(&l->at, &cap, 1024, sizeof(*l->at)) < 0)
 		return -1;
 	while (off < len) {
-		if (aa_array_grow(&l->at, &cap, n + 2, sizeof(*l->at)) < 0)
+		if (n + 2 > cap && aa_array_grow(&l->at, &cap, n + 2, sizeof(*l->at)) < 0)
 			return -1;
 		l->at[n++] = off;
 		nl = memchr(buf + off, '\n', len - off);
