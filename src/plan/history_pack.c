@@ -583,8 +583,8 @@ static const aa_occ *obj_occ(hp_obj *o, size_t i)
 	aa_needle nd = needle(hp, i);
 	const aa_occ *b = NULL;
 
-	if (!o->occ && (!(o->occ = calloc(hp->nneedles, sizeof(*o->occ))) ||
-			!(o->known = calloc(hp->nneedles, 1))))
+	if ((!o->occ && !(o->occ = calloc(hp->nneedles, sizeof(*o->occ)))) ||
+	    (!o->known && !(o->known = calloc(hp->nneedles, 1))))
 		return NULL;
 	if (o->known[i])
 		return &o->occ[i];
