@@ -62,7 +62,9 @@ typedef struct aa_edit_ctx {
 	 * rung (a new side covering the place found is still "already
 	 * applied": src/edit/applied.h). The planner tries this
 	 * first, and against the revision the answer was written for
-	 * (history), before the whole ladder.
+	 * (history), before the whole ladder. A hunk that finds no place
+	 * gets a short error without the explanation (its closest region):
+	 * both callers drop the reasons of a try that fails.
 	 */
 	int exact_only;
 	/*

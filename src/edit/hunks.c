@@ -455,8 +455,16 @@ static int place_hunk(hrun *r, const aa_hunk *h)
 				h->nlines - tail);
 		aa_hk_try_release(&cut);
 	}
-	/* a hunk that fails changes nothing: the later headers stay right */
-	if (!rr)
+	/*
+	 * A hunk that fails changes nothing: the later headers stay right.
+	 * An exact-only try's caller drops the reason (the ladder or the
+	 * history says its own): no explanation is built, whose closest
+	 * region and blank-tolerant line hashes cost a pass over the text.
+	 */
+	if (!rr && r->cx->exact_only)
+		rr = aa_error(r->cx->diags, h->pos, r->cx->path,
+			      "hunk does not apply exactly");
+	else if (!rr)
 		rr = y.anchor != ANCHOR_NONE ? report_anchored(r, &y, hint)
 					     : aa_hk_report_not_found(r, &y, hint);
 	aa_hk_try_release(&y);

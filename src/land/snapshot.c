@@ -406,12 +406,13 @@ static aa_history_repo history_repo(const aa_session *s)
 }
 
 static int history(void *ctx, const char *path, const char *hint,
-		   const aa_oid *current, aa_version_fn fn, void *payload,
-		   char **bound)
+		   const aa_oid *current, const aa_version_filter *filter,
+		   aa_version_fn fn, void *payload, char **bound)
 {
 	aa_history_repo h = history_repo(ctx);
 
-	return aa_history_versions(&h, path, hint, current, fn, payload, bound);
+	return aa_history_versions(&h, path, hint, current, filter, fn, payload,
+				   bound);
 }
 
 static int merge3(void *ctx, const char *path, const char *base_label,

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "plan/history.h"
 #include "plan/history_pack.h"
@@ -37,6 +38,8 @@ typedef struct search {
 	int stopped;             /* fn said stop */
 	char *bound;             /* the bound that ended the search */
 	aa_hpack *packs;         /* each version made once (history_pack.h) */
+	const aa_version_filter *filter; /* versions fn need not see */
+	int walk_packs;          /* commits and trees read from the packs */
 } search;
 
 static long elapsed_msec(const search *se)
@@ -90,14 +93,16 @@ static void set_bound(search *se, const char *fmt, unsigned long n)
 
 /*
  * Offers one blob (once per id): 0 go on, 1 stop, -1 error. Its bytes
- * come from the packs as this search made them, else from libgit2.
+ * come from the packs as this search made them, else from libgit2. A
+ * version the pack reader shows to lack a needle of the filter is
+ * counted and passed over unmade, as fn would pass it over.
  */
 static int offer(search *se, const git_oid *id, const char *label)
 {
 	git_blob *blob = NULL;
 	const char *data;
 	size_t len;
-	int r;
+	int r, held = -1;
 
 	if (was_seen(se, id))
 		return 0;
@@ -108,6 +113,12 @@ static int offer(search *se, const git_oid *id, const char *label)
 	}
 	if (remember(se, id) < 0)
 		return -1;
+	if (se->filter && (held = aa_hpack_holds(se->packs, id, se->filter)) == 0) {
+		se->offered++;
+		return 0;
+	}
+	if (se->filter && se->filter->held)
+		*se->filter->held = held == 1;
 	if (aa_hpack_read(se->packs, id, &data, &len) != 0) {
 		if (git_blob_lookup(&blob, se->s->repo, id) < 0)
 			return -1;
@@ -167,16 +178,77 @@ static git_commit *start_commit(const aa_history_repo *s)
 	return c;
 }
 
-/* The path's blob id in commit c: 0 found, 1 absent (or not a file), -1 error. */
-static int blob_at(search *se, git_commit *c, git_oid *id)
+/* What the walk needs of a commit. */
+typedef struct commit_parts {
+	git_oid tree, parent;     /* parent: the first */
+	unsigned nparents;
+} commit_parts;
+
+/* A commit's tree and first parent as libgit2 reads them: 0, or -1. */
+static int parts_git(search *se, const git_oid *id, commit_parts *cp)
+{
+	git_commit *c;
+
+	if (git_commit_lookup(&c, se->s->repo, id) < 0)
+		return -1;
+	git_oid_cpy(&cp->tree, git_commit_tree_id(c));
+	cp->nparents = git_commit_parentcount(c);
+	if (cp->nparents)
+		git_oid_cpy(&cp->parent, git_commit_parent_id(c, 0));
+	git_commit_free(c);
+	return 0;
+}
+
+/* "<word> <40 hex digits>\n" at *p (below end): 1 read (p moves on), 0 not. */
+static int header_id(const char **p, const char *end, const char *word, git_oid *id)
+{
+	size_t w = strlen(word);
+
+	if ((size_t)(end - *p) < w + 42 || memcmp(*p, word, w) || (*p)[w] != ' ' ||
+	    (*p)[w + 41] != '\n' || git_oid_fromstrn(id, *p + w + 1, 40) < 0)
+		return 0;
+	*p += w + 42;
+	return 1;
+}
+
+/*
+ * A commit's parts from the packs when the history reader has it (its
+ * "tree" line, then its "parent" lines), else from libgit2. Not in a
+ * shallow or grafted repository (walk_from_packs): libgit2 reads those
+ * parents from elsewhere.
+ */
+static int commit_parts_of(search *se, const git_oid *id, commit_parts *cp)
+{
+	const char *data, *p, *end;
+	size_t len;
+	git_oid parent;
+	int type;
+
+	if (!se->walk_packs || aa_hpack_object(se->packs, id, &type, &data, &len) != 0 ||
+	    type != GIT_OBJECT_COMMIT)
+		return parts_git(se, id, cp);
+	p = data;
+	end = data + len;
+	if (!header_id(&p, end, "tree", &cp->tree))
+		return parts_git(se, id, cp);
+	cp->nparents = 0;
+	while (header_id(&p, end, "parent", &parent))
+		if (!cp->nparents++)
+			git_oid_cpy(&cp->parent, &parent);
+	return 0;
+}
+
+/* The path's blob id under a tree, by libgit2: 0 found, 1 absent (or not a file), -1 error. */
+static int blob_under_git(search *se, const git_oid *tree_id, const char *path,
+			  git_oid *id)
 {
 	git_tree *tree;
 	git_tree_entry *e = NULL;
 	int r;
 
-	if (git_commit_tree(&tree, c) < 0)
+	if (git_tree_lookup(&tree, se->s->repo, tree_id) < 0)
 		return -1;
-	r = git_tree_entry_bypath(&e, tree, se->path);
+	r = git_tree_entry_bypath(&e, tree, path);
 	git_tree_free(tree);
 	if (r == GIT_ENOTFOUND)
 		return 1;
@@ -190,17 +262,116 @@ static int blob_at(search *se, git_commit *c, git_oid *id)
 }
 
 /*
+ * The entry `name` (len bytes) of a tree's bytes: 1 found (*mode, *id),
+ * 0 not there, -1 the tree does not parse.
+ */
+static int tree_entry(const char *data, size_t len, const char *name, size_t nlen,
+		      unsigned *mode, git_oid *id)
+{
+	const char *p = data, *end = data + len;
+
+	while (p < end) {
+		const char *sp = memchr(p, ' ', (size_t)(end - p)), *nul;
+		unsigned m = 0;
+
+		if (!sp || sp == p)
+			return -1;
+		for (; p < sp; p++) {
+			if (*p < '0' || *p > '7' || m > 0777777)
+				return -1;
+			m = m * 8 + (unsigned)(*p - '0');
+		}
+		p = sp + 1;
+		nul = memchr(p, '\0', (size_t)(end - p));
+		if (!nul || nul == p || (size_t)(end - nul) < 21)
+			return -1;
+		if ((size_t)(nul - p) == nlen && !memcmp(p, name, nlen)) {
+			*mode = m;
+			memcpy(id->id, nul + 1, 20);
+			return 1;
+		}
+		p = nul + 21;
+	}
+	return 0;
+}
+
+/*
+ * The path's blob id under a tree: 0 found, 1 absent (or not a file),
+ * -1 error. Trees come from the packs while the history reader has
+ * them, else libgit2 reads the rest of the path.
+ */
+static int blob_under(search *se, const git_oid *tree_id, git_oid *id)
+{
+	const char *path = se->path, *data;
+	git_oid tree = *tree_id;
+	size_t len;
+	int type;
+
+	for (;;) {
+		const char *slash = strchr(path, '/');
+		size_t nlen = slash ? (size_t)(slash - path) : strlen(path);
+		unsigned mode;
+		int r;
+
+		if (!se->walk_packs || aa_hpack_object(se->packs, &tree, &type, &data, &len) != 0 ||
+		    type != GIT_OBJECT_TREE)
+			return blob_under_git(se, &tree, path, id);
+		r = tree_entry(data, len, path, nlen, &mode, id);
+		if (r < 0)
+			return blob_under_git(se, &tree, path, id);
+		if (!r)
+			return 1;
+		if (!slash)
+			return (mode & 0170000) == 0040000 || (mode & 0170000) == 0160000 ? 1 : 0;
+		if ((mode & 0170000) != 0040000)
+			return 1;
+		tree = *id;
+		path = slash + 1;
+	}
+}
+
+/*
+ * Whether the walk may read commits and trees from the packs itself:
+ * not when a shallow file or grafts change what a commit's parents
+ * are (libgit2 applies them), and not for a path libgit2 would read
+ * in another way (empty components).
+ */
+static int walk_from_packs(const search *se)
+{
+	const char *dir = git_repository_commondir(se->s->repo);
+	const char *files[] = { "shallow", "info/grafts" };
+	aa_buf p = AA_BUF_INIT;
+	size_t i;
+	int ok = se->packs && dir && *se->path && se->path[0] != '/' &&
+		 !strstr(se->path, "//") && se->path[strlen(se->path) - 1] != '/';
+
+	for (i = 0; ok && i < sizeof(files) / sizeof(*files); i++) {
+		aa_buf_clear(&p);
+		ok = aa_buf_printf(&p, "%s%s", dir, files[i]) == 0 && access(p.ptr, F_OK) != 0;
+	}
+	aa_buf_free(&p);
+	return ok;
+}
+
+/*
  * First parents from the start commit: a version is offered where the
  * path's blob id differs from the newer commit's (its newest commit).
  */
 static int walk(search *se)
 {
-	git_commit *c = start_commit(se->s), *parent;
-	git_oid prev, id;
+	git_commit *start = start_commit(se->s);
+	commit_parts cp;
+	git_oid cid, prev, id;
 	size_t visited = 0;
-	int have_prev = 0, r = 0;
+	int have_prev = 0, r;
 
-	while (c && !r) {
+	if (!start)
+		return 0;
+	git_oid_cpy(&cid, git_commit_id(start));
+	git_commit_free(start);
+	se->walk_packs = walk_from_packs(se);
+	r = commit_parts_of(se, &cid, &cp);
+	while (!r) {
 		if (visited++ >= se->max_commits) {
 			set_bound(se, "the history search stopped after %lu commits (its bound)",
 				  (unsigned long)se->max_commits);
@@ -211,12 +382,11 @@ static int walk(search *se)
 				  (unsigned long)se->max_msec);
 			break;
 		}
-		r = blob_at(se, c, &id);
+		r = blob_under(se, &cp.tree, &id);
 		if (r == 0 && (!have_prev || !git_oid_equal(&prev, &id))) {
 			char label[32];
 
-			snprintf(label, sizeof(label), "commit %.7s",
-				 git_oid_tostr_s(git_commit_id(c)));
+			snprintf(label, sizeof(label), "commit %.7s", git_oid_tostr_s(&cid));
 			git_oid_cpy(&prev, &id);
 			have_prev = 1;
 			r = offer(se, &id, label);
@@ -224,19 +394,17 @@ static int walk(search *se)
 			have_prev = 0; /* absent here: older versions may differ */
 			r = 0;
 		}
-		if (r || git_commit_parentcount(c) == 0)
+		if (r || cp.nparents == 0)
 			break;
-		r = git_commit_parent(&parent, c, 0) < 0 ? -1 : 0;
-		git_commit_free(c);
-		c = r ? NULL : parent;
+		git_oid_cpy(&cid, &cp.parent);
+		r = commit_parts_of(se, &cid, &cp) < 0 ? -1 : 0;
 	}
-	git_commit_free(c);
 	return r < 0 ? -1 : 0;
 }
 
 int aa_history_versions(void *ctx, const char *path, const char *hint,
-			const aa_oid *current, aa_version_fn fn, void *payload,
-			char **bound)
+			const aa_oid *current, const aa_version_filter *filter,
+			aa_version_fn fn, void *payload, char **bound)
 {
 	search se;
 	int r = 0;
@@ -255,6 +423,7 @@ int aa_history_versions(void *ctx, const char *path, const char *hint,
 	se.path = path;
 	se.fn = fn;
 	se.payload = payload;
+	se.filter = filter && filter->n ? filter : NULL;
 	se.max_commits = env_bound("AIAPPLY_HISTORY_MAX_COMMITS", AA_HISTORY_MAX_COMMITS);
 	se.max_versions = env_bound("AIAPPLY_HISTORY_MAX_VERSIONS", AA_HISTORY_MAX_VERSIONS);
 	se.max_msec = (long)env_bound("AIAPPLY_HISTORY_MAX_MSEC", AA_HISTORY_MAX_MSEC);
@@ -262,7 +431,7 @@ int aa_history_versions(void *ctx, const char *path, const char *hint,
 	se.packs = aa_hpack_open(se.s->repo);
 	if (hint && *hint)
 		r = offer_hint(&se, hint);
-	if (r == 0)
+	if (r == 0 && !(filter && filter->hint_only))
 		r = walk(&se);
 	aa_hpack_close(se.packs);
 	free(se.seen);

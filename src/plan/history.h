@@ -34,8 +34,8 @@ typedef struct aa_history_repo {
 
 /* aa_snapshot.history (ctx is an aa_history_repo). */
 int aa_history_versions(void *ctx, const char *path, const char *hint,
-			const aa_oid *current, aa_version_fn fn, void *payload,
-			char **bound);
+			const aa_oid *current, const aa_version_filter *filter,
+			aa_version_fn fn, void *payload, char **bound);
 
 /* aa_snapshot.merge3 with git_merge_file over buffers. */
 int aa_history_merge3(void *ctx, const char *path, const char *base_label,

@@ -36,7 +36,7 @@ static int split_lines(lines *l, const char *buf, size_t len)
 	if (aa_array_grow(&l->at, &cap, 1024, sizeof(*l->at)) < 0)
 		return -1;
 	while (off < len) {
-		if (aa_array_grow(&l->at, &cap, n + 2, sizeof(*l->at)) < 0)
+		if (n + 2 > cap && aa_array_grow(&l->at, &cap, n + 2, sizeof(*l->at)) < 0)
 			return -1;
 		l->at[n++] = off;
 		nl = memchr(buf + off, '\n', len - off);
@@ -62,10 +62,16 @@ static int same_line(const lines *a, size_t i, const lines *b, size_t j)
 	       !memcmp(a->buf + a->at[i], b->buf + b->at[j], la);
 }
 
-/* How often each line's hash occurs (2 = more than once), and where. */
+/*
+ * How often the hash of each line that can be an anchor (a base line
+ * within the reach of a region) occurs in base and in ours (2 = more
+ * than once), and where in ours first. Only those lines are kept: a
+ * table of every line of both files cost more than the rest of the
+ * merge (two tables of 200,000 lines, each slot touched at random).
+ */
 typedef struct ltab {
 	uint64_t *key;
-	uint32_t *count;
+	uint8_t *in_base, *in_ours;
 	size_t *pos;
 	size_t mask;
 } ltab;
@@ -73,7 +79,8 @@ typedef struct ltab {
 static void ltab_free(ltab *t)
 {
 	free(t->key);
-	free(t->count);
+	free(t->in_base);
+	free(t->in_ours);
 	free(t->pos);
 }
 
@@ -86,35 +93,68 @@ static size_t ltab_slot(const ltab *t, uint64_t h)
 	return s;
 }
 
-static int ltab_build(ltab *t, const lines *l)
+/* The base lines an anchor can be: within the reach of each region. */
+static size_t each_candidate(const lines *b, const aa_merge_region *r, size_t nr,
+			     ltab *t)
 {
-	size_t cap = 64, i;
+	size_t k, n = 0;
 
-	while (cap < l->n * 2)
-		cap *= 2;
-	t->mask = cap - 1;
-	t->key = calloc(cap, sizeof(*t->key));
-	t->count = calloc(cap, sizeof(*t->count));
-	t->pos = malloc(cap * sizeof(*t->pos));
-	if (!t->key || !t->count || !t->pos)
-		return -1;
+	for (k = 0; k < nr; k++) {
+		size_t lo = r[k].start > AA_MERGE_WINDOW_REACH ?
+			    r[k].start - AA_MERGE_WINDOW_REACH : 0;
+		size_t hi = r[k].start + r[k].nold + AA_MERGE_WINDOW_REACH, i;
+
+		for (i = lo; i < hi && i < b->n; i++, n++)
+			if (t) {
+				uint64_t h = line_hash(b, i);
+
+				t->key[ltab_slot(t, h)] = h;
+			}
+	}
+	return n;
+}
+
+/* Counts the lines of l whose hash is in the table. */
+static void ltab_count(ltab *t, const lines *l, uint8_t *count, int keep_pos)
+{
+	size_t i;
+
 	for (i = 0; i < l->n; i++) {
 		uint64_t h = line_hash(l, i);
 		size_t s = ltab_slot(t, h);
 
-		if (!t->key[s]) {
-			t->key[s] = h;
+		if (!t->key[s])
+			continue;
+		if (keep_pos && !count[s])
 			t->pos[s] = i;
-		}
-		if (t->count[s] < 2)
-			t->count[s]++;
+		if (count[s] < 2)
+			count[s]++;
 	}
+}
+
+static int ltab_build(ltab *t, const lines *b, const lines *o,
+		      const aa_merge_region *r, size_t nr)
+{
+	size_t cap = 64, n = each_candidate(b, r, nr, NULL);
+
+	while (cap < n * 2)
+		cap *= 2;
+	t->mask = cap - 1;
+	t->key = calloc(cap, sizeof(*t->key));
+	t->in_base = calloc(cap, 1);
+	t->in_ours = calloc(cap, 1);
+	t->pos = calloc(cap, sizeof(*t->pos));
+	if (!t->key || !t->in_base || !t->in_ours || !t->pos)
+		return -1;
+	each_candidate(b, r, nr, t);
+	ltab_count(t, b, t->in_base, 0);
+	ltab_count(t, o, t->in_ours, 1);
 	return 0;
 }
 
 typedef struct wctx {
 	lines b, o, t;
-	ltab tb, to;
+	ltab tab;
 	aa_merge_region *r;
 	size_t nr;
 } wctx;
@@ -123,13 +163,13 @@ typedef struct wctx {
 static long anchor_in_ours(const wctx *w, size_t i)
 {
 	uint64_t h = line_hash(&w->b, i);
-	size_t sb = ltab_slot(&w->tb, h), so = ltab_slot(&w->to, h);
+	size_t s = ltab_slot(&w->tab, h);
 
-	if (w->tb.count[sb] != 1 || !w->to.key[so] || w->to.count[so] != 1)
+	if (!w->tab.key[s] || w->tab.in_base[s] != 1 || w->tab.in_ours[s] != 1)
 		return -1;
-	if (!same_line(&w->b, i, &w->o, w->to.pos[so]))
+	if (!same_line(&w->b, i, &w->o, w->tab.pos[s]))
 		return -1;
-	return (long)w->to.pos[so];
+	return (long)w->tab.pos[s];
 }
 
 /* Where base line x (outside every region) is in theirs. */
@@ -301,7 +341,7 @@ static int try_windows(const aa_snapshot *sn, const char *path,
 	size_t n = 0;
 	int r = -1;
 
-	if (ltab_build(&w->tb, &w->b) < 0 || ltab_build(&w->to, &w->o) < 0)
+	if (ltab_build(&w->tab, &w->b, &w->o, w->r, w->nr) < 0)
 		return -1;
 	win = calloc(w->nr, sizeof(*win));
 	if (win && !cut_windows(w, win, &n) && outside_equal(w, win, n))
@@ -338,8 +378,7 @@ int aa_merge_windowed(const aa_snapshot *sn, const char *path,
 	free(w.b.at);
 	free(w.o.at);
 	free(w.t.at);
-	ltab_free(&w.tb);
-	ltab_free(&w.to);
+	ltab_free(&w.tab);
 	free(w.r);
 	if (r == 0)
 		return 0;

@@ -13,16 +13,30 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "plan/history_pack.h"
+#include "plan/history_filter.h"
 #include "edit/edit.h"
 #include "util/util.h"
 
-/* At most this many objects, and this many bytes, stay made. */
-#define HP_CACHE_MAX   8
+/*
+ * Bytes of made objects and of delta instructions kept (least recently
+ * used out); a delta version itself is never made unless asked for.
+ */
 #define HP_CACHE_BYTES (32u * 1024 * 1024)
 /* A longer delta chain is left to libgit2 (git's default depth is 50). */
 #define HP_MAX_DEPTH   128
+/* A needle's places kept per object; past this only "many". */
+#define HP_OCC_CAP     64
+
+/*
+ * Room a buffer keeps past an object's size for inflate_to(): zlib
+ * decodes with its fast loop only while 258 bytes of output room are
+ * left, so a small object (a commit, a tree, a delta) inflated into
+ * exactly its size went the slow way for every byte.
+ */
+#define HP_INFLATE_SLACK 512
 
 enum { OBJ_BLOB = 3, OBJ_OFS_DELTA = 6, OBJ_REF_DELTA = 7 };
 
@@ -36,21 +50,42 @@ typedef struct hp_pack {
 	uint32_t n;               /* objects in the pack */
 } hp_pack;
 
-typedef struct hp_made {
+/*
+ * An object met: a whole one (its bytes made when needed), or a delta
+ * over `base` (its instructions; its bytes read through them).
+ */
+typedef struct hp_obj {
+	struct aa_hpack *hp;
 	size_t pack;
 	uint64_t off;
-	int type;
-	char *data;
+	int type;                 /* a delta's is its base's */
 	size_t len;
+	struct hp_obj *base;      /* a delta's base, else NULL */
+	char *data;               /* the bytes, when made */
+	unsigned char *delta;     /* a delta's inflated instructions, when loaded */
+	aa_delta_op *ops;
+	size_t nops;
+	size_t held;              /* bytes of data, delta and ops held */
+	aa_occ *occ;              /* per needle (hp->nneedles) ... */
+	unsigned char *known;     /* ... when known */
 	unsigned long used;       /* the tick of its last use (LRU) */
-} hp_made;
+} hp_obj;
 
 struct aa_hpack {
 	hp_pack *packs;
 	size_t npacks, cappacks;
-	hp_made made[HP_CACHE_MAX];
-	size_t nmade, made_bytes;
+	hp_obj **objs;
+	size_t nobjs, capobjs;
+	hp_obj **slot;            /* objs by pack and offset (open addressing) */
+	size_t nslots;
+	z_stream z;               /* reset for each object */
+	int z_ready;
+	size_t kept;              /* bytes of data and deltas held */
 	unsigned long tick;
+	aa_buf out;               /* the delta version last made for a caller */
+	const aa_version_filter *filter;
+	size_t nneedles;          /* "\r", then filter->lf, then filter->cr */
+	size_t last_failed;
 };
 
 static uint32_t be32(const unsigned char *p)
@@ -153,6 +188,31 @@ aa_hpack *aa_hpack_open(git_repository *repo)
 	return hp;
 }
 
+/* Drops what an object holds that can be made again. */
+static void obj_drop(aa_hpack *hp, hp_obj *o)
+{
+	hp->kept -= o->held;
+	o->held = 0;
+	free(o->data);
+	free(o->delta);
+	free(o->ops);
+	o->data = NULL;
+	o->delta = NULL;
+	o->ops = NULL;
+}
+
+static void obj_free(aa_hpack *hp, hp_obj *o)
+{
+	size_t i;
+
+	obj_drop(hp, o);
+	for (i = 0; o->occ && i < hp->nneedles; i++)
+		aa_occ_free(&o->occ[i]);
+	free(o->occ);
+	free(o->known);
+	free(o);
+}
+
 void aa_hpack_close(aa_hpack *hp)
 {
 	size_t i;
@@ -163,8 +223,13 @@ void aa_hpack_close(aa_hpack *hp)
 		unmap_file(&hp->packs[i].idx);
 		unmap_file(&hp->packs[i].pack);
 	}
-	for (i = 0; i < hp->nmade; i++)
-		free(hp->made[i].data);
+	for (i = 0; i < hp->nobjs; i++)
+		obj_free(hp, hp->objs[i]);
+	free(hp->objs);
+	free(hp->slot);
+	if (hp->z_ready)
+		inflateEnd(&hp->z);
+	aa_buf_free(&hp->out);
 	free(hp->packs);
 	free(hp);
 }
@@ -205,47 +270,6 @@ static int find_in_pack(const hp_pack *pk, const unsigned char *id, uint64_t *of
 	return 1;
 }
 
-/* An object made before, as the most recently used. */
-static hp_made *made_find(aa_hpack *hp, size_t pack, uint64_t off)
-{
-	size_t i;
-
-	for (i = 0; i < hp->nmade; i++)
-		if (hp->made[i].pack == pack && hp->made[i].off == off) {
-			hp->made[i].used = ++hp->tick;
-			return &hp->made[i];
-		}
-	return NULL;
-}
-
-/* Keeps an object made (data moves in), the least recently used ones out. */
-static hp_made *made_keep(aa_hpack *hp, size_t pack, uint64_t off, int type,
-			  char *data, size_t len)
-{
-	hp_made *m;
-
-	while (hp->nmade && (hp->nmade == HP_CACHE_MAX ||
-			     hp->made_bytes + len > HP_CACHE_BYTES)) {
-		size_t i, old = 0;
-
-		for (i = 1; i < hp->nmade; i++)
-			if (hp->made[i].used < hp->made[old].used)
-				old = i;
-		hp->made_bytes -= hp->made[old].len;
-		free(hp->made[old].data);
-		hp->made[old] = hp->made[--hp->nmade];
-	}
-	m = &hp->made[hp->nmade++];
-	m->pack = pack;
-	m->off = off;
-	m->type = type;
-	m->data = data;
-	m->len = len;
-	m->used = ++hp->tick;
-	hp->made_bytes += len;
-	return m;
-}
-
 /* An entry's header: type, size, and where its data (or base) starts. */
 typedef struct hp_entry {
 	int type;
@@ -272,23 +296,52 @@ static int entry_header(const hp_file *f, uint64_t off, hp_entry *e)
 		shift += 7;
 	}
 	e->at = i;
-	return e->size > UINT32_MAX - 2 ? -1 : 0;
+	return e->size > UINT32_MAX - 2 * HP_INFLATE_SLACK ? -1 : 0;
 }
 
-/* The zlib stream at e->at, inflated to exactly e->size bytes. */
-static char *inflate_at(const hp_file *f, const hp_entry *e)
+/*
+ * The zlib stream at e->at, inflated to exactly e->size bytes into buf
+ * (HP_INFLATE_SLACK bytes more of room: a longer stream shows there).
+ * One stream, reset for each object: a history walk inflates thousands
+ * of small commits and trees, and setting a stream up costs more than
+ * those.
+ */
+static int inflate_to(aa_hpack *hp, const hp_file *f, const hp_entry *e,
+		      unsigned char *buf)
 {
-	size_t avail = f->len - 20 - e->at;
-	unsigned char *out;
-	const char *why;
+	size_t avail;
+	int st;
 
 	if (e->at >= f->len - 20)
-		return NULL;
+		return -1;
+	avail = f->len - 20 - e->at;
 	if (avail > UINT32_MAX - 1)
 		avail = UINT32_MAX - 1;
-	if (aa_inflate_exact(f->p + e->at, avail, (size_t)e->size, &out, &why) < 0)
-		return NULL;
-	return (char *)out;
+	if (!hp->z_ready) {
+		memset(&hp->z, 0, sizeof(hp->z));
+		if (inflateInit(&hp->z) != Z_OK)
+			return -1;
+		hp->z_ready = 1;
+	} else if (inflateReset(&hp->z) != Z_OK) {
+		return -1;
+	}
+	hp->z.next_in = f->p + e->at;
+	hp->z.avail_in = (uInt)avail;
+	hp->z.next_out = buf;
+	hp->z.avail_out = (uInt)e->size + HP_INFLATE_SLACK;
+	st = inflate(&hp->z, Z_FINISH);
+	return st == Z_STREAM_END && hp->z.total_out == e->size ? 0 : -1;
+}
+
+static char *inflate_at(aa_hpack *hp, const hp_file *f, const hp_entry *e)
+{
+	unsigned char *buf = malloc((size_t)e->size + HP_INFLATE_SLACK);
+
+	if (buf && inflate_to(hp, f, e, buf) < 0) {
+		free(buf);
+		buf = NULL;
+	}
+	return (char *)buf;
 }
 
 /* A delta entry's base: its offset in the same pack or in another. */
@@ -332,94 +385,336 @@ static int delta_base(aa_hpack *hp, size_t pack, uint64_t off, hp_entry *e,
 	return -1;
 }
 
-/*
- * The size a delta states for its result (its second varint), so the
- * result is allocated once: growing it as it is made copied it again
- * and again. 0 when cut short (aa_delta_apply() then refuses it).
- */
-static size_t delta_result_size(const unsigned char *d, size_t len)
+
+/* Counts what an object now holds (data, delta) against the budget. */
+static void obj_hold(aa_hpack *hp, hp_obj *o, size_t bytes)
 {
-	size_t i = 0, k, v = 0;
-
-	for (k = 0; k < 2; k++) {
-		unsigned shift = 0;
-		unsigned char c;
-
-		v = 0;
-		do {
-			if (i >= len || shift > 56)
-				return 0;
-			c = d[i++];
-			v |= (size_t)(c & 0x7f) << shift;
-			shift += 7;
-		} while (c & 0x80);
-	}
-	return v;
+	o->held += bytes;
+	hp->kept += bytes;
 }
 
-/* The object at (pack, off), made and kept; NULL when it cannot be. */
-static hp_made *make(aa_hpack *hp, size_t pack, uint64_t off, unsigned depth)
+/*
+ * Keeps the budget, the least recently used first. Only between calls:
+ * while a version is read, the objects of its chain stay.
+ */
+static void trim(aa_hpack *hp)
+{
+	while (hp->kept > HP_CACHE_BYTES) {
+		hp_obj *old = NULL;
+		size_t i;
+
+		for (i = 0; i < hp->nobjs; i++)
+			if (hp->objs[i]->held && (!old || hp->objs[i]->used < old->used))
+				old = hp->objs[i];
+		if (!old)
+			return;
+		obj_drop(hp, old);
+	}
+}
+
+static size_t slot_of(const aa_hpack *hp, size_t pack, uint64_t off)
+{
+	uint64_t h = (off ^ ((uint64_t)pack << 48)) * 0x9e3779b97f4a7c15ull;
+	size_t s = (size_t)(h >> 20) & (hp->nslots - 1);
+
+	while (hp->slot[s] && (hp->slot[s]->pack != pack || hp->slot[s]->off != off))
+		s = (s + 1) & (hp->nslots - 1);
+	return s;
+}
+
+static hp_obj *obj_find(aa_hpack *hp, size_t pack, uint64_t off)
+{
+	return hp->nslots ? hp->slot[slot_of(hp, pack, off)] : NULL;
+}
+
+/* Adds o to objs and to the slots (kept at most half full). */
+static int obj_add(aa_hpack *hp, hp_obj *o)
+{
+	size_t i;
+
+	if (AA_GROW(hp->objs, hp->nobjs, hp->capobjs) < 0)
+		return -1;
+	if ((hp->nobjs + 1) * 2 > hp->nslots) {
+		size_t n = hp->nslots ? hp->nslots * 2 : 256;
+		hp_obj **v = calloc(n, sizeof(*v));
+
+		if (!v)
+			return -1;
+		free(hp->slot);
+		hp->slot = v;
+		hp->nslots = n;
+		for (i = 0; i < hp->nobjs; i++)
+			hp->slot[slot_of(hp, hp->objs[i]->pack, hp->objs[i]->off)] = hp->objs[i];
+	}
+	hp->objs[hp->nobjs++] = o;
+	hp->slot[slot_of(hp, o->pack, o->off)] = o;
+	return 0;
+}
+
+/*
+ * A delta's instructions, loaded (again, after the budget dropped
+ * them): the entry inflated and read against its base's size.
+ */
+static int obj_ops(hp_obj *o)
+{
+	aa_hpack *hp = o->hp;
+	const hp_file *f = &hp->packs[o->pack].pack;
+	size_t bpack, n, len;
+	uint64_t boff;
+	hp_entry e;
+
+	if (o->ops)
+		return 0;
+	if (entry_header(f, o->off, &e) < 0 ||
+	    delta_base(hp, o->pack, o->off, &e, &bpack, &boff) < 0 ||
+	    !(o->delta = (unsigned char *)inflate_at(hp, f, &e)))
+		return -1;
+	if (aa_delta_ops_parse(o->delta, (size_t)e.size, o->base->len, &o->ops, &n,
+			       &len) < 0 || len > AA_MAX_TEXT_SIZE * 4u) {
+		free(o->delta);
+		o->delta = NULL;
+		return -1;
+	}
+	o->nops = n;
+	o->len = len;
+	obj_hold(hp, o, (size_t)e.size + n * sizeof(*o->ops));
+	return 0;
+}
+
+/* A whole object's bytes, made. */
+static int obj_data(hp_obj *o)
+{
+	hp_entry e;
+
+	if (o->data)
+		return 0;
+	if (entry_header(&o->hp->packs[o->pack].pack, o->off, &e) < 0 ||
+	    !(o->data = inflate_at(o->hp, &o->hp->packs[o->pack].pack, &e)))
+		return -1;
+	obj_hold(o->hp, o, o->len);
+	return 0;
+}
+
+/* The object at (pack, off), met before or now; NULL when it cannot be. */
+static hp_obj *obj_get(aa_hpack *hp, size_t pack, uint64_t off, unsigned depth)
 {
 	const hp_file *f = &hp->packs[pack].pack;
-	hp_made *m = made_find(hp, pack, off), *base;
-	aa_buf out = AA_BUF_INIT;
-	const char *why;
-	hp_entry e;
+	hp_obj *o = obj_find(hp, pack, off), *base = NULL;
 	size_t bpack;
 	uint64_t boff;
-	char *delta;
-	int type, r;
+	hp_entry e;
 
-	if (m)
-		return m;
+	if (o) {
+		o->used = ++hp->tick;
+		return o;
+	}
 	if (depth > HP_MAX_DEPTH || entry_header(f, off, &e) < 0 || e.type == 0 || e.type == 5)
 		return NULL;
-	if (e.type < OBJ_OFS_DELTA) {
-		char *data = inflate_at(f, &e);
-
-		return data ? made_keep(hp, pack, off, e.type, data, (size_t)e.size) : NULL;
-	}
-	if (delta_base(hp, pack, off, &e, &bpack, &boff) < 0 ||
-	    !(base = make(hp, bpack, boff, depth + 1)) || !(delta = inflate_at(f, &e)))
+	if (e.type >= OBJ_OFS_DELTA &&
+	    (delta_base(hp, pack, off, &e, &bpack, &boff) < 0 ||
+	     !(base = obj_get(hp, bpack, boff, depth + 1))))
 		return NULL;
-	type = base->type;
-	if (aa_buf_grow(&out, delta_result_size((const unsigned char *)delta,
-						(size_t)e.size) + 1) < 0) {
-		free(delta);
+	if (!(o = calloc(1, sizeof(*o))))
 		return NULL;
-	}
-	r = aa_delta_apply((const unsigned char *)base->data, base->len,
-			   (const unsigned char *)delta, (size_t)e.size,
-			   AA_MAX_TEXT_SIZE * 4u, &out, &why);
-	free(delta);
-	if (r < 0 || !out.ptr) {
-		aa_buf_free(&out);
+	o->hp = hp;
+	o->pack = pack;
+	o->off = off;
+	o->base = base;
+	o->type = base ? base->type : e.type;
+	o->len = (size_t)e.size;
+	o->used = ++hp->tick;
+	if ((base && obj_ops(o) < 0) || obj_add(hp, o) < 0) {
+		obj_drop(hp, o);
+		free(o);
 		return NULL;
 	}
-	{
-		size_t len = out.len;
-
-		return made_keep(hp, pack, off, type, aa_buf_detach(&out), len);
-	}
+	return o;
 }
 
-int aa_hpack_read(aa_hpack *hp, const git_oid *id, const char **data,
-		  size_t *len)
+/* aa_range_fn over an object: its bytes [a, b) appended to out. */
+static int obj_read(void *ctx, uint64_t a, uint64_t b, aa_buf *out)
+{
+	hp_obj *o = ctx;
+
+	o->used = ++o->hp->tick;
+	if (a > b || b > o->len)
+		return -1;
+	if (!o->base && obj_data(o) < 0)
+		return -1;
+	if (o->data)
+		return aa_buf_put(out, o->data + a, (size_t)(b - a));
+	if (obj_ops(o) < 0)
+		return -1;
+	return aa_delta_read(o->ops, o->nops, a, b, obj_read, o->base, out);
+}
+
+/* A delta object's bytes, made and kept (its base's places were "many"). */
+static int obj_make(hp_obj *o)
+{
+	aa_buf b = AA_BUF_INIT;
+
+	if (o->data || !o->base)
+		return obj_data(o);
+	if (aa_buf_grow(&b, o->len + 1) < 0 || obj_read(o, 0, o->len, &b) < 0) {
+		aa_buf_free(&b);
+		return -1;
+	}
+	o->data = aa_buf_detach(&b);
+	obj_hold(o->hp, o, o->len);
+	return 0;
+}
+
+static aa_needle needle(const aa_hpack *hp, size_t i)
+{
+	static const aa_needle cr = { "\r", 1 };
+	size_t n = hp->filter->n;
+
+	return !i ? cr : i <= n ? hp->filter->lf[i - 1] : hp->filter->cr[i - n - 1];
+}
+
+/*
+ * Where needle i occurs in object o: from its bytes when whole (or when
+ * its base's places were too many to carry), else carried through its
+ * delta from its base's. NULL on error.
+ */
+static const aa_occ *obj_occ(hp_obj *o, size_t i)
+{
+	aa_hpack *hp = o->hp;
+	aa_needle nd = needle(hp, i);
+	const aa_occ *b = NULL;
+
+	if ((!o->occ && !(o->occ = calloc(hp->nneedles, sizeof(*o->occ)))) ||
+	    (!o->known && !(o->known = calloc(hp->nneedles, 1))))
+		return NULL;
+	if (o->known[i])
+		return &o->occ[i];
+	if (o->base && !o->data && !(b = obj_occ(o->base, i)))
+		return NULL;
+	o->used = ++hp->tick;
+	if (b && !b->many) {
+		if (obj_ops(o) < 0 ||
+		    aa_occ_through_delta(b, o->ops, o->nops, o->len, nd.s, nd.len,
+					 obj_read, o->base, HP_OCC_CAP, &o->occ[i]) < 0)
+			return NULL;
+	} else if (obj_make(o) < 0 ||
+		   aa_occ_scan(o->data, o->len, nd.s, nd.len, HP_OCC_CAP, &o->occ[i]) < 0) {
+		return NULL;
+	}
+	o->known[i] = 1;
+	return &o->occ[i];
+}
+
+/* The filter's rule (aa_filter_holds) on an object's places: 1, 0, -1. */
+static int obj_holds(hp_obj *o)
+{
+	aa_hpack *hp = o->hp;
+	const aa_occ *cr = obj_occ(o, 0), *oc;
+	size_t n = hp->filter->n, first, j;
+
+	if (!cr)
+		return -1;
+	first = cr->many || cr->n ? n + 1 : 1;
+	for (j = 0; j < n; j++) {
+		size_t i = (hp->last_failed + j) % n;
+
+		if (!needle(hp, first + i).len)
+			continue;
+		if (!(oc = obj_occ(o, first + i)))
+			return -1;
+		if (!oc->many && !oc->n) {
+			hp->last_failed = i;
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* The object `id` as an object of this reader, or NULL. */
+static hp_obj *find_obj(aa_hpack *hp, const git_oid *id)
 {
 	size_t i;
 
 	for (i = 0; hp && i < hp->npacks; i++) {
 		uint64_t off;
-		hp_made *m;
 
-		if (find_in_pack(&hp->packs[i], id->id, &off))
-			continue;
-		m = make(hp, i, off, 0);
-		if (!m || m->type != OBJ_BLOB)
-			return 1;
-		*data = m->data;
-		*len = m->len;
+		if (!find_in_pack(&hp->packs[i], id->id, &off))
+			return obj_get(hp, i, off, 0);
+	}
+	return NULL;
+}
+
+int aa_hpack_holds(aa_hpack *hp, const git_oid *id, const aa_version_filter *f)
+{
+	hp_obj *o;
+
+	if (!hp || !f || (hp->filter && hp->filter != f))
+		return -1;
+	if (!hp->filter) {
+		hp->filter = f;
+		hp->nneedles = 2 * f->n + 1;
+	}
+	trim(hp);
+	o = find_obj(hp, id);
+	return o && o->type == OBJ_BLOB ? obj_holds(o) : -1;
+}
+
+/*
+ * An object's bytes: kept ones as they are; a whole blob made and kept
+ * (the base of the versions after it); anything else made into the one
+ * buffer of the reader, grown once, not allocated anew each time.
+ */
+static int obj_bytes(aa_hpack *hp, hp_obj *o, const char **data, size_t *len)
+{
+	hp_entry e;
+
+	if (!o->data && !o->base && o->type == OBJ_BLOB && obj_data(o) < 0)
+		return 1;
+	if (o->data) {
+		*data = o->data;
+		*len = o->len;
 		return 0;
 	}
-	return 1;
+	aa_buf_clear(&hp->out);
+	if (aa_buf_grow(&hp->out, o->len + HP_INFLATE_SLACK) < 0)
+		return 1;
+	if (o->base) {
+		if (obj_read(o, 0, o->len, &hp->out) < 0)
+			return 1;
+	} else if (entry_header(&hp->packs[o->pack].pack, o->off, &e) < 0 ||
+		   inflate_to(hp, &hp->packs[o->pack].pack, &e,
+			      (unsigned char *)hp->out.ptr) < 0) {
+		return 1;
+	} else {
+		hp->out.len = o->len;
+		hp->out.ptr[o->len] = '\0';
+	}
+	*data = hp->out.ptr;
+	*len = hp->out.len;
+	return 0;
+}
+
+int aa_hpack_read(aa_hpack *hp, const git_oid *id, const char **data,
+		  size_t *len)
+{
+	hp_obj *o;
+
+	if (!hp)
+		return 1;
+	trim(hp);
+	o = find_obj(hp, id);
+	return o && o->type == OBJ_BLOB ? obj_bytes(hp, o, data, len) : 1;
+}
+
+int aa_hpack_object(aa_hpack *hp, const git_oid *id, int *type,
+		    const char **data, size_t *len)
+{
+	hp_obj *o;
+
+	if (!hp)
+		return 1;
+	trim(hp);
+	if (!(o = find_obj(hp, id)))
+		return 1;
+	*type = o->type;
+	return obj_bytes(hp, o, data, len);
 }

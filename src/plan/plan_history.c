@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/history_filter.h"
 #include "plan/planner.h"
 #include "util/util.h"
 
@@ -92,6 +93,9 @@ typedef struct hsearch {
 	aa_buf result;           /* the merge, or its conflict */
 	aa_edit_ctx cx;          /* the landings on that version */
 	aa_buf *blocks;          /* each hunk's old lines, for the filter */
+	aa_needle *needles;      /* the filter's: the blocks, then their longest lines */
+	aa_version_filter filter;
+	int held;                /* the history showed the version holds the needles */
 	size_t last_failed;      /* the hunk the filter stopped at last */
 	aa_buf *siblings;        /* the old lines of the answer's other */
 	size_t nsiblings, capsiblings; /* hunks for this file (build_siblings) */
@@ -112,6 +116,48 @@ static size_t firm_lines(const aa_hunk *h)
 }
 
 static int hunk_side(const aa_hunk *h, int new_side, aa_buf *b);
+/* The longest line of a block (a needle for files with CRs). */
+static void longest_line(const aa_buf *b, const char **s, size_t *len)
+{
+	const char *p = b->ptr, *end = b->ptr + b->len;
+
+	*s = p;
+	*len = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = (size_t)((nl ? nl : end) - p);
+
+		if (l > *len) {
+			*s = p;
+			*len = l;
+		}
+		p = nl ? nl + 1 : end;
+	}
+}
+
+/*
+ * The filter (history_filter.h): in a version without CRs each hunk's
+ * old lines joined by LF, in one with CRs each hunk's longest old line.
+ */
+static int build_filter(hsearch *hs)
+{
+	size_t n = hs->op->nhunks, i;
+
+	hs->needles = calloc(n ? 2 * n : 1, sizeof(*hs->needles));
+	if (!hs->needles)
+		return -1;
+	for (i = 0; i < n; i++) {
+		hs->needles[i].s = hs->blocks[i].ptr;
+		hs->needles[i].len = hs->blocks[i].len;
+		longest_line(&hs->blocks[i], &hs->needles[n + i].s, &hs->needles[n + i].len);
+	}
+	hs->filter.lf = hs->needles;
+	hs->filter.cr = hs->needles + n;
+	hs->filter.n = n;
+	hs->filter.hint_only = hs->index_line_only;
+	hs->filter.held = &hs->held;
+	return 0;
+}
 
 /* Each hunk's old side as one block of LF-joined lines (the filter's needles). */
 static int build_blocks(hsearch *hs)
@@ -125,7 +171,7 @@ static int build_blocks(hsearch *hs)
 	for (i = 0; i < op->nhunks; i++)
 		if (hunk_side(&op->hunks[i], 0, &hs->blocks[i]) < 0)
 			return -1;
-	return 0;
+	return build_filter(hs);
 }
 
 static void free_blocks(hsearch *hs)
@@ -135,6 +181,7 @@ static void free_blocks(hsearch *hs)
 	for (i = 0; hs->blocks && i < hs->op->nhunks; i++)
 		aa_buf_free(&hs->blocks[i]);
 	free(hs->blocks);
+	free(hs->needles);
 	for (i = 0; i < hs->nsiblings; i++)
 		aa_buf_free(&hs->siblings[i]);
 	free(hs->siblings);
@@ -253,49 +300,23 @@ static int has_evidence(const hsearch *hs)
 	return 0;
 }
 
-/* The longest line of a block (a needle for files with CRs). */
-static void longest_line(const aa_buf *b, const char **s, size_t *len)
-{
-	const char *p = b->ptr, *end = b->ptr + b->len;
-
-	*s = p;
-	*len = 0;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t l = (size_t)((nl ? nl : end) - p);
-
-		if (l > *len) {
-			*s = p;
-			*len = l;
-		}
-		p = nl ? nl + 1 : end;
-	}
-}
-
 /*
  * A cheap necessary condition before decoding a version: each hunk's
  * old lines are in its bytes, one after the other (in a file without
  * CRs; else each hunk's longest line). The hunk that failed last is
- * tried first: versions next to each other fail alike.
+ * tried first: versions next to each other fail alike. The history
+ * reader passes over most versions that fail it without making them
+ * (the same rule, history_filter.h); this is the test of the rest.
  */
 static int old_lines_present(hsearch *hs, const char *data, size_t len)
 {
-	int has_cr = memchr(data, '\r', len) != NULL;
-	size_t n = hs->op->nhunks, j;
+	int has_cr;
+	size_t j;
 
-	for (j = 0; j < n; j++) {
-		size_t i = (hs->last_failed + j) % n;
-		const aa_buf *b = &hs->blocks[i];
-		const char *s = b->ptr;
-		size_t l = b->len;
-
-		if (has_cr)
-			longest_line(b, &s, &l);
-		if (l && !memmem(data, len, s, l)) {
-			hs->last_failed = i;
-			return 0;
-		}
-	}
+	if (!hs->held && !aa_filter_holds(&hs->filter, data, len, &hs->last_failed))
+		return 0;
+	/* the answer's other edits of the file: build_siblings() */
+	has_cr = hs->nsiblings && memchr(data, '\r', len) != NULL;
 	for (j = 0; j < hs->nsiblings; j++) {
 		const char *s = hs->siblings[j].ptr;
 		size_t l = hs->siblings[j].len;
@@ -412,18 +433,30 @@ static int try_version(const char *label, const char *data, size_t len,
 		aa_buf_free(&theirs);
 		return 0;
 	}
+	/*
+	 * Found: the merge waits until the search is over, when the history
+	 * reader has let go of the delta bases it kept (the peak memory).
+	 */
 	hs->found = 1;
 	hs->label = aa_strdup(label);
-	hs->merge = merge_from_version(hs, label, data, len, &theirs);
-	if (hs->merge == 1 && hs->keep_sides) {
-		/* a conflict to write: the sides outlive this call */
-		if (aa_buf_put(&hs->version, data, len) < 0)
-			hs->merge = -1;
-		hs->theirs = theirs;
-		memset(&theirs, 0, sizeof(theirs));
-	}
-	aa_buf_free(&theirs);
+	if (!hs->label || aa_buf_put(&hs->version, data, len) < 0)
+		hs->merge = -1;
+	hs->theirs = theirs;
 	return 1;
+}
+
+/* The merge from the version found (search_versions, after the search). */
+static void merge_found(hsearch *hs)
+{
+	if (!hs->found || hs->merge < 0)
+		return;
+	hs->merge = merge_from_version(hs, hs->label,
+				       hs->version.ptr ? hs->version.ptr : "",
+				       hs->version.len, &hs->theirs);
+	if (hs->merge == 1 && hs->keep_sides)
+		return; /* a conflict to write: the sides are kept */
+	aa_buf_free(&hs->version);
+	aa_buf_free(&hs->theirs);
 }
 
 /* A clean merge: the result lands, every hunk counted as merged. */
@@ -593,12 +626,14 @@ static int search_versions(planner *p, const aa_op *op, aa_plan_node *n,
 	if (!has_evidence(hs))
 		return 0;
 	if (sn->history(sn->ctx, n->path, op->base_blob[0] ? op->base_blob : NULL,
-			n->has_oid ? &n->oid : NULL, try_version, hs, bound) < 0) {
+			n->has_oid ? &n->oid : NULL, &hs->filter, try_version, hs,
+			bound) < 0) {
 		if (!hs->index_line_only) /* the full search says it */
 			aa_warn(p->d, op->pos, n->path,
 				"cannot search the file's history; trying the current content only");
 		return 0;
 	}
+	merge_found(hs);
 	return 1;
 }
 

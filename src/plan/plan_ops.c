@@ -225,7 +225,8 @@ int existed_before(planner *p, const aa_plan_node *n)
 		return 1;
 	if (!sn->history)
 		return 0;
-	if (sn->history(sn->ctx, n->path, NULL, NULL, any_version, &found, &bound) < 0)
+	if (sn->history(sn->ctx, n->path, NULL, NULL, NULL, any_version, &found,
+			&bound) < 0)
 		found = 0;
 	free(bound);
 	return found;

@@ -35,6 +35,30 @@ typedef int (*aa_each_fn)(const char *path, uint32_t mode,
 typedef int (*aa_version_fn)(const char *label, const char *data,
 			     size_t len, void *payload);
 
+/* A byte string a version must hold (a hunk's old lines). */
+typedef struct aa_needle {
+	const char *s;
+	size_t len;
+} aa_needle;
+
+/*
+ * What aa_snapshot.history may skip without offering it: a version
+ * whose bytes lack a needle, by the rule of aa_filter_holds()
+ * (plan/history_filter.h): in a version with a CR, every non-empty
+ * cr[i]; in one without, every non-empty lf[i]. A version skipped
+ * counts as offered (the bound on versions). hint_only: offer the
+ * hint's blob alone, no history walk. *held (when held is not NULL)
+ * is set before each call of fn: 1 when the history showed that the
+ * version holds every needle (fn need not test it again), else 0.
+ */
+typedef struct aa_version_filter {
+	const aa_needle *lf;
+	const aa_needle *cr;
+	size_t n;
+	int hint_only;
+	int *held;
+} aa_version_filter;
+
 /*
  * Read access to the base (a tree or the index). Functions return 0 on
  * success, 1 for "not found" (lookup), -1 on error (with a message in
@@ -91,14 +115,15 @@ typedef struct aa_snapshot {
 	 * abbreviated, from a diff's "index" line; NULL when none) when it
 	 * exists, then the path's history from the base commit backwards.
 	 * `current` (NULL if unknown) is the current content's object id:
-	 * never offered. Returns 0 (done, or fn stopped it) or -1 on error.
+	 * never offered. `filter` (NULL: none) names versions fn need not
+	 * see. Returns 0 (done, or fn stopped it) or -1 on error.
 	 * When a bound
 	 * (commits, versions, time) ended the search early, *bound receives
 	 * an allocated text saying which.
 	 */
 	int (*history)(void *ctx, const char *path, const char *hint,
-		       const aa_oid *current, aa_version_fn fn, void *payload,
-		       char **bound);
+		       const aa_oid *current, const aa_version_filter *filter,
+		       aa_version_fn fn, void *payload, char **bound);
 	/*
 	 * Optional: the 3-way merge of three contents of `path` (ancestor
 	 * `base`, named `base_label`). 0: clean, *out holds the result;

@@ -67,13 +67,14 @@ static int fake_each_under(void *ctx, const char *dir, aa_each_fn fn, void *p)
 }
 
 static int fake_history(void *ctx, const char *path, const char *hint,
-			const aa_oid *current, aa_version_fn fn, void *payload,
-			char **bound)
+			const aa_oid *current, const aa_version_filter *filter,
+			aa_version_fn fn, void *payload, char **bound)
 {
 	size_t i;
 
 	(void)ctx;
 	(void)current;
+	(void)filter;
 	assert_string_equal(path, "f.txt");
 	fk.history_calls++;
 	snprintf(fk.hint, sizeof(fk.hint), "%s", hint ? hint : "(none)");
