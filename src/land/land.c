@@ -32,6 +32,7 @@
 #include "land/filters.h"
 #include "land/index_read.h"
 #include "land/index_write.h"
+#include "land/attrs.h"
 #include "land/promisor.h"
 #include "land/sparse.h"
 #include "land/support.h"
@@ -247,6 +248,7 @@ void aa_base_close(aa_base *b)
 	git_signature_free(b->committer);
 	git_index_free(b->index);
 	git_index_free(b->attr_index);
+	aa_attrs_free(b->attrs);
 	aa_ixread_close(b->ixr);
 	aa_guard_close(b->guard);
 	git_tree_free(b->base_tree);
@@ -1961,12 +1963,26 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 	return r;
 }
 
+/*
+ * The kept attribute answers hold until the landing writes a
+ * .gitattributes: from then on each is asked again (land/attrs.h).
+ */
+static void attrs_before_writing(aa_session *s, const aa_plan *plan)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nchanges; i++)
+		if (aa_attrs_is_file(plan->changes[i].path))
+			aa_attrs_direct(s);
+}
+
 int aa_land(aa_session *s, const aa_plan *plan, aa_diags *d)
 {
 	int r;
 
 	if (!plan->nchanges || s->opts->mode == AA_LAND_CHECK)
 		return 0;
+	attrs_before_writing(s, plan);
 	if (s->opts->mode == AA_LAND_BRANCH)
 		return land_branch(s, plan, d);
 	r = land_index(s, plan, d);

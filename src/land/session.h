@@ -38,6 +38,8 @@ typedef struct aa_base {
 	struct aa_refjournal *refs; /* --branch: the run's ref journal */
 	git_signature *author;    /* --branch: made once, for every lander */
 	git_signature *committer;
+	struct aa_attrs *attrs;   /* attribute answers kept (land/attrs.h) */
+	int drivers;              /* filter drivers configured: 2, none 1, 0 not known yet */
 } aa_base;
 
 /*
@@ -66,9 +68,9 @@ typedef struct aa_session {
 	unsigned char *sparse;
 	size_t nsparse;           /* the plan's changes when recorded */
 	char *why;                /* the snapshot's last failure, ours (or NULL) */
-	int drivers;              /* filter drivers configured: 2, none 1, 0 not known yet */
 	git_oid *smudged;         /* pairs: a smudged id, its real blob (filters.h) */
 	size_t nsmudged, capsmudged;
+	int attrs_direct;         /* answers from libgit2, none kept (land/attrs.h) */
 } aa_session;
 
 #endif
