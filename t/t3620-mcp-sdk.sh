@@ -498,4 +498,18 @@ test_expect_success SDK 'roots changed during the session: asked again, then ref
 	git -C r-roots-change diff --cached --exit-code
 '
 
+test_expect_success SDK 'check between calls: the index as the user left it (kept open, read again)' '
+	fresh r-index &&
+	printf -- "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n" >two.diff &&
+	mcp r-index "[{\"op\":\"call\",\"tool\":\"check\",\"args\":{\"answer@\":\"../two.diff\"}},
+		{\"op\":\"sh\",\"cmd\":\"git rm -q --cached a.txt\"},
+		{\"op\":\"call\",\"tool\":\"check\",\"args\":{\"answer@\":\"../two.diff\"}},
+		{\"op\":\"sh\",\"cmd\":\"git add a.txt\"},
+		{\"op\":\"call\",\"tool\":\"check\",\"args\":{\"answer@\":\"../two.diff\"}}]" >out &&
+	test "$(call 1 out .isError)" = false &&
+	test "$(call 2 out .isError)" = true &&
+	test "$(call 3 out .isError)" = false &&
+	git -C r-index diff --cached --exit-code
+'
+
 test_done

@@ -46,6 +46,13 @@ typedef struct aa_land_opts {
 	 */
 	int no_external_commands;
 	/*
+	 * 1: the repository's index (git_repository_index) is loaded and as
+	 * its file is now -- a server that keeps it open and reads it again
+	 * before each call: --check looks paths up in it instead of reading
+	 * the index file again. 0 (the command line): the file is read.
+	 */
+	int index_current;
+	/*
 	 * Set by the pipeline, not by a caller (aa_apply overwrites them):
 	 * --branch's trailer lines ("AI-Answer: a.md\n...") that end the
 	 * commit message after a blank line, and the answer text stored as

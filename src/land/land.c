@@ -122,6 +122,23 @@ static int open_index_reader(aa_base *b, aa_diags *d)
 	return 0;
 }
 
+/*
+ * --check when the caller keeps the repository's index loaded and
+ * current (aa_land_opts.index_current: the MCP server): looked up in
+ * place, never read again (the reader still walks the whole file once).
+ */
+static int borrow_current_index(aa_base *b, aa_diags *d)
+{
+	const char *env = getenv("GIT_INDEX_FILE");
+
+	if ((env && *env) || git_repository_index(&b->index, b->repo) < 0) {
+		git_error_clear();
+		b->index = NULL;
+		return open_index_reader(b, d);
+	}
+	return 0;
+}
+
 static int open_index_base(aa_base *b, aa_diags *d)
 {
 	int r;
@@ -129,7 +146,9 @@ static int open_index_base(aa_base *b, aa_diags *d)
 	if (git_repository_is_bare(b->repo) && b->opts->mode == AA_LAND_INDEX)
 		return aa_fatal(d, AA_NOPOS, NULL,
 				"this is a bare repository: use --cached or --branch");
-	if (b->opts->mode == AA_LAND_CHECK)
+	if (b->opts->mode == AA_LAND_CHECK && b->opts->index_current)
+		r = borrow_current_index(b, d);
+	else if (b->opts->mode == AA_LAND_CHECK)
 		r = open_index_reader(b, d);
 	else
 		r = open_locked_index(b, d);

@@ -670,7 +670,7 @@ int aa_apply_plan_one(git_repository *repo, aa_base *base,
 
 	/* an answer's absolute paths are taken relative to the work tree */
 	popts.worktree = git_repository_workdir(repo);
-	if (popts.worktree && realpath(popts.worktree, real_wd))
+	if (popts.worktree && real_worktree(popts.worktree, real_wd))
 		popts.worktree_real = real_wd;
 	/* a stale answer's conflict points at --3way where it can land */
 	popts.threeway_possible = o->land.mode == AA_LAND_BRANCH ? 0 :
