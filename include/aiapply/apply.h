@@ -53,6 +53,12 @@ typedef struct aa_land_opts {
 	 */
 	int index_current;
 	/*
+	 * With index_current: 1 when that index holds conflict entries (the
+	 * caller asks once per version of the index, not once per call:
+	 * the question walks every entry).
+	 */
+	int index_conflicts;
+	/*
 	 * Set by the pipeline, not by a caller (aa_apply overwrites them):
 	 * --branch's trailer lines ("AI-Answer: a.md\n...") that end the
 	 * commit message after a blank line, and the answer text stored as

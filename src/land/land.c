@@ -154,7 +154,9 @@ static int open_index_base(aa_base *b, aa_diags *d)
 		r = open_locked_index(b, d);
 	if (r < 0)
 		return r;
-	if (b->ixr ? aa_ixread_has_conflicts(b->ixr) : git_index_has_conflicts(b->index))
+	if (b->ixr ? aa_ixread_has_conflicts(b->ixr) :
+	    b->opts->mode == AA_LAND_CHECK && b->opts->index_current ?
+	    b->opts->index_conflicts : git_index_has_conflicts(b->index))
 		return aa_fatal(d, AA_NOPOS, NULL,
 				"the index has unresolved conflicts; resolve them first");
 	return 0;
