@@ -376,19 +376,29 @@ static int question_key(aa_buf *key, const git_attr_options *ao,
 	return aa_buf_printf(key, "\n%s", path);
 }
 
-/* Keeps values[] under e (the strings copied). */
+/*
+ * Keeps values[] under e (the strings copied); all or nothing: e stays
+ * without values (asked again next time) when memory runs out.
+ */
 static int keep(slot *e, size_t n, const char **values)
 {
+	const char **v = calloc(n ? n : 1, sizeof(*v));
 	size_t i;
 
-	if (!(e->vals = calloc(n ? n : 1, sizeof(*e->vals))))
-		return -1;
-	e->n = n;
-	for (i = 0; i < n; i++) {
-		e->vals[i] = is_string(values[i]) ? aa_strdup(values[i]) : values[i];
-		if (is_string(values[i]) && !e->vals[i])
-			return -1;
+	for (i = 0; v && i < n; i++) {
+		v[i] = is_string(values[i]) ? aa_strdup(values[i]) : values[i];
+		if (is_string(values[i]) && !v[i]) {
+			while (i--)
+				if (is_string(v[i]))
+					free((char *)v[i]);
+			free(v);
+			v = NULL;
+		}
 	}
+	if (!v)
+		return -1;
+	e->vals = v;
+	e->n = n;
 	return 0;
 }
 
@@ -416,16 +426,18 @@ int aa_attrs_get(aa_session *s, const git_attr_options *ao, const char *path,
 	}
 	h = hash_of(key.ptr, key.len);
 	e = find(&a->answers, key.ptr, key.len, h);
-	if (!e) {
+	if (!e || !e->vals) {
 		if (aa_index_attrs_for(s, path) < 0)
 			r = -1;
 		else if (none_apply(s, a, ao, path))
 			memset(values, 0, n * sizeof(*values));
 		else
 			r = ask(s, ao, path, n, names, values);
-		if (r == 0 && (!(e = add(&a->answers, key.ptr, key.len, h)) ||
+		if (r == 0 && ((!e && !(e = add(&a->answers, key.ptr, key.len, h))) ||
 			       keep(e, n, values) < 0))
 			e = NULL; /* out of memory: the answer stands, not kept */
+		else if (r < 0)
+			e = NULL;
 	}
 	aa_buf_free(&key);
 	for (i = 0; e && i < n; i++)
