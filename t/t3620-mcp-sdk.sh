@@ -498,4 +498,40 @@ test_expect_success SDK 'roots changed during the session: asked again, then ref
 	git -C r-roots-change diff --cached --exit-code
 '
 
+test_expect_success SDK 'check between calls: the index as the user left it (kept open, read again)' '
+	fresh r-index &&
+	printf -- "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n" >two.diff &&
+	mcp r-index "[{\"op\":\"call\",\"tool\":\"check\",\"args\":{\"answer@\":\"../two.diff\"}},
+		{\"op\":\"sh\",\"cmd\":\"git rm -q --cached a.txt\"},
+		{\"op\":\"call\",\"tool\":\"check\",\"args\":{\"answer@\":\"../two.diff\"}},
+		{\"op\":\"sh\",\"cmd\":\"git add a.txt\"},
+		{\"op\":\"call\",\"tool\":\"check\",\"args\":{\"answer@\":\"../two.diff\"}}]" >out &&
+	test "$(call 1 out .isError)" = false &&
+	test "$(call 2 out .isError)" = true &&
+	test "$(call 3 out .isError)" = false &&
+	git -C r-index diff --cached --exit-code
+'
+
+test_expect_success SDK 'check between calls: conflicts the user left in the index refuse, resolved they do not' '
+	fresh r-conflict &&
+	cat >conflict.sh <<-\EOF &&
+	h=$(git rev-parse :a.txt) &&
+	printf "0 %s\ta.txt\n100644 %s 1\ta.txt\n100644 %s 2\ta.txt\n100644 %s 3\ta.txt\n" \
+		0000000000000000000000000000000000000000 $h $h $h |
+	git update-index --index-info
+	EOF
+	mcp r-conflict "[{\"op\":\"call\",\"tool\":\"check\",\"args\":{\"answer@\":\"../two.diff\"}},
+		{\"op\":\"sh\",\"cmd\":\"sh ../conflict.sh\"},
+		{\"op\":\"call\",\"tool\":\"check\",\"args\":{\"answer@\":\"../two.diff\"}},
+		{\"op\":\"call\",\"tool\":\"check\",\"args\":{\"answer@\":\"../two.diff\"}},
+		{\"op\":\"sh\",\"cmd\":\"git add a.txt\"},
+		{\"op\":\"call\",\"tool\":\"check\",\"args\":{\"answer@\":\"../two.diff\"}}]" >out &&
+	test "$(call 1 out .isError)" = false &&
+	test "$(call 2 out .isError)" = true &&
+	call 2 out .structuredContent >text &&
+	test_grep "unresolved conflicts" text &&
+	test "$(call 3 out .isError)" = true &&
+	test "$(call 4 out .isError)" = false
+'
+
 test_done

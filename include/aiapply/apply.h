@@ -46,6 +46,19 @@ typedef struct aa_land_opts {
 	 */
 	int no_external_commands;
 	/*
+	 * 1: the repository's index (git_repository_index) is loaded and as
+	 * its file is now -- a server that keeps it open and reads it again
+	 * before each call: --check looks paths up in it instead of reading
+	 * the index file again. 0 (the command line): the file is read.
+	 */
+	int index_current;
+	/*
+	 * With index_current: 1 when that index holds conflict entries (the
+	 * caller asks once per version of the index, not once per call:
+	 * the question walks every entry).
+	 */
+	int index_conflicts;
+	/*
 	 * Set by the pipeline, not by a caller (aa_apply overwrites them):
 	 * --branch's trailer lines ("AI-Answer: a.md\n...") that end the
 	 * commit message after a blank line, and the answer text stored as

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "land/filters.h"
+#include "land/attrs.h"
 #include "land/index_read.h"
 #include "land/promisor.h"
 #include "land/run.h"
@@ -33,28 +34,31 @@ static int is_driver_key(const char *k)
 }
 
 /*
- * 1 when the configuration names any filter driver. The entries are
- * walked by hand: libgit2 1.5's regular expressions leak on every name
- * that does not match (git_regexp_match).
+ * 1 when the configuration names any filter driver, asked once a base
+ * (its landers share the answer; a stand-in session without a base
+ * asks each time). The entries are walked by hand:
+ * libgit2 1.5's regular expressions leak on every name that does not
+ * match (git_regexp_match).
  */
 static int any_driver(aa_session *s)
 {
 	git_config *cfg = NULL;
 	git_config_iterator *it = NULL;
 	git_config_entry *e;
+	int own = 0, *drivers = s->base ? &s->base->drivers : &own;
 
-	if (s->drivers)
-		return s->drivers == 2;
-	s->drivers = 1;
+	if (*drivers)
+		return *drivers == 2;
+	*drivers = 1;
 	if (git_repository_config_snapshot(&cfg, s->repo) == 0 &&
 	    git_config_iterator_new(&it, cfg) == 0)
-		while (s->drivers == 1 && git_config_next(&e, it) == 0)
+		while (*drivers == 1 && git_config_next(&e, it) == 0)
 			if (is_driver_key(e->name))
-				s->drivers = 2;
+				*drivers = 2;
 	git_config_iterator_free(it);
 	git_config_free(cfg);
 	git_error_clear();
-	return s->drivers == 2;
+	return *drivers == 2;
 }
 
 /* 1 when filter.<name>.<what> is set (to a non-empty command). */
@@ -74,7 +78,7 @@ int aa_filter_driver(aa_session *s, const char *path, aa_buf *name)
 {
 	git_attr_options ao;
 	git_config *cfg = NULL;
-	const char *value = NULL;
+	const char *filter = "filter", *value = NULL;
 	int r = 0;
 
 	if (!any_driver(s))
@@ -87,8 +91,7 @@ int aa_filter_driver(aa_session *s, const char *path, aa_buf *name)
 	} else {
 		ao.flags = GIT_ATTR_CHECK_FILE_THEN_INDEX;
 	}
-	if (aa_index_attrs_for(s, path) < 0 ||
-	    git_attr_get_ext(&value, s->repo, &ao, path, "filter") < 0 ||
+	if (aa_attrs_get(s, &ao, path, 1, &filter, &value) < 0 ||
 	    git_attr_value(value) != GIT_ATTR_VALUE_STRING) {
 		git_error_clear();
 		return 0;

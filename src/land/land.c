@@ -32,6 +32,7 @@
 #include "land/filters.h"
 #include "land/index_read.h"
 #include "land/index_write.h"
+#include "land/attrs.h"
 #include "land/promisor.h"
 #include "land/sparse.h"
 #include "land/support.h"
@@ -115,6 +116,23 @@ static int open_check_index(aa_base *b, aa_diags *d)
 	return r;
 }
 
+/*
+ * --check when the caller keeps the repository's index loaded and
+ * current (aa_land_opts.index_current: the MCP server): looked up in
+ * place, never read again (the reader still walks the whole file once).
+ */
+static int borrow_current_index(aa_base *b, aa_diags *d)
+{
+	const char *env = getenv("GIT_INDEX_FILE");
+
+	if ((env && *env) || git_repository_index(&b->index, b->repo) < 0) {
+		git_error_clear();
+		b->index = NULL;
+		return open_check_index(b, d);
+	}
+	return 0;
+}
+
 static int open_index_base(aa_base *b, aa_diags *d)
 {
 	int r;
@@ -122,13 +140,16 @@ static int open_index_base(aa_base *b, aa_diags *d)
 	if (git_repository_is_bare(b->repo) && b->opts->mode == AA_LAND_INDEX)
 		return aa_fatal(d, AA_NOPOS, NULL,
 				"this is a bare repository: use --cached or --branch");
-	if (b->opts->mode == AA_LAND_CHECK)
+	if (b->opts->mode == AA_LAND_CHECK && b->opts->index_current)
+		r = borrow_current_index(b, d);
+	else if (b->opts->mode == AA_LAND_CHECK)
 		r = open_check_index(b, d);
 	else
 		r = open_locked_index(b, d);
 	if (r < 0)
 		return r;
-	if (aa_ixread_has_conflicts(b->ixr))
+	/* a borrowed index (ixr NULL): the caller says (index_conflicts) */
+	if (b->ixr ? aa_ixread_has_conflicts(b->ixr) : b->opts->index_conflicts)
 		return aa_fatal(d, AA_NOPOS, NULL,
 				"the index has unresolved conflicts; resolve them first");
 	return 0;
@@ -247,6 +268,7 @@ void aa_base_close(aa_base *b)
 	git_signature_free(b->committer);
 	git_index_free(b->index);
 	git_index_free(b->attr_index);
+	aa_attrs_free(b->attrs);
 	aa_ixread_close(b->ixr);
 	aa_guard_close(b->guard);
 	git_tree_free(b->base_tree);
@@ -2011,12 +2033,26 @@ static int land_index(aa_session *s, const aa_plan *plan, aa_diags *d)
 	return r;
 }
 
+/*
+ * The kept attribute answers hold until the landing writes a
+ * .gitattributes: from then on each is asked again (land/attrs.h).
+ */
+static void attrs_before_writing(aa_session *s, const aa_plan *plan)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nchanges; i++)
+		if (aa_attrs_is_file(plan->changes[i].path))
+			aa_attrs_direct(s);
+}
+
 int aa_land(aa_session *s, const aa_plan *plan, aa_diags *d)
 {
 	int r;
 
 	if (!plan->nchanges || s->opts->mode == AA_LAND_CHECK)
 		return 0;
+	attrs_before_writing(s, plan);
 	if (s->opts->mode == AA_LAND_BRANCH)
 		return land_branch(s, plan, d);
 	r = land_index(s, plan, d);

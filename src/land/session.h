@@ -42,6 +42,8 @@ typedef struct aa_base {
 	git_signature *author;    /* --branch: made once, for every lander */
 	git_signature *committer;
 	aa_fsync fsync;           /* what the writers make durable (land/fsync.h) */
+	struct aa_attrs *attrs;   /* attribute answers kept (land/attrs.h) */
+	int drivers;              /* filter drivers configured: 2, none 1, 0 not known yet */
 } aa_base;
 
 /*
@@ -70,9 +72,9 @@ typedef struct aa_session {
 	unsigned char *sparse;
 	size_t nsparse;           /* the plan's changes when recorded */
 	char *why;                /* the snapshot's last failure, ours (or NULL) */
-	int drivers;              /* filter drivers configured: 2, none 1, 0 not known yet */
 	git_oid *smudged;         /* pairs: a smudged id, its real blob (filters.h) */
 	size_t nsmudged, capsmudged;
+	int attrs_direct;         /* answers from libgit2, none kept (land/attrs.h) */
 } aa_session;
 
 #endif

@@ -11,6 +11,7 @@
 #include "land/snapshot.h"
 #include "land/objects.h"
 #include "land/filters.h"
+#include "land/attrs.h"
 #include "land/index_read.h"
 #include "land/promisor.h"
 #include "land/stat_read.h"
@@ -341,8 +342,7 @@ static int attr_binary(void *ctx, const char *path)
 	} else {
 		ao.flags = GIT_ATTR_CHECK_INDEX_ONLY | GIT_ATTR_CHECK_NO_SYSTEM;
 	}
-	if (aa_index_attrs_for(s, path) < 0 ||
-	    git_attr_get_many_ext(values, s->repo, &ao, path, 3, names) < 0)
+	if (aa_attrs_get(s, &ao, path, 3, names, values) < 0)
 		return 0;
 	if (GIT_ATTR_IS_TRUE(values[0]) || GIT_ATTR_IS_FALSE(values[2]))
 		return 1;

@@ -13,6 +13,7 @@
 #include "land/stat_read.h"
 #include "land/index_read.h"
 #include "land/filters.h"
+#include "land/attrs.h"
 #include "util/util.h"
 
 
@@ -59,6 +60,9 @@ static int no_conversion(aa_session *s, const char *path)
 
 	if (aa_index_attrs_for(s, path) < 0)
 		return 0;
+	/* no attribute set and core.autocrlf false: no filter (land/attrs.h) */
+	if (aa_attrs_plain(s, path) == 1)
+		return 1;
 	if (git_filter_list_load(&fl, s->repo, NULL, path, GIT_FILTER_TO_WORKTREE, 0) < 0 || fl) {
 		git_filter_list_free(fl);
 		return 0;

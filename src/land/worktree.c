@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "land/worktree.h"
+#include "land/attrs.h"
 #include "land/sparse.h"
 #include "land/filters.h"
 #include "land/index_read.h"
@@ -281,14 +282,6 @@ static int dir_attrs(aa_wt_backup *b, const char *p, size_t len)
 	return slot->attrs;
 }
 
-/* 1 when `path` ends in the component ".gitattributes". */
-static int is_attributes_path(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return !strcmp(slash ? slash + 1 : path, ".gitattributes");
-}
-
 /* 1 when the index holds a .gitattributes in a directory of `path`. */
 static int index_attributes_above(aa_session *s, const char *path)
 {
@@ -307,45 +300,6 @@ static int index_attributes_above(aa_session *s, const char *path)
 		slash = strchr(slash ? slash + 1 : path, '/');
 	} while (!r && slash);
 	aa_buf_free(&name);
-	return r;
-}
-
-/* 1 when a file exists at `dir`/`name` (or cannot be told). */
-static int file_exists_in(const char *dir, const char *name)
-{
-	aa_buf full = AA_BUF_INIT;
-	struct stat st;
-	int r = 1;
-
-	if (aa_buf_printf(&full, "%s/%s", dir, name) == 0)
-		r = stat(full.ptr, &st) == 0 || errno != ENOENT;
-	aa_buf_free(&full);
-	return r;
-}
-
-/* 1 when one of libgit2's search-path directories for `level` holds `name`. */
-static int search_path_has(int level, const char *name)
-{
-	git_buf paths = GIT_BUF_INIT;
-	const char *p, *end;
-	int r = 1;
-
-	if (git_libgit2_opts(GIT_OPT_GET_SEARCH_PATH, level, &paths) < 0)
-		return 1;
-	r = 0;
-	for (p = paths.ptr; p && *p && !r; p = *end ? end + 1 : end) {
-		aa_buf dir = AA_BUF_INIT;
-
-		end = strchr(p, GIT_PATH_LIST_SEPARATOR);
-		if (!end)
-			end = p + strlen(p);
-		if (end > p)
-			r = aa_buf_put(&dir, p, (size_t)(end - p)) < 0 ||
-			    file_exists_in(dir.ptr, name);
-		aa_buf_free(&dir);
-	}
-	git_buf_dispose(&paths);
-	git_error_clear();
 	return r;
 }
 
@@ -382,30 +336,20 @@ static int autocrlf_converts(git_config *cfg)
 static int filters_possible(aa_session *s, const aa_plan *plan)
 {
 	git_config *cfg = NULL;
-	const char *attrfile = NULL;
-	git_buf gdir = GIT_BUF_INIT;
 	size_t i;
 	int r = 1;
 
 	for (i = 0; i < plan->nchanges; i++)
-		if (is_attributes_path(plan->changes[i].path) ||
+		if (aa_attrs_is_file(plan->changes[i].path) ||
 		    index_attributes_above(s, plan->changes[i].path))
 			return 1;
 	if (git_repository_config_snapshot(&cfg, s->repo) < 0) {
 		git_error_clear();
 		return 1;
 	}
-	if (!autocrlf_converts(cfg) &&
-	    git_repository_item_path(&gdir, s->repo, GIT_REPOSITORY_ITEM_INFO) == 0 &&
-	    !file_exists_in(gdir.ptr, "attributes") &&
-	    !search_path_has(GIT_CONFIG_LEVEL_SYSTEM, "gitattributes")) {
-		if (git_config_get_string(&attrfile, cfg, "core.attributesfile") == 0)
-			r = 1; /* a file of its own: not worth expanding ~ for */
-		else
-			r = search_path_has(GIT_CONFIG_LEVEL_XDG, "attributes");
-	}
+	/* info/attributes, core.attributesFile, the XDG and system files */
+	r = autocrlf_converts(cfg) || aa_attrs_global_files(s->repo, 1);
 	git_error_clear();
-	git_buf_dispose(&gdir);
 	git_config_free(cfg);
 	return r;
 }

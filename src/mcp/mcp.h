@@ -60,6 +60,8 @@ typedef struct mcp_server {
 	git_odb *odb;
 	git_refdb *refdb;
 	git_index *index;     /* the index file, kept open between calls */
+	git_oid conflicts_of; /* the index version whose conflicts are known */
+	int conflicts;        /* ... 1: it has conflict entries */
 } mcp_server;
 
 /* ---- rpc.c: the output ---- */
@@ -95,6 +97,11 @@ int mcp_roots_allow(mcp_server *s, aa_buf *why);
  * settled, as every command-line run does.
  */
 void mcp_refresh_repository(mcp_server *s);
+/*
+ * 1 when the kept index has conflict entries: asked once per version of
+ * it (its checksum), not once per call (the question walks every entry).
+ */
+int mcp_index_conflicts(mcp_server *s);
 /*
  * After every tool call: the repository's own databases put back, and
  * HEAD and the index as the call left them.

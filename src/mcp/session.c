@@ -370,6 +370,20 @@ static git_index *reread_index(mcp_server *s)
 	return s->index;
 }
 
+int mcp_index_conflicts(mcp_server *s)
+{
+	const git_oid *sum = s->index ? git_index_checksum(s->index) : NULL;
+
+	/* no checksum to know the version by (index.skipHash writes zeros) */
+	if (!sum || git_oid_is_zero(sum))
+		return s->index ? git_index_has_conflicts(s->index) : 0;
+	if (!git_oid_equal(sum, &s->conflicts_of)) {
+		s->conflicts = git_index_has_conflicts(s->index);
+		git_oid_cpy(&s->conflicts_of, sum);
+	}
+	return s->conflicts;
+}
+
 /* HEAD's commit and the index's checksum as they are now (zero: none). */
 static void look(mcp_server *s, git_oid *head, git_oid *sum)
 {

@@ -402,6 +402,9 @@ static void base_opts(mcp_server *s, aa_apply_opts *o, aa_buf *trailers)
 {
 	memset(o, 0, sizeof(*o));
 	o->land.no_external_commands = 1;
+	/* read again before the call (session.c): --check looks paths up in it */
+	o->land.index_current = s->index != NULL;
+	o->land.index_conflicts = mcp_index_conflicts(s);
 	provenance(s, trailers);
 	o->extra_trailers = trailers->ptr;
 }

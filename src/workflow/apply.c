@@ -55,6 +55,49 @@ static int read_stream(FILE *f, const char *name, aa_buf *out, aa_diags *d)
 }
 
 /*
+ * 1 when real (a realpath()) lies under the directory dir (no trailing
+ * slash); *l its length.
+ */
+static int real_under(const char *real, const char *dir, size_t *l)
+{
+	*l = strlen(dir);
+	while (*l > 1 && dir[*l - 1] == '/')
+		(*l)--;
+	return !strncmp(real, dir, *l) && real[*l] == '/';
+}
+
+/*
+ * realpath(wd) into real: a readlink() a component, asked again for
+ * every input (--each reads each twice) unless the directory is still
+ * the one resolved last (same device and inode), kept per thread.
+ */
+static int real_worktree(const char *wd, char *real)
+{
+	static _Thread_local struct {
+		char wd[PATH_MAX], real[PATH_MAX];
+		dev_t dev;
+		ino_t ino;
+	} last;
+	struct stat st;
+
+	if (stat(wd, &st) < 0)
+		return 0;
+	if (!strcmp(last.wd, wd) && last.dev == st.st_dev && last.ino == st.st_ino) {
+		memcpy(real, last.real, sizeof(last.real));
+		return 1;
+	}
+	if (!realpath(wd, real))
+		return 0;
+	if (strlen(wd) < sizeof(last.wd)) {
+		memcpy(last.wd, wd, strlen(wd) + 1);
+		memcpy(last.real, real, sizeof(last.real));
+		last.dev = st.st_dev;
+		last.ino = st.st_ino;
+	}
+	return 1;
+}
+
+/*
  * The input file's directory relative to the work tree root when the
  * file lies inside the work tree ("" at the top), else NULL.
  */
@@ -64,10 +107,8 @@ static char *dir_in_worktree(git_repository *repo, const char *file)
 	char real_file[PATH_MAX], real_wd[PATH_MAX], *slash;
 	size_t l;
 
-	if (!wd || !realpath(file, real_file) || !realpath(wd, real_wd))
-		return NULL;
-	l = strlen(real_wd);
-	if (strncmp(real_file, real_wd, l) || real_file[l] != '/')
+	if (!wd || !realpath(file, real_file) || !real_worktree(wd, real_wd) ||
+	    !real_under(real_file, real_wd, &l))
 		return NULL;
 	slash = strrchr(real_file + l + 1, '/');
 	if (!slash)
@@ -629,7 +670,7 @@ int aa_apply_plan_one(git_repository *repo, aa_base *base,
 
 	/* an answer's absolute paths are taken relative to the work tree */
 	popts.worktree = git_repository_workdir(repo);
-	if (popts.worktree && realpath(popts.worktree, real_wd))
+	if (popts.worktree && real_worktree(popts.worktree, real_wd))
 		popts.worktree_real = real_wd;
 	/* a stale answer's conflict points at --3way where it can land */
 	popts.threeway_possible = o->land.mode == AA_LAND_BRANCH ? 0 :
