@@ -349,4 +349,48 @@ test_expect_success 'v4a: two chunks under the same @@ anchor, both in that func
 	)
 '
 
+# Rung 2 keeps the hunks in the file's order: the second hunk's header
+# is 40 lines off, towards a copy of its context before the first hunk.
+test_expect_success 'a hunk whose header is off does not land before the hunk before it' '
+	git init -q order &&
+	(
+		cd order &&
+		{
+			printf "%s\n" "[one]" "  via: common" "  pkg: a"
+			for i in $(test_seq 1 30); do echo "filler $i"; done
+			printf "%s\n" "[two]" "  tag: x" "" "[three]" "  via: common" "  pkg: a"
+		} >deps.txt &&
+		git add deps.txt &&
+		git commit -q -m base &&
+		cat >../order.diff <<-\EOF &&
+		--- a/deps.txt
+		+++ b/deps.txt
+		@@ -34,2 +34,2 @@
+		 [two]
+		-  tag: x
+		+  tag: y
+		@@ -5,2 +5,3 @@
+		   via: common
+		+  pkg: b
+		   pkg: a
+		EOF
+		git ai-apply ../order.diff &&
+		test "$(sed -n 3p deps.txt)" = "  pkg: a" &&
+		test "$(sed -n 39p deps.txt)" = "  pkg: b"
+	)
+'
+
+test_expect_success 'two places after the hunk before, the header before both: refused' '
+	git init -q order4 &&
+	(
+		cd order4 &&
+		git -C ../order show HEAD:deps.txt >deps.txt &&
+		printf "%s\n" "[four]" "  via: common" "  pkg: a" >>deps.txt &&
+		git add deps.txt &&
+		git commit -q -m base &&
+		test_rejected ../order.diff &&
+		test_grep "ambiguous" err
+	)
+'
+
 test_done

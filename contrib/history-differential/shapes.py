@@ -12,8 +12,8 @@ truths that need no judgement:
   base     at the commit's parent: the result must be the commit's tree;
   stale    at a commit on top of a later commit L that reverts the
            commit (when `git apply -R` does): the result must be L's tree;
-  applied  at L itself, where the change already stands: the tree must
-           not change.
+  applied  at L itself, where the change still stands whole (it can
+           be reverted there): the tree must not change.
 
 A landing whose tree differs from the truth is printed as WRONG, with
 the answer kept in the output directory. Refusals are counted per shape
@@ -215,7 +215,7 @@ class Runner:
             err = r.stderr.decode(errors="replace").splitlines()
             errs = [l for l in err if l.startswith("error")]
             return None, (errs or err or ["?"])[0]
-        return git(self.repo, "write-tree", env=env).strip().decode(), ""
+        return git(self.repo, "write-tree", "--missing-ok", env=env).strip().decode(), ""
 
 
 def tree_of(repo, rev):
@@ -234,7 +234,7 @@ def revert_at(repo, commit, later, scratch):
                        input=d, env=env, capture_output=True)
     if r.returncode != 0:
         return None
-    tree = git(repo, "write-tree", env=env).strip().decode()
+    tree = git(repo, "write-tree", "--missing-ok", env=env).strip().decode()
     if tree == tree_of(repo, later):
         return None
     return git(repo, "commit-tree", tree, "-p", later, "-m",
@@ -292,9 +292,10 @@ def main():
             truths = [("base", c + "^", tree_of(a.repo, c))]
             for L in laters:
                 rev = revert_at(run.repo, c, L, os.path.join(out, "scratch-index"))
-                if rev:
-                    truths.append(("stale+%d" % (path.index(L) + 1), rev,
-                                   tree_of(a.repo, L)))
+                if not rev:
+                    continue  # the change is no longer whole at L
+                truths.append(("stale+%d" % (path.index(L) + 1), rev,
+                               tree_of(a.repo, L)))
                 truths.append(("applied+%d" % (path.index(L) + 1),
                                L, tree_of(a.repo, L)))
             for shape in shapes:

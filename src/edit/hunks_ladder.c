@@ -252,6 +252,37 @@ static rung_result applied_at_hint(hrun *r, const htry *y, size_t hint)
 	return aa_hk_skip_applied(r, y, hint, AA_WS_EXACT) < 0 ? -1 : 1;
 }
 
+/*
+ * Rung 2 keeps the hunks in the file's order, as GNU patch does: when
+ * the nearest place is before the end of the hunk before (a header a
+ * few lines off, short context that also stands earlier), a place after
+ * it wins, if there is one: the nearest to the header's line when that
+ * line is after it too, else the only one (two are ambiguous: nothing
+ * then says which). Only without one does a place before it count (an
+ * answer whose hunks are out of order). Returns found for the places
+ * in at[] (see aa_locate_nearest()), or -1.
+ */
+static int after_previous(hrun *r, aa_needle *nd, const aa_hunk *h, int found,
+			  size_t at[2])
+{
+	size_t hint = aa_hk_hinted_line(r, h, r->last_offset), after[2];
+	aa_lview w;
+	long k;
+
+	if (!r->next_at || at[0] >= r->next_at)
+		return found;
+	w = aa_hk_view_range(r, r->next_at, SIZE_MAX);
+	if (hint >= r->next_at)
+		k = aa_locate_nearest(&w, nd, AA_WS_EXACT, hint - r->next_at, after);
+	else
+		k = aa_locate_first(&w, nd, AA_WS_EXACT, after, 2);
+	if (k <= 0)
+		return k < 0 ? -1 : found;
+	at[0] = after[0] + r->next_at;
+	at[1] = after[k > 1] + r->next_at;
+	return (int)k;
+}
+
 /* Rungs 1 and 2 for a hunk with a line number. */
 rung_result aa_hk_exact_rungs(hrun *r, const htry *y)
 {
@@ -278,6 +309,8 @@ rung_result aa_hk_exact_rungs(hrun *r, const htry *y)
 		return 0;
 	found = aa_locate_nearest(&v, &nd, AA_WS_EXACT,
 				  aa_hk_hinted_line(r, y->h, r->last_offset), at);
+	if (found > 0)
+		found = after_previous(r, &nd, y->h, found, at);
 	aa_needle_release(&nd);
 	if (found < 0)
 		return aa_hk_oom(r, y->h->pos);
