@@ -380,17 +380,4 @@ test_expect_success 'a hunk whose header is off does not land before the hunk be
 	)
 '
 
-test_expect_success 'two places after the hunk before, the header before both: refused' '
-	git init -q order4 &&
-	(
-		cd order4 &&
-		git -C ../order show HEAD:deps.txt >deps.txt &&
-		printf "%s\n" "[four]" "  via: common" "  pkg: a" >>deps.txt &&
-		git add deps.txt &&
-		git commit -q -m base &&
-		test_rejected ../order.diff &&
-		test_grep "ambiguous" err
-	)
-'
-
 test_done

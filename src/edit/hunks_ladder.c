@@ -256,11 +256,12 @@ static rung_result applied_at_hint(hrun *r, const htry *y, size_t hint)
  * Rung 2 keeps the hunks in the file's order, as GNU patch does: when
  * the nearest place is before the end of the hunk before (a header a
  * few lines off, short context that also stands earlier), a place after
- * it wins, if there is one: the nearest to the header's line when that
- * line is after it too, else the only one (two are ambiguous: nothing
- * then says which). Only without one does a place before it count (an
- * answer whose hunks are out of order). Returns found for the places
- * in at[] (see aa_locate_nearest()), or -1.
+ * it wins: the nearest to the header's line when that line is after it
+ * too, else the only one. With several after it and the header's line
+ * before them, or none, the nearest place stands (identical hunks with
+ * numbers off take the places in any order; an answer's hunks may be
+ * out of order). Returns found for the places in at[] (see
+ * aa_locate_nearest()), or -1.
  */
 static int after_previous(hrun *r, aa_needle *nd, const aa_hunk *h, int found,
 			  size_t at[2])
@@ -276,8 +277,10 @@ static int after_previous(hrun *r, aa_needle *nd, const aa_hunk *h, int found,
 		k = aa_locate_nearest(&w, nd, AA_WS_EXACT, hint - r->next_at, after);
 	else
 		k = aa_locate_first(&w, nd, AA_WS_EXACT, after, 2);
-	if (k <= 0)
-		return k < 0 ? -1 : found;
+	if (k < 0)
+		return -1;
+	if (k == 0 || (hint < r->next_at && k > 1))
+		return found;
 	at[0] = after[0] + r->next_at;
 	at[1] = after[k > 1] + r->next_at;
 	return (int)k;

@@ -246,6 +246,23 @@ static void change_span_of(const htry *y, change_span *c)
 		c->solid += !aa_line_is_blank(y->post[i].s, y->post[i].len);
 }
 
+/*
+ * Every one of y's new-side lines [lo, hi) is in the file (the count
+ * table, hunks_run.c): else its change stands nowhere, and no search
+ * of the file is needed.
+ */
+static int lines_in_file(const hrun *r, const htry *y, size_t lo, size_t hi)
+{
+	size_t i;
+
+	if (!r->count_key)
+		return 1;
+	for (i = lo; i < hi; i++)
+		if (!aa_hk_count_of(r, y->post[i].h[AA_WS_EXACT]))
+			return 0;
+	return 1;
+}
+
 /* The first exact place of y's new-side lines [lo, hi) other than `not`. */
 static long new_lines_elsewhere(hrun *r, const htry *y, size_t lo, size_t hi,
 				size_t not, size_t *where)
@@ -283,7 +300,7 @@ static int stands_elsewhere(hrun *r, const htry *y, size_t at, size_t *where)
 	if (r->cx->strict)
 		return 0;
 	change_span_of(y, &c);
-	if (!c.solid)
+	if (!c.solid || !lines_in_file(r, y, c.lead, y->npost - c.trail))
 		return 0;
 	n = new_lines_elsewhere(r, y, 0, y->npost, at, where);
 	if (!n && c.solid >= 2 && c.lead)

@@ -188,7 +188,7 @@ static size_t lines_added(const aa_op *op)
 	return n;
 }
 
-/* ---- line counts, for bare hunks ----------------------------------------- */
+/* ---- line counts, for bare hunks and changes standing elsewhere --------- */
 
 /*
  * The slot of hash h in the count table. Keys are never removed (a count
@@ -228,14 +228,13 @@ static void count_key(hrun *r, uint32_t h)
 	}
 }
 
-/* The hunks' old-side lines: the only lines whose count is asked. */
-static size_t old_side_lines(const aa_op *op)
+/* The hunks' lines: the only lines whose count is asked. */
+static size_t hunk_lines(const aa_op *op)
 {
-	size_t i, k, n = 0;
+	size_t i, n = 0;
 
 	for (i = 0; i < op->nhunks; i++)
-		for (k = 0; k < op->hunks[i].nlines; k++)
-			n += op->hunks[i].lines[k].kind != '+';
+		n += op->hunks[i].nlines;
 	return n;
 }
 
@@ -247,22 +246,22 @@ uint32_t aa_hk_count_of(const hrun *r, uint32_t h)
 }
 
 /*
- * Counts the lines of the file, when a bare hunk will need it, for the
- * exact hashes of the hunks' old-side lines only: aa_hk_bare_exact()
- * asks for no others, and a table of every line cost 12 bytes a line
- * of the file (the peak memory of a large file's edit).
+ * Counts the lines of the file for the exact hashes of the hunks' lines
+ * only: aa_hk_bare_exact() asks for old-side lines, and whether a
+ * change already stands elsewhere (hunks_land.c) first asks whether
+ * each line it writes is in the file at all, which it usually is not;
+ * a table of every line cost 12 bytes a line of the file (the peak
+ * memory of a large file's edit).
  */
 static int counts_build(hrun *r)
 {
 	const aa_op *op = r->op;
 	size_t cap, i, k;
 
-	for (i = 0; i < op->nhunks && op->hunks[i].has_hint; i++)
-		;
-	if (i == op->nhunks)
+	if (!op->nhunks)
 		return 0;
 	/* at most two thirds full */
-	cap = old_side_lines(op) / 2 * 3 + 64;
+	cap = hunk_lines(op) / 2 * 3 + 64;
 	r->count_key = malloc(cap * sizeof(uint32_t));
 	r->count_val = malloc(cap * sizeof(uint32_t));
 	if (!r->count_key || !r->count_val)
@@ -274,8 +273,6 @@ static int counts_build(hrun *r)
 			const aa_hline *l = &op->hunks[i].lines[k];
 			aa_lrec rec;
 
-			if (l->kind == '+')
-				continue;
 			/* as aa_hk_try_build() hashes a hunk's line */
 			aa_lrec_set(&rec, l->text, l->len, AA_EOL_LF);
 			count_key(r, rec.h[AA_WS_EXACT]);
