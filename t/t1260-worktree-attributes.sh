@@ -111,4 +111,26 @@ test_expect_success 'an ident attribute' '
 	grep -q "Id: " ai/top.txt
 '
 
+# git's has_crlf_in_index: text=auto leaves a file whose blob in the
+# index has CRs alone, so a work-tree file equal to that blob is clean.
+# libgit2's CRLF filter asks the repository's index, which in the
+# landing modes holds only what the landing looked up (index_read.c).
+test_expect_success 'text=auto, CRLF in the index: the file is clean, the answer lands' '
+	git init -q crlf-auto &&
+	(
+		cd crlf-auto &&
+		git commit -q --allow-empty -m init &&
+		printf "a\r\n" >one &&
+		cp one save-one &&
+		git add one &&
+		printf "b\r\n" >>one &&
+		cp one expect &&
+		git diff -- one >../crlf-auto.patch &&
+		mv save-one one &&
+		echo "one text=auto" >.gitattributes &&
+		git ai-apply ../crlf-auto.patch &&
+		test_cmp expect one
+	)
+'
+
 test_done

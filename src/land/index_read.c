@@ -645,6 +645,21 @@ static int attrs_of_dir(aa_session *s, git_index *ix, const char *path,
 	return git_index_add(ix, &e);
 }
 
+/*
+ * The path's own entry from the reader into the attribute index:
+ * libgit2's CRLF filter asks the repository's index whether the blob
+ * there has CRs (text=auto leaves such a file alone, as git's
+ * has_crlf_in_index does).
+ */
+static int entry_of_path(aa_session *s, git_index *ix, const char *path)
+{
+	git_index_entry e;
+
+	if (git_index_get_bypath(ix, path, 0) || !aa_ixread_get(s->ixr, path, 0, &e))
+		return 0;
+	return git_index_add(ix, &e);
+}
+
 int aa_index_attrs_for(aa_session *s, const char *path)
 {
 	aa_buf name = AA_BUF_INIT;
@@ -657,6 +672,8 @@ int aa_index_attrs_for(aa_session *s, const char *path)
 	for (slash = strchr(path, '/'); !r && slash; slash = strchr(slash + 1, '/'))
 		r = attrs_of_dir(s, s->base->attr_index, path,
 				 (size_t)(slash - path), &name);
+	if (!r)
+		r = entry_of_path(s, s->base->attr_index, path);
 	aa_buf_free(&name);
 	return r < 0 ? -1 : 0;
 }
