@@ -649,7 +649,9 @@ static int attrs_of_dir(aa_session *s, git_index *ix, const char *path,
  * The path's own entry from the reader into the attribute index:
  * libgit2's CRLF filter asks the repository's index whether the blob
  * there has CRs (text=auto leaves such a file alone, as git's
- * has_crlf_in_index does).
+ * has_crlf_in_index does). git_index_add wants the blob in the object
+ * database; without it (a partial clone, a blob not fetched) the filter
+ * could not read it either, so the entry is left out, as before.
  */
 static int entry_of_path(aa_session *s, git_index *ix, const char *path)
 {
@@ -657,7 +659,9 @@ static int entry_of_path(aa_session *s, git_index *ix, const char *path)
 
 	if (git_index_get_bypath(ix, path, 0) || !aa_ixread_get(s->ixr, path, 0, &e))
 		return 0;
-	return git_index_add(ix, &e);
+	if (git_index_add(ix, &e) < 0)
+		git_error_clear();
+	return 0;
 }
 
 int aa_index_attrs_for(aa_session *s, const char *path)
