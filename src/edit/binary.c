@@ -23,8 +23,7 @@
 /* What a delta's stated size may reserve before a byte is made. */
 #define PREALLOC_MAX (4u << 20)
 
-/* A varint at *p (below end): 0, or -1 when cut short or too large. */
-static int delta_size(const unsigned char **p, const unsigned char *end,
+int aa_delta_varint(const unsigned char **p, const unsigned char *end,
 		      size_t *out)
 {
 	size_t v = 0;
@@ -42,8 +41,7 @@ static int delta_size(const unsigned char **p, const unsigned char *end,
 	return 0;
 }
 
-/* A copy opcode's offset and size bytes (cmd's bits say which follow). */
-static int copy_args(const unsigned char **p, const unsigned char *end,
+int aa_delta_copy_args(const unsigned char **p, const unsigned char *end,
 		     unsigned char cmd, size_t *off, size_t *size)
 {
 	int bit;
@@ -71,8 +69,8 @@ int aa_delta_apply(const unsigned char *src, size_t srclen,
 	const unsigned char *p = delta, *end = delta + dlen;
 	size_t want, left;
 
-	if (dlen < DELTA_SIZE_MIN || delta_size(&p, end, &want) < 0 ||
-	    delta_size(&p, end, &left) < 0)
+	if (dlen < DELTA_SIZE_MIN || aa_delta_varint(&p, end, &want) < 0 ||
+	    aa_delta_varint(&p, end, &left) < 0)
 		return *why = "the delta is cut short", -1;
 	if (want != srclen)
 		return *why = "the delta is for a source of another size", -1;
@@ -86,7 +84,7 @@ int aa_delta_apply(const unsigned char *src, size_t srclen,
 		size_t off, size;
 
 		if (cmd & 0x80) {
-			if (copy_args(&p, end, cmd, &off, &size) < 0)
+			if (aa_delta_copy_args(&p, end, cmd, &off, &size) < 0)
 				return *why = "a copy opcode is cut short", -1;
 			if (off > srclen || size > srclen - off)
 				return *why = "a copy reaches past the source's end", -1;

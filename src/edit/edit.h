@@ -159,6 +159,15 @@ int aa_hunk_resolve_elisions(aa_hunk *h, const char *path, const char *shown,
 int aa_edit_binary(const char *pre, size_t prelen, const aa_op *op,
 		   aa_edit_ctx *cx, aa_buf *out);
 /*
+ * A git delta's parts (shared with the history's delta filter): a
+ * header varint at *p (low bits first), and a copy opcode's offset and
+ * size (cmd's bits say which bytes follow). 0, or -1 when cut short.
+ */
+int aa_delta_varint(const unsigned char **p, const unsigned char *end,
+		    size_t *out);
+int aa_delta_copy_args(const unsigned char **p, const unsigned char *end,
+		       unsigned char cmd, size_t *off, size_t *size);
+/*
  * git's delta format applied to src[0..srclen) into out (appended):
  * 0, or -1 with *why when the delta is malformed, is for a source of
  * another size, reaches outside it, or makes more than max bytes or

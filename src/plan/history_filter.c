@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "plan/history_filter.h"
+#include "edit/edit.h"
 
 int aa_filter_holds(const aa_version_filter *f, const char *data, size_t len,
 		    size_t *start)
@@ -75,47 +76,6 @@ int aa_occ_scan(const char *data, size_t len, const char *s, size_t m,
 	return 0;
 }
 
-/* A varint of the delta's header (low bits first): 0, or -1 cut short. */
-static int delta_varint(const unsigned char **p, const unsigned char *end,
-			size_t *out)
-{
-	size_t v = 0;
-	unsigned shift = 0;
-	unsigned char c;
-
-	do {
-		if (*p >= end || shift > 56)
-			return -1;
-		c = *(*p)++;
-		v |= (size_t)(c & 0x7f) << shift;
-		shift += 7;
-	} while (c & 0x80);
-	*out = v;
-	return 0;
-}
-
-/* A copy opcode's offset and size (cmd's bits say which bytes follow). */
-static int copy_args(const unsigned char **p, const unsigned char *end,
-		     unsigned char cmd, size_t *off, size_t *size)
-{
-	int bit;
-
-	*off = *size = 0;
-	for (bit = 0; bit < 7; bit++) {
-		if (!(cmd & (1u << bit)))
-			continue;
-		if (*p >= end)
-			return -1;
-		if (bit < 4)
-			*off |= (size_t)*(*p)++ << (8 * bit);
-		else
-			*size |= (size_t)*(*p)++ << (8 * (bit - 4));
-	}
-	if (!*size)
-		*size = 0x10000;
-	return 0;
-}
-
 /* The next instruction at *p into op (op->at set by the caller): 0, or -1. */
 static int delta_op(const unsigned char **p, const unsigned char *end,
 		    size_t srclen, aa_delta_op *op)
@@ -124,7 +84,7 @@ static int delta_op(const unsigned char **p, const unsigned char *end,
 	size_t off, size;
 
 	if (cmd & 0x80) {
-		if (copy_args(p, end, cmd, &off, &size) < 0 ||
+		if (aa_delta_copy_args(p, end, cmd, &off, &size) < 0 ||
 		    off > srclen || size > srclen - off)
 			return -1;
 		op->from = off;
@@ -151,7 +111,7 @@ int aa_delta_ops_parse(const unsigned char *d, size_t dlen, size_t srclen,
 	aa_delta_op *v = NULL;
 	uint64_t at = 0;
 
-	if (delta_varint(&p, end, &want) < 0 || delta_varint(&p, end, &left) < 0 ||
+	if (aa_delta_varint(&p, end, &want) < 0 || aa_delta_varint(&p, end, &left) < 0 ||
 	    want != srclen)
 		return -1;
 	*result_len = left;
