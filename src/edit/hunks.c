@@ -406,20 +406,33 @@ static int same_old_side(const aa_hunk *a, const aa_hunk *b)
 	}
 }
 
+/* Hunk b may follow hunk a in a run of identical hunks. */
+static int runs_on(const aa_hunk *a, const aa_hunk *b)
+{
+	if (b->has_scope || b->has_hint != a->has_hint || !same_old_side(a, b))
+		return 0;
+	/* numbered ones in the order of their headers' lines */
+	return !a->has_hint || b->old_start > a->old_start;
+}
+
 /*
- * How many bare hunks, from hunk i on, have hunk i's old lines: hunks
- * of a file apply in order, so k of them for k places of those lines
- * are placed one to each, in order. Numbered hunks have their header's
- * line to tell identical places apart.
+ * How many hunks, from hunk i on, have hunk i's old lines: hunks of a
+ * file apply in order, so k of them for k places of those lines are
+ * placed one to each, in order. Bare hunks have nothing else to tell
+ * the places apart; numbered ones have their headers' lines, which
+ * decide while they hold (rung 1), but a header off by more than the
+ * distance between two of the places took the same place for several
+ * hunks (each header moved by the offset of the one before): there
+ * k places for k hunks in the headers' order decide too (see
+ * aa_hk_exact_rungs()).
  */
 static size_t identical_run(const aa_op *op, size_t i)
 {
 	size_t k = i + 1;
 
-	if (op->hunks[i].has_hint || op->hunks[i].has_scope)
+	if (op->hunks[i].has_scope)
 		return 1;
-	while (k < op->nhunks && !op->hunks[k].has_hint && !op->hunks[k].has_scope &&
-	       same_old_side(&op->hunks[i], &op->hunks[k]))
+	while (k < op->nhunks && runs_on(&op->hunks[k - 1], &op->hunks[k]))
 		k++;
 	return k - i;
 }

@@ -90,12 +90,24 @@ aa_lview aa_hk_window_view(const hrun *r, size_t from, size_t n)
 	return aa_hk_view_range(r, from, hi < r->win_hi ? SIZE_MAX : hi);
 }
 
-static void note_in_order(hrun *r, const htry *y, size_t at, long count)
+/*
+ * Lands y at `at`, the first of `count` places for as many hunks with
+ * the same old lines, and says so unless it was found already applied
+ * there instead. 1, or -1 on error.
+ */
+static int land_in_order(hrun *r, const htry *y, size_t at, long count, aa_how how,
+			 aa_ws lv)
 {
-	aa_note(r->cx->diags, y->h->pos, r->cx->path,
-		       "this hunk and the %ld after it have the same lines, which are at %ld places: "
-		       "taken in order, this one at line %ld",
-		       count - 1, count, aa_hk_orig_line(r, at) + 1);
+	size_t skipped = r->cx->skipped;
+
+	if (aa_hk_land(r, y, at, how, lv) < 0)
+		return -1;
+	if (r->cx->skipped == skipped)
+		aa_note(r->cx->diags, y->h->pos, r->cx->path,
+			"this hunk and the %ld after it have the same lines, which are at %ld places: "
+			"taken in order, this one at line %ld",
+			count - 1, count, aa_hk_orig_line(r, at) + 1);
+	return 1;
 }
 
 /*
@@ -131,10 +143,8 @@ rung_result aa_hk_unique_rung(hrun *r, const htry *y, aa_ws lv, aa_how how)
 		hits[i] += from;
 	if (count < 0)
 		count = aa_hk_oom(r, y->h->pos);
-	else if (count > 1 && (size_t)count == need) {
-		note_in_order(r, y, hits[0], count);
-		count = aa_hk_land(r, y, hits[0], how, lv) < 0 ? -1 : 1;
-	}
+	else if (count > 1 && (size_t)count == need)
+		count = land_in_order(r, y, hits[0], count, how, lv);
 	else if (count > 1)
 		count = ambiguous(r, y, lv, hits, count, (size_t)count < max);
 	else if (count == 1)
@@ -286,6 +296,41 @@ static int after_previous(hrun *r, aa_needle *nd, const aa_hunk *h, int found,
 	return (int)k;
 }
 
+/*
+ * A numbered hunk of a run of k with the same old lines (see
+ * identical_run()), not at its header's line: when those lines stand at
+ * exactly k places after the previous hunk of the run, the first is
+ * this one's, as for bare hunks. 1 when it landed, 0 when the places
+ * do not decide, -1 on error.
+ */
+static rung_result in_order_place(hrun *r, const htry *y)
+{
+	aa_lview v;
+	aa_needle nd = AA_NEEDLE_INIT(y->pre, y->npre);
+	size_t buf[MAX_LISTED + 1], *hits = buf, from = r->run_floor;
+	size_t max = r->run_left + 1;
+	long count;
+
+	if (r->run_left < 2)
+		return 0;
+	if (from < r->next_at)
+		from = r->next_at;
+	if (max > MAX_LISTED + 1 && !(hits = malloc(max * sizeof(*hits))))
+		return aa_hk_oom(r, y->h->pos);
+	v = aa_hk_view_range(r, from, SIZE_MAX);
+	count = aa_locate_first(&v, &nd, AA_WS_EXACT, hits, max);
+	aa_needle_release(&nd);
+	if (count < 0)
+		count = aa_hk_oom(r, y->h->pos);
+	else if ((size_t)count == r->run_left)
+		count = land_in_order(r, y, hits[0] + from, count, AA_HOW_OFFSET, AA_WS_EXACT);
+	else
+		count = 0;
+	if (hits != buf)
+		free(hits);
+	return (rung_result)count;
+}
+
 /* Rungs 1 and 2 for a hunk with a line number. */
 rung_result aa_hk_exact_rungs(hrun *r, const htry *y)
 {
@@ -318,6 +363,8 @@ rung_result aa_hk_exact_rungs(hrun *r, const htry *y)
 	if (found < 0)
 		return aa_hk_oom(r, y->h->pos);
 	if (found && (rr = applied_at_hint(r, y, hint)) != 0)
+		return rr;
+	if (found && (rr = in_order_place(r, y)) != 0)
 		return rr;
 	if (found == 2)
 		return ambiguous(r, y, AA_WS_EXACT, at, 2, 1);

@@ -532,6 +532,43 @@ static void test_identical_hunks_identical_places(void **state)
 	run_free(&r);
 }
 
+/*
+ * Numbered hunks with the same old lines and headers all off by more
+ * than the distance between the places: the nearest place to the first
+ * header was the last one, and the offset carried it to the others. In
+ * the headers' order, k places for k hunks decide, as for bare hunks.
+ */
+#define THREE_ENDS "head\nf1\n}\ng\nf2\n}\ng\nf3\n}\ng\n"
+#define END_HUNK(new) " }\n+" new "\n g\n"
+
+static void test_identical_numbered_hunks_in_order(void **state)
+{
+	run r;
+
+	(void)state;
+	APPLY(&r, THREE_ENDS, H(10, 10, END_HUNK("A")), H(13, 14, END_HUNK("B")),
+	      H(16, 18, END_HUNK("C")));
+	assert_out(&r, "head\nf1\n}\nA\ng\nf2\n}\nB\ng\nf3\n}\nC\ng\n");
+	assert_int_equal(r.cx.nlandings, 3);
+	assert_landing(&r, 0, AA_HOW_OFFSET, 3, -7);
+	assert_has(msg_of(&r.d, AA_DIAG_NOTE), "in order");
+	run_free(&r);
+	/* headers right: rung 1 places each, the same result */
+	APPLY(&r, THREE_ENDS, H(3, 3, END_HUNK("A")), H(6, 7, END_HUNK("B")),
+	      H(9, 11, END_HUNK("C")));
+	assert_out(&r, "head\nf1\n}\nA\ng\nf2\n}\nB\ng\nf3\n}\nC\ng\n");
+	assert_landing(&r, 0, AA_HOW_EXACT, 3, 0);
+	run_free(&r);
+	/* two hunks for three places: the headers decide, as before */
+	APPLY(&r, THREE_ENDS, H(7, 7, END_HUNK("B")), H(10, 11, END_HUNK("C")));
+	assert_out(&r, "head\nf1\n}\ng\nf2\n}\nB\ng\nf3\n}\nC\ng\n");
+	run_free(&r);
+	/* headers out of order: no run, each by its header */
+	APPLY(&r, THREE_ENDS, H(10, 10, END_HUNK("C")), H(4, 4, END_HUNK("A")));
+	assert_out(&r, "head\nf1\n}\nA\ng\nf2\n}\ng\nf3\n}\nC\ng\n");
+	run_free(&r);
+}
+
 static void test_identical_hunks_ambiguous(void **state)
 {
 	run r;
@@ -1963,6 +2000,7 @@ int main(void)
 		cmocka_unit_test(test_ambiguous_lists_five_and_more),
 		cmocka_unit_test(test_identical_hunks_identical_places),
 		cmocka_unit_test(test_identical_hunks_ambiguous),
+		cmocka_unit_test(test_identical_numbered_hunks_in_order),
 		cmocka_unit_test(test_already_applied_single),
 		cmocka_unit_test(test_already_applied_half),
 		cmocka_unit_test(test_already_applied_twice_is_not),
