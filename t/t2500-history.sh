@@ -365,4 +365,58 @@ test_expect_success 'the file deleted then added back: the walk goes past the ga
 	test_grep "hunks applied to commit $commit" err
 '
 
+# f.txt at v1: one block ending "}" then a blank line; upstream added a
+# second block ending the same way. A bare hunk with one line of context
+# on each side finds its old lines at two places now, once at v1.
+setup_two_ends () {
+	rm -rf "$1" && git init -q "$1" &&
+	(
+		cd "$1" &&
+		printf "head\nf1 {\n}\n\nend\n" >f.txt &&
+		git add f.txt && git commit -q -m v1 &&
+		printf "head\nf1 {\n}\n\nf2 {\n}\n\nend\n" >f.txt &&
+		git commit -q -a -m upstream
+	)
+}
+
+test_expect_success 'a bare hunk whose lines stand at two places now is refused, not merged from a version where they stood once' '
+	setup_two_ends twoends &&
+	cat >twoends.diff <<-\EOF &&
+	--- a/f.txt
+	+++ b/f.txt
+	@@
+	 }
+	+added
+	 
+	EOF
+	(
+		cd twoends &&
+		test_rejected ../twoends.diff &&
+		test_grep "ambiguous" err &&
+		! grep "merged into the current content" err
+	)
+'
+
+test_expect_success 'a bare hunk with an old line the current content lacks still merges from the version that has it' '
+	setup_two_ends twoends2 &&
+	printf "head\nf1 {\n  body\n}\n\nf2 {\n}\n\nend\n" >twoends2/f.txt &&
+	git -C twoends2 commit -q -a -m "f1 body" &&
+	printf "head\nf1 {\n  body\n}\n\nf2 {\n}\n\nend\n" >twoends2.expect &&
+	cat >twoends2.diff <<-\EOF &&
+	--- a/f.txt
+	+++ b/f.txt
+	@@
+	 f1 {
+	 }
+	+added
+	EOF
+	printf "head\nf1 {\n  body\n}\nadded\n\nf2 {\n}\n\nend\n" >twoends2.expect &&
+	(
+		cd twoends2 &&
+		git ai-apply ../twoends2.diff 2>../err &&
+		staged_as f.txt ../twoends2.expect
+	) &&
+	test_grep "merged into the current content" err
+'
+
 test_done
