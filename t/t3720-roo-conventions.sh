@@ -245,4 +245,84 @@ test_expect_success 'a blank after ":start_line:" is a hint (Roo reads blanks th
 	)
 '
 
+# Roo reads the file once and numbers every block from that reading; it
+# applies them in the order of their hints, each moved by the lines the
+# blocks before it added or removed.
+test_expect_success 'a ":start_line:" counts the lines the model read: earlier blocks above it move it' '
+	fresh w-moved &&
+	(
+		cd w-moved &&
+		printf "f1\nx\ng1\nx\nh1\nx\n" >list.txt &&
+		git add list.txt &&
+		git commit -q -m list &&
+		cat >../moved.md <<-\EOF &&
+		<apply_diff>
+		<path>list.txt</path>
+		<diff>
+		<<<<<<< SEARCH
+		:start_line:1
+		-------
+		f1
+		=======
+		f1
+		new1
+		new2
+		new3
+		>>>>>>> REPLACE
+
+		<<<<<<< SEARCH
+		:start_line:4
+		-------
+		x
+		=======
+		X
+		>>>>>>> REPLACE
+		</diff>
+		</apply_diff>
+		EOF
+		git ai-apply ../moved.md 2>err &&
+		printf "f1\nnew1\nnew2\nnew3\nx\ng1\nX\nh1\nx\n" >expect &&
+		git show :list.txt >actual &&
+		test_cmp expect actual
+	)
+'
+
+test_expect_success 'a block below does not move the hint of a block above it' '
+	fresh w-below &&
+	(
+		cd w-below &&
+		printf "f1\nx\ng1\nx\nh1\nx\n" >list.txt &&
+		git add list.txt &&
+		git commit -q -m list &&
+		cat >../below.md <<-\EOF &&
+		<apply_diff>
+		<path>list.txt</path>
+		<diff>
+		<<<<<<< SEARCH
+		:start_line:5
+		-------
+		h1
+		=======
+		h1
+		new1
+		new2
+		>>>>>>> REPLACE
+
+		<<<<<<< SEARCH
+		:start_line:4
+		-------
+		x
+		=======
+		X
+		>>>>>>> REPLACE
+		</diff>
+		</apply_diff>
+		EOF
+		git ai-apply ../below.md 2>err &&
+		printf "f1\nx\ng1\nX\nh1\nnew1\nnew2\nx\n" >expect &&
+		git show :list.txt >actual &&
+		test_cmp expect actual
+	)
+'
+
 test_done

@@ -154,6 +154,80 @@ def shape_sr(files, rnd):
     return b"\n".join(out) + b"\n"
 
 
+MARKERS = (b"<<<<<<<", b"=======", b">>>>>>>", b"```", b"-------",
+           b"+++++++", b":start_line:", b":end_line:", b"</")
+
+
+def sr_blocks(files):
+    """(path, old, new, start line) of each hunk; None when a line could
+    be read as a marker or a block would have nothing to search."""
+    out = []
+    for f in files:
+        for h in f["hunks"]:
+            old, new = old_text(h), new_text(h)
+            if any(l.lstrip().startswith(MARKERS) for l in old + new):
+                return None
+            if not old:
+                return None
+            out.append((f["path"], old, new, int(h["h"][0])))
+    return out
+
+
+def shape_sr_cline(files):
+    """Cline's replace_in_file calls, one per file."""
+    blocks = sr_blocks(files)
+    if blocks is None:
+        return None
+    out = [b"I'll make the edits."]
+    for path in dict.fromkeys(b[0] for b in blocks):
+        out += [b"", b"<replace_in_file>", b"<path>" + path + b"</path>",
+                b"<diff>"]
+        for bp, old, new, _ in blocks:
+            if bp == path:
+                out += [b"------- SEARCH"] + old + [b"======="] + new + \
+                       [b"+++++++ REPLACE"]
+        out += [b"</diff>", b"</replace_in_file>"]
+    return b"\n".join(out) + b"\n"
+
+
+def shape_sr_roo(files, rnd):
+    """Roo Code's apply_diff, one per file, :start_line: off by a few
+    lines now and then (the line numbers Roo's models read)."""
+    blocks = sr_blocks(files)
+    if blocks is None:
+        return None
+    out = [b"Applying the changes."]
+    for path in dict.fromkeys(b[0] for b in blocks):
+        out += [b"", b"<apply_diff>", b"<path>" + path + b"</path>", b"<diff>"]
+        for bp, old, new, start in blocks:
+            if bp == path:
+                start = max(1, start + rnd.choice([0, 0, 0, -2, 1, 3]))
+                out += [b"<<<<<<< SEARCH", b":start_line:%d" % start,
+                        b"-------"] + old + [b"======="] + new + \
+                       [b">>>>>>> REPLACE"]
+        out += [b"</diff>", b"</apply_diff>"]
+    return b"\n".join(out) + b"\n"
+
+
+def shape_sr_trailing(files):
+    """Aider's blocks with every line's trailing blanks lost (a model
+    that trims lines); None when an added line ends in blanks (the
+    truth would keep them)."""
+    blocks = sr_blocks(files)
+    if blocks is None:
+        return None
+    if not any(l != l.rstrip() for b in blocks for l in b[1]):
+        return None  # nothing to trim: the plain sr shape has it
+    out = [b"Here are the edits.\n"]
+    for path, old, new, _ in blocks:
+        if any(l != l.rstrip() for l in new if l not in old):
+            return None
+        out += [path, b"```", b"<<<<<<< SEARCH"]
+        out += [l.rstrip() for l in old] + [b"======="]
+        out += [l.rstrip() for l in new] + [b">>>>>>> REPLACE", b"```", b""]
+    return b"\n".join(out) + b"\n"
+
+
 def shape_v4a(files, anchored):
     out = [b"*** Begin Patch"]
     for f in files:
@@ -180,6 +254,12 @@ def make_answer(files, shape, rnd):
         return shape_diff(files, shape[5:], rnd)
     if shape == "sr":
         return shape_sr(files, rnd)
+    if shape == "sr-cline":
+        return shape_sr_cline(files)
+    if shape == "sr-roo":
+        return shape_sr_roo(files, rnd)
+    if shape == "sr-trailing":
+        return shape_sr_trailing(files)
     if shape == "v4a":
         return shape_v4a(files, False)
     if shape == "v4a-anchor":
@@ -260,7 +340,8 @@ def main():
     ap.add_argument("-u", default="1 3", help="context sizes")
     ap.add_argument("--ai-apply", default="git-ai-apply")
     ap.add_argument("--shapes", default="diff-plain,diff-bare,diff-shifted,"
-                    "diff-counts,diff-blanks,sr,v4a,v4a-anchor")
+                    "diff-counts,diff-blanks,sr,sr-cline,sr-roo,sr-trailing,"
+                    "v4a,v4a-anchor")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-o")
     ap.add_argument("repo")

@@ -698,6 +698,55 @@ static void merge_across_blocks(sparse *p, size_t first)
 	cs->n--;
 }
 
+/* Op i is a SEARCH/REPLACE edit with a line hint (one block). */
+static const aa_hunk *hinted_block(const aa_changeset *cs, size_t i)
+{
+	const aa_op *op = &cs->ops[i];
+
+	if (op->kind != AA_OP_EDIT || op->edit_kind != AA_EDIT_HUNKS ||
+	    op->nhunks != 1 || !op->hunks[0].has_hint || !op->path)
+		return NULL;
+	return &op->hunks[0];
+}
+
+/*
+ * Roo Code's line hints (`:start_line:`, the `N | ` prefixes) count the
+ * lines of the file as the model read it, before any block of the call
+ * applied: Roo applies the blocks in the order of their hints, each
+ * hint moved by the lines the blocks before it added or removed. Here
+ * blocks apply in the answer's order, each on the result of the one
+ * before, so a hint is moved by what the earlier blocks of the same
+ * file added or removed above it (a smaller hint). Without it the
+ * third of three blocks appending a test to three `describe` blocks
+ * looked 29 lines too high, and the nearest place was the end of the
+ * test the second block had just written. Last to first, so the hints
+ * compared are the model's own.
+ */
+static void hints_to_current_lines(sparse *p, size_t first)
+{
+	aa_changeset *cs = p->cs;
+	size_t i, j;
+
+	for (i = cs->n; i-- > first;) {
+		aa_hunk *h = (aa_hunk *)hinted_block(cs, i);
+		long moved = 0;
+
+		if (!h)
+			continue;
+		for (j = first; j < i; j++) {
+			const aa_hunk *e = hinted_block(cs, j);
+
+			if (e && e->old_start < h->old_start &&
+			    !strcmp(cs->ops[j].path, cs->ops[i].path))
+				moved += e->new_count - e->old_count;
+		}
+		if (h->old_start + moved >= 1) {
+			h->old_start += moved;
+			h->new_start = h->old_start;
+		}
+	}
+}
+
 static int finish(sparse *p, size_t first)
 {
 	if (p->st != S_OUT)
@@ -710,6 +759,7 @@ static int finish(sparse *p, size_t first)
 		aa_changeset_truncate(p->cs, first);
 		return -1;
 	}
+	hints_to_current_lines(p, first);
 	merge_across_blocks(p, first);
 	return p->nblocks;
 }
