@@ -301,71 +301,74 @@ static int has_evidence(const hsearch *hs)
 }
 
 /*
- * The LF-joined lines s[0..slen) stand in data as whole lines, joined
- * by LF or, in a file with CRs, by CRLF (`crlf`).
+ * How many times (0, 1, or 2 for more) the LF-joined lines s[0..slen)
+ * stand in data as whole lines.
  */
-static int stands_as_lines(const char *data, size_t len, const char *s, size_t slen)
+static int places_of_lines(const char *data, size_t len, const char *s, size_t slen)
 {
 	const char *p = data, *end = data + len;
+	int n = 0;
 
-	while (slen && (p = memmem(p, (size_t)(end - p), s, slen)) != NULL) {
+	while (slen && n < 2 && (p = memmem(p, (size_t)(end - p), s, slen)) != NULL) {
 		const char *e = p + slen;
 
 		if ((p == data || p[-1] == '\n') &&
 		    (e == end || *e == '\n' || (*e == '\r' && (e + 1 == end || e[1] == '\n'))))
-			return 1;
+			n++;
 		p++;
 	}
-	return 0;
+	return n;
 }
 
-static int block_stands(const char *data, size_t len, const aa_buf *b)
+/* places_of_lines() for a hunk's old lines, joined by LF or, in a file with CRs, CRLF. */
+static int block_places(const char *data, size_t len, const aa_buf *b)
 {
 	aa_buf crlf = AA_BUF_INIT;
 	size_t i;
-	int r;
+	int n = places_of_lines(data, len, b->ptr, b->len);
 
-	if (stands_as_lines(data, len, b->ptr, b->len))
-		return 1;
-	if (!memchr(data, '\r', len))
-		return 0;
+	if (n || !memchr(data, '\r', len))
+		return n;
 	for (i = 0; i < b->len; i++)
 		if ((b->ptr[i] == '\n' && aa_buf_putc(&crlf, '\r') < 0) ||
 		    aa_buf_putc(&crlf, b->ptr[i]) < 0) {
 			aa_buf_free(&crlf);
 			return -1;
 		}
-	r = stands_as_lines(data, len, crlf.ptr, crlf.len);
+	n = places_of_lines(data, len, crlf.ptr, crlf.len);
 	aa_buf_free(&crlf);
-	return r;
+	return n;
 }
 
 /*
- * No hunk has a line number (bare "@@", SEARCH blocks, V4A chunks) and
- * every hunk's old lines stand in the current content: the current
- * content explains the answer, at one place or at several. A version
- * found by going back until the lines stand once is found by
- * uniqueness, not by evidence: jsdiff's test file has seven places of
- * a one-line-context hunk now and had one four years ago, and the
- * merge from that version chose one of the seven (t2500). Only line
- * numbers (landed_near()) or an old line the current content lacks say
- * the answer saw an older version. 1 yes, 0 no, -1 no memory.
+ * No hunk has a line number (bare "@@", SEARCH blocks, V4A chunks),
+ * every hunk's old lines stand in the current content, and some stand
+ * at several places: the current content explains the answer, and
+ * what is missing is which place. A version found by going back until
+ * the lines stood once is found by uniqueness, not by evidence:
+ * jsdiff's test file has seven places of a one-line-context hunk now
+ * and had one four years ago, and the merge from that version chose
+ * one of the seven (t2500). Line numbers (landed_near()), an old line
+ * the current content lacks, or a change that already stands elsewhere
+ * (the ladder's question, which the version may answer) keep the
+ * search. 1 yes, 0 no, -1 no memory.
  */
-static int bare_hunks_stand_here(const hsearch *hs)
+static int bare_hunks_ambiguous_here(const hsearch *hs)
 {
 	size_t i;
-	int r;
+	int n, several = 0;
 
 	for (i = 0; i < hs->op->nhunks; i++) {
 		if (hs->op->hunks[i].has_hint)
 			return 0;
 		if (!hs->blocks[i].len)
 			continue;
-		r = block_stands(hs->cur, hs->curlen, &hs->blocks[i]);
-		if (r <= 0)
-			return r;
+		n = block_places(hs->cur, hs->curlen, &hs->blocks[i]);
+		if (n <= 0)
+			return n;
+		several |= n > 1;
 	}
-	return 1;
+	return several;
 }
 
 /*
@@ -694,7 +697,7 @@ static int search_versions(planner *p, const aa_op *op, aa_plan_node *n,
 	if (!has_evidence(hs))
 		return 0;
 	if (!hs->index_line_only) {
-		int here = bare_hunks_stand_here(hs);
+		int here = bare_hunks_ambiguous_here(hs);
 
 		if (here < 0)
 			return oom(p, op->pos);
