@@ -313,6 +313,13 @@ rung_result aa_hk_ladder(hrun *r, const htry *y)
 	 */
 	if (!rr && !r->cx->strict && aa_hk_count_kind(h, '+'))
 		rr = aa_hk_already_applied(r, y, AA_WS_EXACT);
+	/*
+	 * Its exact lines stand only before the hunk before it (rung 2's
+	 * behind_at): the tolerant rungs would find the same places and
+	 * call them ambiguous ignoring whitespace; the refusal says why.
+	 */
+	if (r->behind_at != SIZE_MAX)
+		return rr;
 	for (lv = AA_WS_TRAILING; !rr && !r->cx->strict && lv <= AA_WS_BOTH; lv++)
 		rr = aa_hk_unique_rung(r, y, lv, AA_HOW_WHITESPACE);
 	if (!rr && !r->cx->strict)
@@ -445,6 +452,7 @@ static int place_hunk(hrun *r, const aa_hunk *h)
 
 	if (aa_hk_try_build(&y, h, 0, h->nlines) < 0)
 		return aa_hk_oom(r, h->pos);
+	r->behind_at = SIZE_MAX;
 	r->win_lo = h->has_scope ? aa_hk_cur_line(r, h->scope_lo) : 0;
 	r->win_hi = h->has_scope ? aa_hk_cur_line(r, h->scope_hi) : SIZE_MAX;
 	y.anchor = aa_hk_hunk_anchor(h, h->nlines);

@@ -303,6 +303,14 @@ int aa_hk_report_not_found(hrun *r, const htry *y, size_t hint)
 	if (r->cx->strict)
 		aa_buf_printf(&b, "Context lines don't match: the hunk's lines are not at line %ld of the file",
 			      y->h->old_start);
+	else if (r->behind_at != SIZE_MAX)
+		aa_buf_printf(&b, "hunk does not apply after the hunk before it: its context and "
+			      "removed lines stand at line %ld, before that hunk's lines end (line "
+			      "%ld), while its header's line and the order of the hunks put it "
+			      "after them; refusing to go back (give the right line numbers or "
+			      "more context)",
+			      aa_hk_orig_line(r, r->behind_at) + 1,
+			      aa_hk_orig_line(r, r->next_at - 1) + 1);
 	else if (y->h->has_scope)
 		aa_buf_puts(&b, "hunk does not apply: no place has its context and removed lines");
 	else
@@ -312,7 +320,7 @@ int aa_hk_report_not_found(hrun *r, const htry *y, size_t hint)
 		aa_buf_free(&b);
 		return aa_hk_oom(r, y->h->pos);
 	}
-	if (describe_closest(r, y, hint, &b) < 0) {
+	if (r->behind_at == SIZE_MAX && describe_closest(r, y, hint, &b) < 0) {
 		aa_buf_free(&b);
 		return aa_hk_oom(r, y->h->pos);
 	}

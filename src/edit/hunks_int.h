@@ -58,6 +58,12 @@ typedef struct hrun {
 	size_t count_cap;
 	size_t next_at;          /* where the previous hunk's new lines end */
 	/*
+	 * Rung 2 found the hunk's old lines only before the previous hunk
+	 * while its header's line is after it: the first such place, for
+	 * the refusal (SIZE_MAX: none). Set per hunk.
+	 */
+	size_t behind_at;
+	/*
 	 * Bare hunks with the same old lines, one after the other, go to
 	 * the places of those lines in order (see identical_run()): the
 	 * hunks of the run still to place, this one included, and where

@@ -268,10 +268,11 @@ static rung_result applied_at_hint(hrun *r, const htry *y, size_t hint)
  * few lines off, short context that also stands earlier), a place after
  * it wins: the nearest to the header's line when that line is after it
  * too, else the only one. With several after it and the header's line
- * before them, or none, the nearest place stands (identical hunks with
+ * before them, the nearest place stands (identical hunks with
  * numbers off take the places in any order; an answer's hunks may be
- * out of order). Returns found for the places in at[] (see
- * aa_locate_nearest()), or -1.
+ * out of order, and then their headers say so). None after it while
+ * the header's line is after it, and several before: no place (0). Returns found for the
+ * places in at[] (see aa_locate_nearest()), or -1.
  */
 static int after_previous(hrun *r, aa_needle *nd, const aa_hunk *h, int found,
 			  size_t at[2])
@@ -289,6 +290,25 @@ static int after_previous(hrun *r, aa_needle *nd, const aa_hunk *h, int found,
 		k = aa_locate_first(&w, nd, AA_WS_EXACT, after, 2);
 	if (k < 0)
 		return -1;
+	/*
+	 * The header's line and the order both put the hunk after the one
+	 * before, and its lines stand at several places, all before it:
+	 * nothing says which is meant (GNU patch never goes back past the
+	 * previous hunk). Four identical hunks, headers 120 lines off, put
+	 * the last before the third. One place in the whole file still
+	 * lands: the lines themselves say where.
+	 */
+	if (k == 0 && hint >= r->next_at) {
+		aa_lview all = aa_hk_run_view(r);
+
+		k = aa_locate_first(&all, nd, AA_WS_EXACT, after, 2);
+		if (k < 0)
+			return -1;
+		if (k < 2)
+			return found;
+		r->behind_at = at[0];
+		return 0;
+	}
 	if (k == 0 || (hint < r->next_at && k > 1))
 		return found;
 	at[0] = after[0] + r->next_at;

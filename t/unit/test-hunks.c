@@ -569,6 +569,35 @@ static void test_identical_numbered_hunks_in_order(void **state)
 	run_free(&r);
 }
 
+/*
+ * A numbered hunk whose header's line is after the hunk before it, and
+ * whose lines stand at several places, all before that hunk: nothing
+ * says which is meant (GNU patch never goes back either). One place
+ * in the whole file still lands, and a header before it is the answer
+ * saying its hunks are out of order.
+ */
+static void test_numbered_hunk_behind_previous(void **state)
+{
+	run r;
+	const char *msg;
+
+	(void)state;
+	APPLY(&r, THREE_ENDS, H(8, 8, " f3\n }\n+C\n g\n"), H(20, 21, END_HUNK("X")));
+	msg = assert_refused(&r, HUNK_LINE(1));
+	assert_has(msg, "does not apply after the hunk before it");
+	assert_has(msg, "stand at line 6");
+	run_free(&r);
+	/* one place in the whole file: the lines say where */
+	APPLY(&r, "head\nf1\n}\ng\nf3\n}\ng\n", H(5, 5, " f3\n }\n+C\n g\n"),
+	      H(20, 21, END_HUNK("X")));
+	assert_out(&r, "head\nf1\n}\nX\ng\nf3\n}\nC\ng\n");
+	run_free(&r);
+	/* the header before it: out of order on purpose, the nearest place */
+	APPLY(&r, THREE_ENDS, H(8, 8, " f3\n }\n+C\n g\n"), H(2, 2, END_HUNK("X")));
+	assert_out(&r, "head\nf1\n}\nX\ng\nf2\n}\ng\nf3\n}\nC\ng\n");
+	run_free(&r);
+}
+
 static void test_identical_hunks_ambiguous(void **state)
 {
 	run r;
@@ -2001,6 +2030,7 @@ int main(void)
 		cmocka_unit_test(test_identical_hunks_identical_places),
 		cmocka_unit_test(test_identical_hunks_ambiguous),
 		cmocka_unit_test(test_identical_numbered_hunks_in_order),
+		cmocka_unit_test(test_numbered_hunk_behind_previous),
 		cmocka_unit_test(test_already_applied_single),
 		cmocka_unit_test(test_already_applied_half),
 		cmocka_unit_test(test_already_applied_twice_is_not),
