@@ -234,4 +234,52 @@ test_expect_success 'a worded comment added by a unified diff is content' '
 	)
 '
 
+test_expect_success 'in a SEARCH/REPLACE block: a comment that trails off with "..." is the answer'"'"'s own line' '
+	cat >trail.md <<-\EOF &&
+	f.c
+	```c
+	<<<<<<< SEARCH
+	int a;
+	int b;
+	=======
+	int a;
+	// the value is read later...
+	int b;
+	>>>>>>> REPLACE
+	```
+	EOF
+	fresh w-trail &&
+	(
+		cd w-trail &&
+		git ai-apply ../trail.md >out &&
+		printf "int a;\n// the value is read later...\nint b;\nint c;\n" >expect &&
+		staged_as f.c expect
+	)
+'
+
+test_expect_success 'a trailing-off comment next to a new line lands too (it was refused as an elision)' '
+	cat >trail2.md <<-\EOF &&
+	f.c
+	```c
+	<<<<<<< SEARCH
+	int a;
+	int b;
+	int c;
+	=======
+	int a;
+	// and then we wait for it...
+	// until the end
+	int c;
+	>>>>>>> REPLACE
+	```
+	EOF
+	fresh w-trail2 &&
+	(
+		cd w-trail2 &&
+		git ai-apply ../trail2.md >out &&
+		printf "int a;\n// and then we wait for it...\n// until the end\nint c;\n" >expect &&
+		staged_as f.c expect
+	)
+'
+
 test_done

@@ -81,6 +81,58 @@ static size_t words(const char *s, size_t len)
  * AA_ELISION_WORDS when only a phrase says it ("rest of", "unchanged"),
  * which ordinary comments say too (see aa_elision_kind).
  */
+static int says_any(const char *s, size_t len, const char *const *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (aa_ci_contains(s, len, list[i]))
+			return 1;
+	return 0;
+}
+
+static int word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+/* One of the words in list, as a whole word ("rest", not "restore"). */
+static int says_word(const char *s, size_t len, const char *const *list, size_t n)
+{
+	size_t i, at, w;
+
+	for (i = 0; i < n; i++) {
+		w = strlen(list[i]);
+		for (at = 0; w <= len && at <= len - w; at++)
+			if (aa_ci_starts_with(s + at, len - at, list[i]) &&
+			    (at == 0 || !word_char(s[at - 1])) &&
+			    (at + w == len || !word_char(s[at + w])))
+				return 1;
+	}
+	return 0;
+}
+
+/* The comment's text opens with an ellipsis ("... existing code", "[...]"). */
+static int opens_with_ellipsis(const char *s, size_t len)
+{
+	while (len && (*s == '[' || *s == '(' || aa_is_blank_cr(*s))) {
+		s++;
+		len--;
+	}
+	return (len >= 3 && !memcmp(s, "...", 3)) ||
+	       (len >= 3 && !memcmp(s, "\xe2\x80\xa6", 3));
+}
+
+/*
+ * An ellipsis makes a placeholder when it opens the comment ("// ...
+ * handle errors ...") or the comment says what is left out ("//
+ * existing code...", "# other cases..."). A sentence that trails off
+ * ("// and then we wait for it...", "// (7th April 2026)...") is the
+ * answer's own comment: taken for a placeholder it was dropped where
+ * its neighbours were adjacent in the original (the edit then "already
+ * applied") or refused where they were new lines.
+ */
 static int says_skipped(const char *s, size_t len)
 {
 	static const char *const phrases[] = {
@@ -89,16 +141,22 @@ static int says_skipped(const char *s, size_t len)
 		"other methods", "other code", "keep existing", "code here",
 		"as before", "no changes", "truncated",
 	};
-	size_t i;
+	/* with an ellipsis only: alone these words are ordinary comments */
+	static const char *const with_dots[] = {
+		"existing", "rest", "remaining", "other", "same", "previous",
+		"more", "etc", "and so on", "similar", "snip", "skipped", "elided",
+		"unchanged", "omitted", "others", "remainder",
+	};
+	int said;
 
 	if (words(s, len) > 12)
 		return 0;
-	if (has_ellipsis(s, len))
+	said = says_any(s, len, phrases, sizeof(phrases) / sizeof(*phrases));
+	if (has_ellipsis(s, len) &&
+	    (said || opens_with_ellipsis(s, len) ||
+	     says_word(s, len, with_dots, sizeof(with_dots) / sizeof(*with_dots))))
 		return AA_ELISION_ELLIPSIS;
-	for (i = 0; i < sizeof(phrases) / sizeof(*phrases); i++)
-		if (aa_ci_contains(s, len, phrases[i]))
-			return AA_ELISION_WORDS;
-	return AA_ELISION_NONE;
+	return said ? AA_ELISION_WORDS : AA_ELISION_NONE;
 }
 
 /* The comment's text without its markers, or 0 when it is no comment. */

@@ -24,6 +24,20 @@ static void test_kind_of_a_line(void **state)
 	assert_int_equal(KIND("// c: unchanged"), AA_ELISION_WORDS);
 	assert_int_equal(KIND("// keep existing behaviour for b"), AA_ELISION_WORDS);
 	assert_int_equal(KIND("# rest of the file unchanged"), AA_ELISION_WORDS);
+	/* an ellipsis that opens the comment, or words saying what is left out */
+	assert_int_equal(KIND("// ...existing code..."), AA_ELISION_ELLIPSIS);
+	assert_int_equal(KIND("// ... handle the errors ..."), AA_ELISION_ELLIPSIS);
+	assert_int_equal(KIND("// [...]"), AA_ELISION_ELLIPSIS);
+	assert_int_equal(KIND("// existing code..."), AA_ELISION_ELLIPSIS);
+	assert_int_equal(KIND("# other cases..."), AA_ELISION_ELLIPSIS);
+	assert_int_equal(KIND("// rest of the tests\xe2\x80\xa6"), AA_ELISION_ELLIPSIS);
+	/* a sentence that trails off is the answer's own comment */
+	assert_int_equal(KIND("// the value is read later..."), AA_ELISION_NONE);
+	assert_int_equal(KIND("        // April 2026)..."), AA_ELISION_NONE);
+	assert_int_equal(KIND("// and then we wait for it..."), AA_ELISION_NONE);
+	/* whole words only: "restore" is no "rest", "fetch" no "etc" */
+	assert_int_equal(KIND("// restore the state, then fetch..."), AA_ELISION_NONE);
+	assert_int_equal(KIND("// moreover, wait..."), AA_ELISION_NONE);
 	/* prose and Python: "..." alone is content */
 	assert_int_equal(aa_elision_kind("...", 3, "a.py"), AA_ELISION_NONE);
 	assert_true(aa_is_elision("// c: unchanged", 15, "f.c"));
