@@ -325,4 +325,40 @@ test_expect_success 'a block below does not move the hint of a block above it' '
 	)
 '
 
+test_expect_success 'identical blocks with hints in order are one edit: each at its own place, the first one'"'"'s offset carried' '
+	fresh w-twins &&
+	(
+		cd w-twins &&
+		printf "a\nx = 1\nb\nx = 1\nc\nx = 1\n" >list.txt &&
+		git add list.txt &&
+		git commit -q -m list &&
+		cat >../twins.md <<-\EOF &&
+		<apply_diff>
+		<path>list.txt</path>
+		<diff>
+		<<<<<<< SEARCH
+		:start_line:1
+		-------
+		x = 1
+		=======
+		x = 2
+		>>>>>>> REPLACE
+
+		<<<<<<< SEARCH
+		:start_line:5
+		-------
+		x = 1
+		=======
+		x = 2
+		>>>>>>> REPLACE
+		</diff>
+		</apply_diff>
+		EOF
+		git ai-apply ../twins.md 2>err &&
+		printf "a\nx = 2\nb\nx = 1\nc\nx = 2\n" >expect &&
+		git show :list.txt >actual &&
+		test_cmp expect actual
+	)
+'
+
 test_done

@@ -380,22 +380,38 @@ static int same_search(const aa_hunk *a, const aa_hunk *b)
  * same SEARCH text (the engine would take such a run as "one at each
  * place", where each block must match once).
  */
+/*
+ * Block h may join an edit whose hunks are prev's: both without line
+ * hints, and not the same SEARCH text (two identical blocks for a text
+ * that occurs twice are refused like one); or both with hints, h's
+ * after prev's last (the hints tell identical blocks apart, as a diff's
+ * headers do, and in the hints' order the hunk engine moves each by
+ * what the blocks before it added or removed, as Roo does).
+ */
+static int joins(const aa_op *prev, const aa_hunk *h)
+{
+	const aa_hunk *last = &prev->hunks[prev->nhunks - 1];
+	size_t i;
+
+	for (i = 0; i < prev->nhunks; i++)
+		if (prev->hunks[i].has_hint != h->has_hint)
+			return 0;
+	if (h->has_hint)
+		return h->old_start > last->old_start;
+	return !same_search(last, h);
+}
+
 static void merge_with_previous(sparse *p)
 {
 	aa_op *op = &p->cs->ops[p->cs->n - 1], *prev;
 	aa_hunk *h;
-	size_t i;
 
-	if (p->cs->n < p->first + 2 || op->hunks[0].has_hint)
+	if (p->cs->n < p->first + 2)
 		return;
 	prev = op - 1;
 	if (prev->kind != AA_OP_EDIT || prev->edit_kind != AA_EDIT_HUNKS ||
-	    strcmp(prev->path, op->path) ||
-	    same_search(&prev->hunks[prev->nhunks - 1], &op->hunks[0]))
+	    strcmp(prev->path, op->path) || !prev->nhunks || !joins(prev, &op->hunks[0]))
 		return;
-	for (i = 0; i < prev->nhunks; i++)
-		if (prev->hunks[i].has_hint)
-			return;
 	if (!(h = aa_op_add_hunk(prev, op->hunks[0].pos)))
 		return;  /* stays its own edit */
 	*h = op->hunks[0];
@@ -698,51 +714,55 @@ static void merge_across_blocks(sparse *p, size_t first)
 	cs->n--;
 }
 
-/* Op i is a SEARCH/REPLACE edit with a line hint (one block). */
-static const aa_hunk *hinted_block(const aa_changeset *cs, size_t i)
+/* Op i is a SEARCH/REPLACE edit whose blocks have line hints. */
+static int hinted_edit(const aa_changeset *cs, size_t i)
 {
 	const aa_op *op = &cs->ops[i];
 
-	if (op->kind != AA_OP_EDIT || op->edit_kind != AA_EDIT_HUNKS ||
-	    op->nhunks != 1 || !op->hunks[0].has_hint || !op->path)
-		return NULL;
-	return &op->hunks[0];
+	return op->kind == AA_OP_EDIT && op->edit_kind == AA_EDIT_HUNKS && op->path &&
+	       op->nhunks && op->hunks[0].has_hint;
 }
 
 /*
  * Roo Code's line hints (`:start_line:`, the `N | ` prefixes) count the
  * lines of the file as the model read it, before any block of the call
  * applied: Roo applies the blocks in the order of their hints, each
- * hint moved by the lines the blocks before it added or removed. Here
- * blocks apply in the answer's order, each on the result of the one
- * before, so a hint is moved by what the earlier blocks of the same
- * file added or removed above it (a smaller hint). Without it the
- * third of three blocks appending a test to three `describe` blocks
- * looked 29 lines too high, and the nearest place was the end of the
- * test the second block had just written. Last to first, so the hints
- * compared are the model's own.
+ * hint moved by the lines the blocks before it added or removed. The
+ * blocks of one edit (merge_with_previous(): hints in order) are moved
+ * so by the hunk engine; an edit after another of the same file (hints
+ * out of order, a bare block between) applies on its result, so each
+ * of its hints is moved here by what the earlier edits' blocks above it
+ * (a smaller hint) add or remove. Without it a hint below an earlier
+ * block that added lines looked that many lines too high, and rung 2
+ * took the nearest match there. Last to first, so the hints compared
+ * are the model's own.
  */
 static void hints_to_current_lines(sparse *p, size_t first)
 {
 	aa_changeset *cs = p->cs;
-	size_t i, j;
+	size_t i, j, k, m;
 
 	for (i = cs->n; i-- > first;) {
-		aa_hunk *h = (aa_hunk *)hinted_block(cs, i);
-		long moved = 0;
-
-		if (!h)
+		if (!hinted_edit(cs, i))
 			continue;
-		for (j = first; j < i; j++) {
-			const aa_hunk *e = hinted_block(cs, j);
+		for (k = 0; k < cs->ops[i].nhunks; k++) {
+			aa_hunk *h = &cs->ops[i].hunks[k];
+			long moved = 0;
 
-			if (e && e->old_start < h->old_start &&
-			    !strcmp(cs->ops[j].path, cs->ops[i].path))
-				moved += e->new_count - e->old_count;
-		}
-		if (h->old_start + moved >= 1) {
-			h->old_start += moved;
-			h->new_start = h->old_start;
+			for (j = first; j < i; j++) {
+				if (!hinted_edit(cs, j) || strcmp(cs->ops[j].path, cs->ops[i].path))
+					continue;
+				for (m = 0; m < cs->ops[j].nhunks; m++) {
+					const aa_hunk *e = &cs->ops[j].hunks[m];
+
+					if (e->old_start < h->old_start)
+						moved += e->new_count - e->old_count;
+				}
+			}
+			if (h->old_start + moved >= 1) {
+				h->old_start += moved;
+				h->new_start = h->old_start;
+			}
 		}
 	}
 }
