@@ -499,7 +499,7 @@ static int write_kept_pack(aa_session *s, const aa_pack_object *objs,
 		r = aa_fatal_oom(d, AA_NOPOS, NULL);
 	} else {
 		keep->reason = reason.ptr;
-		r = aa_pack_write(dir.ptr, s->base->odb, objs, n,
+		r = aa_pack_write(dir.ptr, s->base->odb, s->base->mempack, objs, n,
 				  pack_compression(s->repo), &s->base->fsync,
 				  keep, d);
 	}
