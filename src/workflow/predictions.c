@@ -411,22 +411,30 @@ static void prepare_one(prun_ctx *c, group *g, prun *r)
 }
 
 /*
- * The batch's ready predictions: their objects in one pack, then each
- * one's refs. A failed write fails every one of them and stops the run.
+ * The batch's ready predictions: their objects in one pack, then their
+ * refs in one round, each prediction all or nothing (--each's: land.h,
+ * aa_land_finish_each). A failed write fails every one of them and
+ * stops the run.
  */
 static void land_batch(prun_ctx *c, prun **v, size_t n)
 {
 	aa_session **landers = calloc(n ? n : 1, sizeof(*landers));
+	aa_diags **diags = calloc(n ? n : 1, sizeof(*diags));
+	int *landed = calloc(n ? n : 1, sizeof(*landed));
 	aa_diags why = AA_DIAGS_INIT;
 	size_t i, k = 0;
 	int r;
 
-	for (i = 0; landers && i < n; i++)
-		if (v[i]->state == P_READY)
+	for (i = 0; landers && diags && i < n; i++)
+		if (v[i]->state == P_READY) {
+			diags[k] = &v[i]->res.diags;
 			landers[k++] = &v[i]->res.session;
-	r = landers ? aa_land_persist(landers, k, &why)
-		    : aa_oom(&why, AA_NOPOS, NULL);
-	for (i = 0; i < n; i++) {
+		}
+	r = landers && diags && landed ? aa_land_persist(landers, k, &why)
+				       : aa_oom(&why, AA_NOPOS, NULL);
+	if (r >= 0)
+		aa_land_finish_each(landers, diags, landed, k);
+	for (i = 0, k = 0; i < n; i++) {
 		prun *p = v[i];
 
 		if (p->state != P_READY)
@@ -435,16 +443,18 @@ static void land_batch(prun_ctx *c, prun **v, size_t n)
 		if (r < 0) {
 			p->res.outcome = AA_OUT_FATAL;
 			refuse(p, AA_PRED_FATAL, why.n ? why.v[0].msg : NULL);
-		} else if (aa_apply_landed(&p->res, aa_land_finish(&p->res.session,
-						&p->res.diags)) != AA_OUT_APPLIED) {
+		} else if (aa_apply_landed(&p->res, landed[k]) != AA_OUT_APPLIED) {
 			refuse(p, land_reason(&p->res), NULL);
 		}
+		k++;
 	}
 	/* the pack's keep and the journal go once every ref is written */
 	if (aa_land_done(&c->base, &why) < 0 || r < 0)
 		c->fatal = 1;
 	aa_diags_free(&why);
 	free(landers);
+	free(diags);
+	free(landed);
 }
 
 /* ---- the results ---- */
