@@ -6,11 +6,11 @@
  * base commit (aa_base_retarget), each read once, and the predictions
  * are landed as --each lands suggestions, in batches that run across
  * the bases: planned and built in memory, the batch's objects in one
- * pack, then its refs (Documentation/landing.md, "--predictions: one
- * pack a batch"). Each stays all or nothing; a record goes to the
- * results as soon as its batch is done, and the batch's memory is
- * freed, so memory follows the batch and the base, not the number of
- * predictions.
+ * pack, then its refs in one round (Documentation/landing.md, "--each
+ * and --predictions: what a suggestion costs"). Each stays all or
+ * nothing; a record goes to the results as soon as its batch is done,
+ * and the batch's memory is freed, so memory follows the batch and the
+ * base, not the number of predictions.
  */
 #include <errno.h>
 #include <stdlib.h>
