@@ -76,10 +76,10 @@ AA_CFLAGS = -std=c11 -Wall -Wextra -MMD -MP -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=
 	    -Iinclude -Isrc $(OPT) $(SAN_FLAGS) \
 	    $(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(CFLAGS)
 AA_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
-# mbedTLS (SHA-1 of the pack we write) has no pkg-config file in Debian
-# 12; libgit2-dev depends on libmbedtls-dev and libgit2 loads it anyway.
-# libcrypto (OpenSSL): the SHA-1 of the index we write (issue 22; libssh2,
-# which libgit2 loads, links it already).
+# mbedTLS has no pkg-config file in Debian 12; libgit2-dev depends on
+# libmbedtls-dev and libgit2 loads it anyway.
+# libcrypto (OpenSSL): the SHA-1 trailers of the index and of the packs
+# we write (issue 22; libssh2, which libgit2 loads, links it already).
 AA_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lmbedcrypto -lcrypto $(LIBS)
 TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 

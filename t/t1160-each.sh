@@ -308,6 +308,31 @@ test_expect_success 'the pack is stored uncompressed unless core.compression or 
 	)
 '
 
+test_expect_success 'stored: a blob over one 65,535-byte block and an empty one read back whole' '
+	(
+		cd level &&
+		git config --unset pack.compression &&
+		git config --unset core.compression &&
+		{
+			echo "--- START-FILE: large.txt ---" &&
+			test_seq 1 30000 &&
+			echo "--- END-FILE: large.txt ---" &&
+			echo "--- START-FILE: empty.txt ---" &&
+			echo "--- END-FILE: empty.txt ---"
+		} >../large.md &&
+		test_seq 1 30000 >../large.expect &&
+		git ai-apply --each --branch=s ../large.md &&
+		git cat-file blob s-1:large.txt >../large.actual &&
+		test_cmp ../large.expect ../large.actual &&
+		test "$(git cat-file -s s-1:empty.txt)" = 0 &&
+		blob=$(git rev-parse s-1:large.txt) &&
+		size=$(git cat-file -s $blob) &&
+		test $(in_pack_size $blob) -gt $size &&
+		git verify-pack "$(ls -t .git/objects/pack/*.idx | head -1)" &&
+		git fsck --full --no-dangling --no-progress
+	)
+'
+
 test_expect_success 'an answer holding alternatives: each on <name>-<n>.<k>, shared setup in each, said once' '
 	cat >answers/options.md <<-\EOF &&
 	A helper first:

@@ -394,7 +394,11 @@ test_expect_success 'options: no input file, no --base, --dataset and --results 
 	)
 '
 
-test_expect_success 'killed before its second branch: the first landed, the others absent; a rerun finishes' '
+# A batch's refs are renamed in one round, --each's (Documentation/
+# landing.md, "--each: one ref round"): the "branch" step comes before
+# each prediction's lock, the "ref" step after each rename (three
+# branches and the notes ref: four).
+test_expect_success 'killed before its second branch: nothing renamed yet, none landed; a rerun lands all' '
 	. ./bases.sh &&
 	swe k-1 m p1.diff $B1 >k.jsonl &&
 	swe k-2 m p3.diff $B1 >>k.jsonl &&
@@ -403,17 +407,52 @@ test_expect_success 'killed before its second branch: the first landed, the othe
 		cd repo &&
 		test_expect_code 137 env AA_TEST_HOOK="branch#2:kill" \
 			git-ai-apply --branch=kill --predictions=../k.jsonl >../results &&
-		git rev-parse --verify kill/m/k-1 &&
+		test_must_fail git rev-parse --verify -q kill/m/k-1 &&
 		test_must_fail git rev-parse --verify -q kill/m/k-2 &&
 		test_must_fail git rev-parse --verify -q kill/m/k-3 &&
-		git ai-apply --branch=kill --predictions=../k.jsonl >../results 2>../err
+		git ai-apply --branch=kill --predictions=../k.jsonl >../results 2>../err &&
+		find .git -name "*.lock" >../locks &&
+		test_must_be_empty ../locks
 	) &&
-	test_grep "3 predictions: 2 landed, 1 already landed" err &&
-	test "$(field 1 status)" = already-landed &&
+	test_grep "3 predictions: 3 landed, 0 already landed" err &&
 	test "$(git -C repo rev-parse kill/m/k-3^)" = $B2 &&
 	git -C repo notes --ref=ai-apply show kill/m/k-2 >note &&
 	test_cmp p3.diff note
 '
+
+for step in ref ref#2 ref#3 ref#4
+do
+	test_expect_success "killed at '$step' of the ref round: each prediction has its branch and note or neither; a rerun finishes" '
+		. ./bases.sh &&
+		swe r-1 m p1.diff $B1 >r.jsonl &&
+		swe r-2 m p3.diff $B1 >>r.jsonl &&
+		swe r-3 m p2.diff $B2 >>r.jsonl &&
+		rm -rf killed && cp -R repo killed &&
+		(
+			cd killed &&
+			test_expect_code 137 env AA_TEST_HOOK="$step:kill" \
+				git-ai-apply --branch=round --predictions=../r.jsonl >../results &&
+			git ai-apply --recover 2>../recover.err &&
+			for b in r-1 r-2 r-3
+			do
+				if git rev-parse --verify -q round/m/$b >/dev/null
+				then
+					git notes --ref=ai-apply show round/m/$b >/dev/null || return 1
+				fi || return 1
+			done &&
+			git ai-apply --branch=round --predictions=../r.jsonl >../results 2>../err &&
+			find .git -name "*.lock" >../locks &&
+			test_must_be_empty ../locks &&
+			git fsck --no-dangling --no-progress
+		) &&
+		test_grep "3 predictions: [0-3] landed, [0-3] already landed, 0 already applied, 0 refused" err &&
+		test "$(git -C killed rev-parse round/m/r-3^)" = $B2 &&
+		git -C killed notes --ref=ai-apply show round/m/r-1 >note &&
+		test_cmp p1.diff note &&
+		git -C killed notes --ref=ai-apply show round/m/r-2 >note &&
+		test_cmp p3.diff note
+	'
+done
 
 . "$AA_TEST_DIR/lib/tmux.sh"
 

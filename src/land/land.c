@@ -257,6 +257,37 @@ int aa_base_open(aa_base *b, git_repository *repo, const aa_land_opts *opts,
 	return r;
 }
 
+int aa_base_retarget(aa_base *b, aa_diags *d)
+{
+	if (b->opts->mode != AA_LAND_BRANCH)
+		return aa_fatal(d, AA_NOPOS, NULL,
+				"internal error: only a --branch base moves");
+	/* room for both first: a commit is either kept here or still the base's */
+	if (b->nretired + 2 > b->capretired &&
+	    aa_array_grow(&b->retired, &b->capretired, b->nretired + 2,
+			  sizeof(*b->retired)) < 0)
+		return aa_fatal_oom(d, AA_NOPOS, NULL);
+	if (b->base_commit)
+		b->retired[b->nretired++] = (git_object *)b->base_commit;
+	if (b->base_tree)
+		b->retired[b->nretired++] = (git_object *)b->base_tree;
+	b->base_commit = NULL;
+	b->base_tree = NULL;
+	/* answers about paths: asked again on the new base (memory follows one base) */
+	aa_attrs_free(b->attrs);
+	b->attrs = NULL;
+	return open_tree_base(b, d);
+}
+
+void aa_base_release(aa_base *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->nretired; i++)
+		git_object_free(b->retired[i]);
+	b->nretired = 0;
+}
+
 void aa_base_close(aa_base *b)
 {
 	aa_diags ignored = AA_DIAGS_INIT;
@@ -273,6 +304,8 @@ void aa_base_close(aa_base *b)
 	aa_guard_close(b->guard);
 	git_tree_free(b->base_tree);
 	git_commit_free(b->base_commit);
+	aa_base_release(b);
+	free(b->retired);
 	if (b->mempack)
 		git_mempack_reset(b->mempack);
 	git_odb_free(b->odb); /* frees the mempack backend too */
@@ -499,7 +532,7 @@ static int write_kept_pack(aa_session *s, const aa_pack_object *objs,
 		r = aa_fatal_oom(d, AA_NOPOS, NULL);
 	} else {
 		keep->reason = reason.ptr;
-		r = aa_pack_write(dir.ptr, s->base->odb, objs, n,
+		r = aa_pack_write(dir.ptr, s->base->odb, s->base->mempack, objs, n,
 				  pack_compression(s->repo), &s->base->fsync,
 				  keep, d);
 	}

@@ -25,6 +25,18 @@ int aa_land_check_branch(const char *name, aa_diags *d);
 int aa_base_open(aa_base *b, git_repository *repo, const aa_land_opts *opts,
 		 aa_diags *d);
 void aa_base_close(aa_base *b);
+/*
+ * --branch (--predictions): the open base moved to the commit
+ * b->opts->base names now, keeping everything else -- the in-memory
+ * store, the ref journal, the notes tip, the identities -- so that the
+ * landers of many bases write one pack and land in one ref round. The
+ * commit and tree moved from stay alive for the landers begun on them
+ * until aa_base_release. Same return convention as aa_base_open (on
+ * failure the base has no commit until the next retarget).
+ */
+int aa_base_retarget(aa_base *b, aa_diags *d);
+/* The commits and trees aa_base_retarget moved from, released. */
+void aa_base_release(aa_base *b);
 
 /*
  * Starts a lander on an open base that stays open longer than it

@@ -72,25 +72,41 @@ static const char *mode_text(unsigned mode)
 	}
 }
 
-/* "<mode> <name>\0<id>" for each entry, hashed and written. */
+/*
+ * "<mode> <name>\0<id>" for each entry, hashed and written. Sized first
+ * and copied in one buffer: a root tree of 1,000 entries put piece by
+ * piece was 7% of a 100-suggestion --each.
+ */
 static int write_raw_tree(aa_session *s, const raw_ent *v, size_t n,
 			  git_oid *out)
 {
-	aa_buf b = AA_BUF_INIT;
-	size_t i;
+	size_t i, size = 0;
+	char *buf, *at;
 	int r = 0;
 
-	for (i = 0; i < n && !r; i++)
-		r = !mode_text(v[i].mode) ? AA_FAST_NO :
-		    aa_buf_puts(&b, mode_text(v[i].mode)) |
-		    aa_buf_put(&b, v[i].name, v[i].name_len) |
-		    aa_buf_put(&b, "", 1) |
-		    aa_buf_put(&b, (const char *)v[i].id.id, GIT_OID_RAWSZ);
-	if (!r && git_odb_write(out, s->base->odb, b.ptr ? b.ptr : "", b.len,
-				GIT_OBJECT_TREE) < 0)
+	for (i = 0; i < n; i++) {
+		if (!mode_text(v[i].mode))
+			return AA_FAST_NO;
+		size += strlen(mode_text(v[i].mode)) + v[i].name_len + 1 + GIT_OID_RAWSZ;
+	}
+	if (!(buf = malloc(size ? size : 1)))
+		return -1;
+	for (i = 0, at = buf; i < n; i++) {
+		const char *mode = mode_text(v[i].mode);
+		size_t len = strlen(mode);
+
+		memcpy(at, mode, len);
+		at += len;
+		memcpy(at, v[i].name, v[i].name_len);
+		at += v[i].name_len;
+		*at++ = '\0';
+		memcpy(at, v[i].id.id, GIT_OID_RAWSZ);
+		at += GIT_OID_RAWSZ;
+	}
+	if (git_odb_write(out, s->base->odb, buf, size, GIT_OBJECT_TREE) < 0)
 		r = -1;
-	aa_buf_free(&b);
-	return r == AA_FAST_NO ? r : r ? -1 : 0;
+	free(buf);
+	return r;
 }
 
 /* The entry named name[0..len) of the entries v[0..n) (tree order). */

@@ -1,7 +1,8 @@
 /*
- * Writing one pack and its index (src/land/pack.h): entries undeltified,
- * zlib at the level asked, ids sorted for the
- * index, SHA-1 trailers by mbedTLS (libgit2 exposes no raw SHA-1).
+ * Writing one pack and its index (src/land/pack.h): trees as deltas
+ * against their older version, zlib at the level asked (level 0: stored
+ * blocks written here), ids sorted for the index, SHA-1 trailers by
+ * OpenSSL (libgit2 exposes no raw SHA-1).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
-#include <mbedtls/sha1.h>
+#include <openssl/evp.h>
+#include <git2/sys/odb_backend.h>
 
 #include "land/pack.h"
 #include "land/journal.h"
@@ -21,13 +23,19 @@
 #include "util/util.h"
 
 /*
- * SHA-1 for the pack's and the index's trailers: mbedTLS's, the library
- * Debian's libgit2 is built with (libgit2 exposes no raw SHA-1; its
- * git_odb_hash adds an object header).
+ * SHA-1 for the pack's and the index's trailers: OpenSSL's, as for the
+ * index (src/land/index_write.c), which uses the processor's SHA
+ * instructions where it has them (mbedTLS's took 7% of a 100-suggestion
+ * --each). A checksum of our own bytes, not an object id: git too
+ * checksums with a SHA-1 that does not detect collisions. libgit2
+ * exposes no raw SHA-1 (git_odb_hash adds an object header).
  */
 static int sha1_buf(const void *data, size_t len, unsigned char out[20])
 {
-	return mbedtls_sha1_ret(data, len, out) == 0 ? 0 : -1;
+	unsigned int n = 0;
+
+	return EVP_Digest(data, len, out, &n, EVP_sha1(), NULL) == 1 && n == 20 ?
+	       0 : -1;
 }
 
 /* ---- the pack ---- */
@@ -56,12 +64,56 @@ static int put_entry_header(aa_buf *b, git_object_t type, size_t size)
 	return aa_buf_put(b, (const char *)h, n + 1);
 }
 
-/* One zlib stream for the whole pack, reset per object. */
+/*
+ * A zlib stream of stored blocks (RFC 1950/1951: the header of level 0,
+ * blocks of at most 65,535 bytes, the Adler-32 of the data), written
+ * directly: at level 0, deflate() gives these same kinds of blocks, but
+ * each deflateReset() clears its 128 KiB match table, 16% of a
+ * 100-suggestion --each for nothing.
+ */
+static int put_stored(aa_buf *b, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	size_t blocks = len / 65535 + 1, at = 0;
+	unsigned char *o;
+	uLong sum = adler32(adler32(0L, Z_NULL, 0), Z_NULL, 0);
+
+	if (aa_buf_grow(b, 2 + 5 * blocks + len + 4) < 0)
+		return -1;
+	o = (unsigned char *)b->ptr + b->len;
+	*o++ = 0x78;
+	*o++ = 0x01;
+	do {
+		size_t run = len - at < 65535 ? len - at : 65535;
+
+		*o++ = at + run == len; /* BFINAL on the last, BTYPE 00 */
+		*o++ = run & 0xff;
+		*o++ = (run >> 8) & 0xff;
+		*o++ = ~run & 0xff;
+		*o++ = (~run >> 8) & 0xff;
+		memcpy(o, p + at, run);
+		/* adler32 takes a uInt: at most 65,535 bytes here */
+		sum = adler32(sum, p + at, (uInt)run);
+		o += run;
+		at += run;
+	} while (at < len);
+	*o++ = (unsigned char)(sum >> 24);
+	*o++ = (unsigned char)(sum >> 16);
+	*o++ = (unsigned char)(sum >> 8);
+	*o++ = (unsigned char)sum;
+	b->len = (size_t)(o - (unsigned char *)b->ptr);
+	return 0;
+}
+
+/* One zlib stream for the whole pack, reset per object; NULL: stored. */
 static int put_deflated(z_stream *zs, aa_buf *b, const void *data, size_t len)
 {
-	uLong bound = deflateBound(zs, (uLong)len);
+	uLong bound;
 	int zr;
 
+	if (!zs)
+		return put_stored(b, data, len);
+	bound = deflateBound(zs, (uLong)len);
 	if ((size_t)(uLong)len != len || (size_t)(uInt)bound != bound ||
 	    deflateReset(zs) != Z_OK || aa_buf_grow(b, bound + 1) < 0)
 		return -1;
@@ -189,22 +241,23 @@ static int put_insert(aa_buf *b, const unsigned char *p, size_t len)
 }
 
 /*
- * The delta turning tree `base` into tree `target`: entries both hold
+ * The delta turning tree `base` (its entries bv[0..nb), split once for
+ * every tree stored against it) into tree `target`: entries both hold
  * byte for byte are copied, runs of them in one copy; every other
  * target entry is inserted. Walking both in tree order keeps it short;
  * it is correct for any input, since each target entry is emitted once,
- * in order. 0, or -1 when either is not a tree or memory ran out.
+ * in order. 0, or -1 when the target is not a tree or memory ran out.
  */
 static int tree_delta(const unsigned char *base, size_t base_len,
+		      const tree_ent *bv, size_t nb,
 		      const unsigned char *target, size_t target_len,
 		      aa_buf *out)
 {
-	tree_ent *bv = NULL, *tv = NULL;
-	size_t nb = 0, nt = 0, i = 0, j = 0, copy_off = 0, copy_len = 0;
+	tree_ent *tv = NULL;
+	size_t nt = 0, i = 0, j = 0, copy_off = 0, copy_len = 0;
 	int r = -1;
 
-	if (split_tree(base, base_len, &bv, &nb) < 0 ||
-	    split_tree(target, target_len, &tv, &nt) < 0 ||
+	if (split_tree(target, target_len, &tv, &nt) < 0 ||
 	    put_varint(out, base_len) < 0 || put_varint(out, target_len) < 0)
 		goto done;
 	for (j = 0; j < nt; j++) {
@@ -237,7 +290,6 @@ static int tree_delta(const unsigned char *base, size_t base_len,
 		goto done;
 	r = 0;
 done:
-	free(bv);
 	free(tv);
 	return r;
 }
@@ -335,32 +387,47 @@ static int resolve_bases(pack_ent **v, size_t *n)
 }
 
 /*
- * The few delta bases, read once: most deltas share one (the base
- * commit's root tree, the first notes tree), and libgit2's cache keeps
- * a tree it parsed instead of its raw bytes, so each read inflated it.
+ * The few delta bases, read and split into entries once: most deltas
+ * share one (the base commit's root tree, the first notes tree), and
+ * libgit2's cache keeps a tree it parsed instead of its raw bytes, so
+ * each read inflated it.
  */
 #define BASE_CACHE 4
 
+typedef struct base_tree {
+	git_odb_object *obj;
+	tree_ent *ents;       /* NULL: not a tree (no delta against it) */
+	size_t n;
+} base_tree;
+
 typedef struct base_cache {
-	git_odb_object *v[BASE_CACHE];
+	base_tree v[BASE_CACHE];
 	size_t next;
 } base_cache;
 
 static int read_base(git_odb *odb, base_cache *c, const git_oid *id,
-		     git_odb_object **out)
+		     base_tree **out)
 {
+	base_tree *b;
 	size_t i;
 
 	for (i = 0; i < BASE_CACHE; i++)
-		if (c->v[i] && git_oid_equal(git_odb_object_id(c->v[i]), id)) {
-			*out = c->v[i];
+		if (c->v[i].obj && git_oid_equal(git_odb_object_id(c->v[i].obj), id)) {
+			*out = &c->v[i];
 			return 0;
 		}
-	if (git_odb_read(out, odb, id) < 0)
+	b = &c->v[c->next];
+	git_odb_object_free(b->obj);
+	free(b->ents);
+	memset(b, 0, sizeof(*b));
+	if (git_odb_read(&b->obj, odb, id) < 0)
 		return -1;
-	git_odb_object_free(c->v[c->next]);
-	c->v[c->next] = *out;
+	if (git_odb_object_type(b->obj) == GIT_OBJECT_TREE &&
+	    split_tree(git_odb_object_data(b->obj), git_odb_object_size(b->obj),
+		       &b->ents, &b->n) < 0)
+		b->ents = NULL;
 	c->next = (c->next + 1) % BASE_CACHE;
+	*out = b;
 	return 0;
 }
 
@@ -368,53 +435,100 @@ static void base_cache_free(base_cache *c)
 {
 	size_t i;
 
-	for (i = 0; i < BASE_CACHE; i++)
-		git_odb_object_free(c->v[i]);
+	for (i = 0; i < BASE_CACHE; i++) {
+		git_odb_object_free(c->v[i].obj);
+		free(c->v[i].ents);
+	}
 }
 
+struct raw_obj;
+
 /* Its delta against base into delta, when the delta is worth it. */
-static int worth_a_delta(git_odb_object *obj, git_odb_object *base,
+static int worth_a_delta(const struct raw_obj *obj, const base_tree *base,
+			 aa_buf *delta);
+
+/*
+ * One object's bytes: from the in-memory store's backend itself when it
+ * is there (every object a lander makes is), else through the odb. Read
+ * through the odb, each object stayed in libgit2's cache for the rest
+ * of the run (trees up to 1 MiB are cached: src/cli/cli.c): 4.3 MB of
+ * 100 suggestions' trees, never asked for again.
+ */
+typedef struct raw_obj {
+	void *data;
+	size_t len;
+	git_object_t type;
+	git_odb_backend *from;  /* data is this backend's, or: */
+	git_odb_object *obj;
+} raw_obj;
+
+static int read_object(git_odb *odb, git_odb_backend *mem, const git_oid *id,
+		       raw_obj *o)
+{
+	memset(o, 0, sizeof(*o));
+	if (mem && mem->read &&
+	    mem->read(&o->data, &o->len, &o->type, mem, id) == 0) {
+		o->from = mem;
+		return 0;
+	}
+	git_error_clear();
+	if (git_odb_read(&o->obj, odb, id) < 0)
+		return -1;
+	o->data = (void *)git_odb_object_data(o->obj);
+	o->len = git_odb_object_size(o->obj);
+	o->type = git_odb_object_type(o->obj);
+	return 0;
+}
+
+static void raw_obj_free(raw_obj *o)
+{
+	if (o->from)
+		git_odb_backend_data_free(o->from, o->data);
+	git_odb_object_free(o->obj);
+	memset(o, 0, sizeof(*o));
+}
+
+static int worth_a_delta(const raw_obj *obj, const base_tree *base,
 			 aa_buf *delta)
 {
 	aa_buf_clear(delta);
-	return base && git_odb_object_type(obj) == GIT_OBJECT_TREE &&
-	       git_odb_object_type(base) == GIT_OBJECT_TREE &&
-	       tree_delta(git_odb_object_data(base), git_odb_object_size(base),
-			  git_odb_object_data(obj), git_odb_object_size(obj),
-			  delta) == 0 &&
-	       delta->len < git_odb_object_size(obj) / 2;
+	return base && base->ents && obj->type == GIT_OBJECT_TREE &&
+	       tree_delta(git_odb_object_data(base->obj),
+			  git_odb_object_size(base->obj), base->ents, base->n,
+			  obj->data, obj->len, delta) == 0 &&
+	       delta->len < obj->len / 2;
 }
 
 /* The entry of e: a delta against its base when that is worth it. */
-static int put_object(git_odb *odb, pack_ent *e, aa_buf *pack, z_stream *zs,
-		      base_cache *bases, aa_buf *delta, aa_diags *d)
+static int put_object(git_odb *odb, git_odb_backend *mem, pack_ent *e,
+		      aa_buf *pack, z_stream *zs, base_cache *bases,
+		      aa_buf *delta, aa_diags *d)
 {
-	git_odb_object *obj = NULL, *base = NULL;
+	raw_obj obj;
+	base_tree *base = NULL;
 	char hex[GIT_OID_HEXSZ + 1];
 	int r;
 
-	if (git_odb_read(&obj, odb, &e->id) < 0) {
+	if (read_object(odb, mem, &e->id, &obj) < 0) {
 		git_oid_tostr(hex, sizeof(hex), &e->id);
 		return aa_error(d, AA_NOPOS, NULL,
 				"cannot read object %s for the pack", hex);
 	}
 	if (e->has_base && read_base(odb, bases, &e->base, &base) < 0) {
-		git_odb_object_free(obj);
+		raw_obj_free(&obj);
 		git_oid_tostr(hex, sizeof(hex), &e->base);
 		return aa_error(d, AA_NOPOS, NULL,
 				"cannot read object %s for the pack", hex);
 	}
 	e->offset = pack->len;
-	if (worth_a_delta(obj, base, delta))
+	if (worth_a_delta(&obj, base, delta))
 		r = put_entry_header(pack, GIT_OBJECT_REF_DELTA, delta->len) |
 		    aa_buf_put(pack, (const char *)e->base.id, GIT_OID_RAWSZ) |
 		    put_deflated(zs, pack, delta->ptr, delta->len);
 	else
-		r = put_entry_header(pack, git_odb_object_type(obj),
-				     git_odb_object_size(obj)) |
-		    put_deflated(zs, pack, git_odb_object_data(obj),
-				 git_odb_object_size(obj));
-	git_odb_object_free(obj);
+		r = put_entry_header(pack, obj.type, obj.len) |
+		    put_deflated(zs, pack, obj.data, obj.len);
+	raw_obj_free(&obj);
 	if (r < 0)
 		return aa_oom(d, AA_NOPOS, NULL);
 	e->crc = (uint32_t)crc32(0, (const Bytef *)pack->ptr + e->offset,
@@ -423,8 +537,8 @@ static int put_object(git_odb *odb, pack_ent *e, aa_buf *pack, z_stream *zs,
 }
 
 /* Whole objects first, then the deltas; then the trailer. */
-static int build_pack(git_odb *odb, pack_ent *v, size_t n, aa_buf *pack,
-		      z_stream *zs, aa_diags *d)
+static int build_pack(git_odb *odb, git_odb_backend *mem, pack_ent *v,
+		      size_t n, aa_buf *pack, z_stream *zs, aa_diags *d)
 {
 	aa_buf delta = AA_BUF_INIT;
 	base_cache bases;
@@ -438,7 +552,8 @@ static int build_pack(git_odb *odb, pack_ent *v, size_t n, aa_buf *pack,
 	for (pass = 0; pass < 2 && !r; pass++)
 		for (i = 0; i < n && !r; i++)
 			if (v[i].has_base == pass)
-				r = put_object(odb, &v[i], pack, zs, &bases, &delta, d);
+				r = put_object(odb, mem, &v[i], pack, zs, &bases,
+					       &delta, d);
 	base_cache_free(&bases);
 	aa_buf_free(&delta);
 	if (r < 0)
@@ -663,7 +778,7 @@ static void remove_temp(const aa_buf *tmp, aa_diags *d)
 			 aa_qpath(tmp->ptr), strerror(errno));
 }
 
-int aa_pack_write(const char *objects_dir, git_odb *odb,
+int aa_pack_write(const char *objects_dir, git_odb *odb, git_odb_backend *mem,
 		  const aa_pack_object *objs, size_t n, int level,
 		  const aa_fsync *f, const aa_pack_keep *keep, aa_diags *d)
 {
@@ -691,10 +806,12 @@ int aa_pack_write(const char *objects_dir, git_odb *odb,
 	if (!r && mkdir(dir.ptr, 0777) < 0 && errno != EEXIST)
 		r = aa_error(d, AA_NOPOS, NULL, "cannot create %s: %s",
 			     aa_qpath(dir.ptr), strerror(errno));
-	if (!r && deflateInit(&zs, level) != Z_OK)
+	if (!r && level == 0) {
+		r = build_pack(odb, mem, v, k, &pack, NULL, d);
+	} else if (!r && deflateInit(&zs, level) != Z_OK) {
 		r = aa_oom(d, AA_NOPOS, NULL);
-	else if (!r) {
-		r = build_pack(odb, v, k, &pack, &zs, d);
+	} else if (!r) {
+		r = build_pack(odb, mem, v, k, &pack, &zs, d);
 		deflateEnd(&zs);
 	}
 	/* 4-byte offsets: a pack of new objects this large is refused */

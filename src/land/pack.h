@@ -20,7 +20,8 @@ typedef struct aa_pack_object {
 } aa_pack_object;
 
 /*
- * Writes the objects v[0..n) (read from odb; duplicates allowed) as
+ * Writes the objects v[0..n) (read from the backend mem when it has
+ * them, else from odb; duplicates allowed) as
  * objects/pack/pack-<sum>.pack and .idx under objects_dir: temporary
  * files, each made durable as f says (core.fsync's `pack` and
  * `pack-metadata`), renamed into place (the pack first: the index makes
@@ -56,7 +57,7 @@ typedef struct aa_pack_keep {
 	void *ctx;
 } aa_pack_keep;
 
-int aa_pack_write(const char *objects_dir, git_odb *odb,
+int aa_pack_write(const char *objects_dir, git_odb *odb, git_odb_backend *mem,
 		  const aa_pack_object *v, size_t n, int level,
 		  const aa_fsync *f, const aa_pack_keep *keep, aa_diags *d);
 

@@ -43,6 +43,8 @@ typedef struct aa_base {
 	git_signature *committer;
 	aa_fsync fsync;           /* what the writers make durable (land/fsync.h) */
 	struct aa_attrs *attrs;   /* attribute answers kept (land/attrs.h) */
+	git_object **retired;     /* --branch: bases moved from, kept for their */
+	size_t nretired, capretired; /* landers (aa_base_retarget) */
 	int drivers;              /* filter drivers configured: 2, none 1, 0 not known yet */
 } aa_base;
 

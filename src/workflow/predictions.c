@@ -1,14 +1,16 @@
 /*
  * --predictions: a branch per prediction, each on its own base, in one
  * process (include/aiapply/predictions.h; Documentation/workflows.md,
- * "## Predictions"). The predictions are grouped by base commit; each
- * base is opened once (aa_base) and its predictions are landed as
- * --each lands suggestions, in batches: planned and built in memory,
- * the batch's objects in one pack, then each prediction's branch and
- * note in a transaction of its own. Each stays all or nothing; a
- * record goes to the results as soon as its batch is done, and the
- * batch's memory is freed, so memory follows the batch and the base,
- * not the number of predictions.
+ * "## Predictions"). The predictions are grouped by base commit; one
+ * base (aa_base) is opened for the run and moved from base commit to
+ * base commit (aa_base_retarget), each read once, and the predictions
+ * are landed as --each lands suggestions, in batches that run across
+ * the bases: planned and built in memory, the batch's objects in one
+ * pack, then its refs in one round (Documentation/landing.md, "--each
+ * and --predictions: what a suggestion costs"). Each stays all or
+ * nothing; a record goes to the results as soon as its batch is done,
+ * and the batch's memory is freed, so memory follows the batch and the
+ * base, not the number of predictions.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -32,6 +34,7 @@ enum pstate { P_WAITING, P_READY, P_DONE };
 typedef struct prun {
 	aa_prediction *p;
 	git_oid base;          /* its base commit, once resolved */
+	char base_hex[GIT_OID_HEXSZ + 1]; /* ... as --base */
 	int resolved;
 	aa_apply_result res;
 	int started;           /* res holds a run */
@@ -51,6 +54,12 @@ typedef struct prun_ctx {
 	char *dir;             /* its directory: answer_file is relative to it */
 	size_t done;
 	int fatal;             /* a write failed: the run stops */
+	aa_land_opts land;     /* the run's landing; land.base: hex */
+	char hex[GIT_OID_HEXSZ + 1];
+	aa_base base;          /* opened once, moved from base to base */
+	int opened;
+	prun **pend;           /* the batch: prepared, records not yet out */
+	size_t npend;
 } prun_ctx;
 
 static const char *const reason_names[AA_PRED_NREASONS] = {
@@ -241,11 +250,8 @@ static int refuse_duplicates(prun *v, size_t n)
 
 /* ---- landing ---- */
 
-/* One base's predictions: its options and the base opened once. */
+/* One base's predictions: whether the run's base moved to it. */
 typedef struct group {
-	char hex[GIT_OID_HEXSZ + 1];
-	aa_land_opts land;
-	aa_base base;
 	int opened;
 	aa_diags why;          /* the base did not open: why */
 } group;
@@ -378,7 +384,8 @@ static void prepare_one(prun_ctx *c, group *g, prun *r)
 	oi.texts = &t;
 	oi.ntexts = 1;
 	oi.alternative = oi.alternatives = 0;
-	oi.land = g->land;
+	oi.land = c->land;
+	oi.land.base = r->base_hex;
 	oi.land.branch = r->p->branch;
 	aa_apply_result_init(&r->res);
 	r->started = 1;
@@ -387,7 +394,7 @@ static void prepare_one(prun_ctx *c, group *g, prun *r)
 		refuse(r, AA_PRED_FATAL, g->why.n ? g->why.v[0].msg : NULL);
 		return;
 	}
-	if (aa_apply_plan_one(c->repo, &g->base, &oi, &r->res) < 0) {
+	if (aa_apply_plan_one(c->repo, &c->base, &oi, &r->res) < 0) {
 		r->state = P_DONE;
 		if (r->res.outcome != AA_OUT_ALREADY_APPLIED &&
 		    r->res.outcome != AA_OUT_CHECKED)
@@ -404,22 +411,30 @@ static void prepare_one(prun_ctx *c, group *g, prun *r)
 }
 
 /*
- * The batch's ready predictions: their objects in one pack, then each
- * one's refs. A failed write fails every one of them and stops the run.
+ * The batch's ready predictions: their objects in one pack, then their
+ * refs in one round, each prediction all or nothing (--each's: land.h,
+ * aa_land_finish_each). A failed write fails every one of them and
+ * stops the run.
  */
-static void land_batch(prun_ctx *c, group *g, prun **v, size_t n)
+static void land_batch(prun_ctx *c, prun **v, size_t n)
 {
 	aa_session **landers = calloc(n ? n : 1, sizeof(*landers));
+	aa_diags **diags = calloc(n ? n : 1, sizeof(*diags));
+	int *landed = calloc(n ? n : 1, sizeof(*landed));
 	aa_diags why = AA_DIAGS_INIT;
 	size_t i, k = 0;
 	int r;
 
-	for (i = 0; landers && i < n; i++)
-		if (v[i]->state == P_READY)
+	for (i = 0; landers && diags && i < n; i++)
+		if (v[i]->state == P_READY) {
+			diags[k] = &v[i]->res.diags;
 			landers[k++] = &v[i]->res.session;
-	r = landers ? aa_land_persist(landers, k, &why)
-		    : aa_oom(&why, AA_NOPOS, NULL);
-	for (i = 0; i < n; i++) {
+		}
+	r = landers && diags && landed ? aa_land_persist(landers, k, &why)
+				       : aa_oom(&why, AA_NOPOS, NULL);
+	if (r >= 0)
+		aa_land_finish_each(landers, diags, landed, k);
+	for (i = 0, k = 0; i < n; i++) {
 		prun *p = v[i];
 
 		if (p->state != P_READY)
@@ -428,16 +443,18 @@ static void land_batch(prun_ctx *c, group *g, prun **v, size_t n)
 		if (r < 0) {
 			p->res.outcome = AA_OUT_FATAL;
 			refuse(p, AA_PRED_FATAL, why.n ? why.v[0].msg : NULL);
-		} else if (aa_apply_landed(&p->res, aa_land_finish(&p->res.session,
-						&p->res.diags)) != AA_OUT_APPLIED) {
+		} else if (aa_apply_landed(&p->res, landed[k]) != AA_OUT_APPLIED) {
 			refuse(p, land_reason(&p->res), NULL);
 		}
+		k++;
 	}
 	/* the pack's keep and the journal go once every ref is written */
-	if (aa_land_done(&g->base, &why) < 0 || r < 0)
+	if (aa_land_done(&c->base, &why) < 0 || r < 0)
 		c->fatal = 1;
 	aa_diags_free(&why);
 	free(landers);
+	free(diags);
+	free(landed);
 }
 
 /* ---- the results ---- */
@@ -704,46 +721,62 @@ static int cmp_by_base(const void *a, const void *b)
 	return k ? k : (x->p->record > y->p->record) - (x->p->record < y->p->record);
 }
 
+/* The run's base on `base`: opened the first time, then moved. */
 static void open_group(prun_ctx *c, group *g, const git_oid *base)
 {
 	memset(g, 0, sizeof(*g));
-	git_oid_tostr(g->hex, sizeof(g->hex), base);
-	g->land = c->o->apply->land;
-	g->land.mode = AA_LAND_BRANCH;
-	g->land.base = g->hex;
-	g->opened = aa_base_open(&g->base, c->repo, &g->land, &g->why) == 0;
-	if (!g->opened)
-		aa_base_close(&g->base);
+	git_oid_tostr(c->hex, sizeof(c->hex), base);
+	c->land.base = c->hex;
+	if (c->opened) {
+		g->opened = aa_base_retarget(&c->base, &g->why) == 0;
+		return;
+	}
+	c->opened = g->opened = aa_base_open(&c->base, c->repo, &c->land,
+					     &g->why) == 0;
+	if (!c->opened)
+		aa_base_close(&c->base);
 }
 
 /*
- * One base's predictions v[0..n), in batches: each batch planned and
- * built, landed, reported and freed before the next; the in-memory
- * objects go with it and the next note is built on the notes ref read
- * again.
+ * The batch: its ready predictions landed (one pack, then the refs),
+ * every record written and its memory freed, in the order they were
+ * taken; then the objects in memory go, the next note is built on the
+ * notes ref read again, and the bases moved from are released.
+ */
+static void flush(prun_ctx *c)
+{
+	size_t i;
+
+	if (!c->npend)
+		return;
+	if (c->opened)
+		land_batch(c, c->pend, c->npend);
+	for (i = 0; i < c->npend; i++)
+		finish_one(c, c->pend[i]);
+	c->npend = 0;
+	if (c->opened && c->base.mempack) {
+		git_mempack_reset(c->base.mempack);
+		c->base.notes_read = 0;
+		aa_base_release(&c->base);
+	}
+}
+
+/*
+ * One base's predictions v[0..n), planned and built on it, each batch
+ * (of any bases) landed once BATCH predictions are taken.
  */
 static void run_group(prun_ctx *c, prun **v, size_t n)
 {
 	group g;
-	size_t at, i;
+	size_t i;
 
 	open_group(c, &g, &v[0]->base);
-	for (at = 0; at < n && !c->fatal; at += BATCH) {
-		size_t m = n - at < BATCH ? n - at : BATCH;
-
-		for (i = 0; i < m; i++)
-			prepare_one(c, &g, v[at + i]);
-		if (g.opened)
-			land_batch(c, &g, v + at, m);
-		for (i = 0; i < m; i++)
-			finish_one(c, v[at + i]);
-		if (g.opened && g.base.mempack) {
-			git_mempack_reset(g.base.mempack);
-			g.base.notes_read = 0;
-		}
+	for (i = 0; i < n && !c->fatal; i++) {
+		prepare_one(c, &g, v[i]);
+		c->pend[c->npend++] = v[i];
+		if (c->npend == BATCH)
+			flush(c);
 	}
-	if (g.opened)
-		aa_base_close(&g.base);
 	aa_diags_free(&g.why);
 }
 
@@ -753,28 +786,39 @@ static int run_groups(prun_ctx *c, prun *v, size_t n)
 	prun **by = malloc((n ? n : 1) * sizeof(*by));
 	size_t i, k = 0, start;
 
-	if (!by)
+	c->pend = malloc((n ? n : 1) * sizeof(*c->pend));
+	if (!by || !c->pend) {
+		free(by);
 		return -1;
+	}
 	for (i = 0; i < n; i++)
 		if (v[i].state == P_WAITING)
 			by[k++] = &v[i];
 		else
 			finish_one(c, &v[i]);
 	qsort(by, k, sizeof(*by), cmp_by_base);
-	for (start = 0; start < k;) {
+	for (i = 0; i < k; i++)
+		git_oid_tostr(by[i]->base_hex, sizeof(by[i]->base_hex), &by[i]->base);
+	c->land = c->o->apply->land;
+	c->land.mode = AA_LAND_BRANCH;
+	for (start = 0; start < k && !c->fatal;) {
 		size_t end = start + 1;
 
 		while (end < k && git_oid_equal(&by[end]->base, &by[start]->base))
 			end++;
-		if (!c->fatal)
-			run_group(c, by + start, end - start);
-		for (i = start; c->fatal && i < end; i++)
-			if (by[i]->state == P_WAITING) {
-				refuse(by[i], AA_PRED_FATAL, "not tried: an earlier write failed");
-				finish_one(c, by[i]);
-			}
+		run_group(c, by + start, end - start);
 		start = end;
 	}
+	flush(c);
+	/* after a failed write: the predictions not taken, in order */
+	for (i = 0; i < k; i++)
+		if (by[i]->state == P_WAITING) {
+			refuse(by[i], AA_PRED_FATAL, "not tried: an earlier write failed");
+			finish_one(c, by[i]);
+		}
+	if (c->opened)
+		aa_base_close(&c->base);
+	c->opened = 0;
 	free(by);
 	return 0;
 }
@@ -834,6 +878,7 @@ out:
 	}
 	free(v);
 	free(c.dir);
+	free(c.pend);
 	aa_predictions_free(&preds);
 	return code;
 }
