@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <openssl/evp.h>
 
+#include "land/index_untracked.h"
 #include "land/index_write.h"
 #include "util/testhook.h"
 #include "util/util.h"
@@ -562,17 +563,53 @@ static int put_tree_ext(const aa_ixstream *st, ixout *o,
 	return 0;
 }
 
+/* UNTR: as git keeps it (index_untracked.h); `data` NULL: none before. */
+static int put_untracked_ext(const aa_ixstream *st, ixout *o,
+			     const unsigned char *data, size_t len)
+{
+	aa_untr *u = NULL;
+	aa_buf b = AA_BUF_INIT;
+	unsigned char hdr[8];
+	size_t i;
+	int r = 0;
+
+	if (data && aa_untr_parse(&u, data, len) < 0)
+		return -1;
+	if (st->repo && aa_untr_configure(&u, st->repo) < 0) {
+		aa_untr_free(u);
+		return -1;
+	}
+	if (!u)
+		return 0;
+	for (i = 0; !r && i < st->npaths; i++)
+		r = aa_untr_invalidate(u, st->paths[i], 1);
+	if (!r)
+		r = aa_untr_write(u, &b);
+	aa_untr_free(u);
+	if (!r) {
+		memcpy(hdr, "UNTR", 4);
+		put32(hdr + 4, (uint32_t)b.len);
+		out_put(o, hdr, 8);
+		out_put(o, b.ptr, b.len);
+	}
+	aa_buf_free(&b);
+	return r;
+}
+
 /*
- * The extensions: TREE invalidated, REUC kept as it is (git changes it
- * only when a conflict is removed; a landing refuses an index with
- * conflicts), the rest dropped: UNTR and FSMN (git rebuilds them; libgit2
- * never wrote them either), EOIE and IEOT (their offsets change), any
- * other optional one.
+ * The extensions, in git's order (do_write_index): TREE invalidated,
+ * REUC kept as it is (git changes it only when a conflict is removed; a
+ * landing refuses an index with conflicts), UNTR kept as git keeps it,
+ * the rest dropped: FSMN (git drops it when core.fsmonitor is unset),
+ * EOIE and IEOT (their offsets change), any other optional one. Where
+ * an extension comes twice, the last one counts, as in git's reader.
  */
 static int put_extensions(const aa_ixstream *st, ixout *o)
 {
 	size_t size, off = aa_ixread_entries_end(st->old);
 	const unsigned char *map = aa_ixread_bytes(st->old, &size);
+	const unsigned char *tree = NULL, *reuc = NULL, *untr = NULL;
+	size_t treelen = 0, reuclen = 0, untrlen = 0;
 
 	while (map && off + 8 <= size - IX_TRAILER) {
 		const unsigned char *p = map + off;
@@ -581,14 +618,22 @@ static int put_extensions(const aa_ixstream *st, ixout *o)
 		if (len > size - IX_TRAILER - off - 8)
 			break;
 		if (!memcmp(p, "TREE", 4)) {
-			if (put_tree_ext(st, o, p + 8, len) < 0)
-				return -1;
+			tree = p + 8;
+			treelen = len;
 		} else if (!memcmp(p, "REUC", 4)) {
-			out_put(o, p, 8 + len);
+			reuc = p;
+			reuclen = len;
+		} else if (!memcmp(p, "UNTR", 4)) {
+			untr = p + 8;
+			untrlen = len;
 		}
 		off += 8 + len;
 	}
-	return 0;
+	if (tree && put_tree_ext(st, o, tree, treelen) < 0)
+		return -1;
+	if (reuc)
+		out_put(o, reuc, 8 + reuclen);
+	return put_untracked_ext(st, o, untr, untrlen);
 }
 
 /* ---- the whole ---- */
