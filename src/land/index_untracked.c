@@ -562,46 +562,49 @@ static unsigned new_flags(git_config *cfg)
 	return flags;
 }
 
-int aa_untr_configure(aa_untr **u, git_repository *repo)
+/* git's add_untracked_cache: kept when made for this work tree, else new. */
+static int add_cache(aa_untr **u, git_repository *repo, git_config *cfg)
 {
-	git_config *cfg = NULL;
 	char *ident;
 	aa_untr *n;
-	int mode;
 
-	if (git_repository_config_snapshot(&cfg, repo) < 0)
+	if (!(ident = ident_string(repo)))
 		return -1;
-	mode = config_mode(cfg);
-	if (mode == UC_REMOVE) {
-		aa_untr_free(*u);
-		*u = NULL;
-	}
-	if (mode != UC_WRITE || git_repository_is_bare(repo)) {
-		git_config_free(cfg);
-		return 0;
-	}
-	if (!(ident = ident_string(repo))) {
-		git_config_free(cfg);
-		return -1;
-	}
 	/* kept when its ident (up to a NUL) is this one */
 	if (*u && strlen(ident) == strnlen((const char *)(*u)->ident, (*u)->identlen) &&
 	    !memcmp((*u)->ident, ident, strlen(ident))) {
 		free(ident);
-		git_config_free(cfg);
 		return 0;
 	}
 	if (!(n = calloc(1, sizeof(*n)))) {
 		free(ident);
-		git_config_free(cfg);
 		return -1;
 	}
 	n->new_ident = ident;
 	n->identlen = strlen(ident) + 1; /* git keeps the NUL (old lists of idents) */
 	n->exclude_per_dir = ".gitignore";
 	n->dir_flags = new_flags(cfg);
-	git_config_free(cfg);
 	aa_untr_free(*u);
 	*u = n;
 	return 0;
+}
+
+int aa_untr_configure(aa_untr **u, git_repository *repo, int fsmonitor_start)
+{
+	git_config *cfg = NULL;
+	int mode, r = 0;
+
+	if (git_repository_is_bare(repo) || (fsmonitor_start && !*u))
+		return 0;
+	if (git_repository_config_snapshot(&cfg, repo) < 0)
+		return -1;
+	mode = fsmonitor_start ? UC_WRITE : config_mode(cfg);
+	if (mode == UC_REMOVE) {
+		aa_untr_free(*u);
+		*u = NULL;
+	} else if (mode == UC_WRITE) {
+		r = add_cache(u, repo, cfg);
+	}
+	git_config_free(cfg);
+	return r;
 }

@@ -41,9 +41,11 @@ int aa_untr_write(const aa_untr *u, aa_buf *out);
  * tweak_untracked_cache decides with core.untrackedCache (and
  * feature.manyFiles): false drops it; true keeps one made for this work
  * tree and system, and otherwise puts a new empty one in its place;
- * "keep" (or unset, or any other word) leaves it as it is. 0, or -1
- * out of memory or libgit2's error.
+ * "keep" (or unset, or any other word) leaves it as it is.
+ * `fsmonitor_start`: git's add_fsmonitor instead, which replaces a cache
+ * made for another work tree and adds none. 0, or -1 out of memory or
+ * libgit2's error.
  */
-int aa_untr_configure(aa_untr **u, git_repository *repo);
+int aa_untr_configure(aa_untr **u, git_repository *repo, int fsmonitor_start);
 
 #endif

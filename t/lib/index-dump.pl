@@ -3,7 +3,8 @@
 # entry and per extension, for test_cmp. With --no-stat the stat data
 # that differs between two copies of a work tree (ctime, mtime, dev,
 # ino) is left out; mode, uid, gid, size, id, flags, path stay. Each
-# extension is printed whole, in hex. (gitformat-index: v2/v3 names
+# extension is printed whole, in hex (FSMN version 2: its token as text,
+# then the rest in hex). (gitformat-index: v2/v3 names
 # NUL-padded to 8 bytes, v4 names prefix-compressed.)
 use strict;
 use warnings;
@@ -54,6 +55,14 @@ for (1 .. $n) {
 }
 while ($off + 8 <= length($d) - 20) {
 	my ($name, $len) = unpack('a4 N', substr($d, $off, 8));
-	printf "%s %s\n", $name, unpack('H*', substr($d, $off + 8, $len));
+	my $data = substr($d, $off + 8, $len);
+	if ($name eq 'FSMN' && unpack('N', $data) == 2) {
+		# the token apart, so that a test can leave it out
+		my $nul = index($data, "\0", 4);
+		printf "FSMN 2 token %s bitmap %s\n", substr($data, 4, $nul - 4),
+			unpack('H*', substr($data, $nul + 1));
+	} else {
+		printf "%s %s\n", $name, unpack('H*', $data);
+	}
 	$off += 8 + $len;
 }
