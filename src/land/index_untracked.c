@@ -251,7 +251,8 @@ int aa_untr_parse(aa_untr **out, const unsigned char *data, size_t len)
 	if (len <= 1 || data[len - 1])
 		return 0;
 	end = data + len - 1; /* the last NUL ends the string lists */
-	if (varint(&p, end + 1, &identlen) < 0 || identlen > (uint64_t)(end - p) ||
+	if (varint(&p, end + 1, &identlen) < 0 || p > end ||
+	    identlen > (uint64_t)(end - p) ||
 	    (uint64_t)(end - p) - identlen < HEAD_FIXED + 1)
 		return 0;
 	if (!(u = calloc(1, sizeof(*u))))

@@ -163,12 +163,27 @@ static void test_damaged(void **state)
 	free(data);
 }
 
+/* Found by contrib/fuzz/fuzz-index-ext: the ident's length read into the last NUL. */
+static void test_ident_past_end(void **state)
+{
+	static const unsigned char data[] = { 0x95, 0x00 };
+	unsigned char *p = malloc(sizeof(data));
+	aa_untr *u = NULL;
+
+	(void)state;
+	memcpy(p, data, sizeof(data));
+	assert_int_equal(aa_untr_parse(&u, p, sizeof(data)), 0);
+	assert_null(u);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_invalidate),
 		cmocka_unit_test(test_damaged),
+		cmocka_unit_test(test_ident_past_end),
 	};
 	return AA_RUN_TESTS(tests);
 }
