@@ -115,4 +115,3 @@ same_but_stat () {
 	dump "$1.ai/.git/index" --no-stat >"$1.ai.dump" &&
 	test_cmp "$1.git.dump" "$1.ai.dump"
 }
-
