@@ -7,6 +7,7 @@
 # a minute old so that no entry is racily clean. core.checkStat=minimal
 # and core.trustctime=false let a copy (cp -pR: same mtimes, other
 # inodes and ctimes) stay clean for git apply --index.
+#
 # The change: an edit in a directory with an untracked file, a new file
 # in a new directory, a deletion in a nested directory, a rename into an
 # untracked directory, an edit at the top.
@@ -59,7 +60,6 @@ index_compare_setup () {
 	-top
 	+TOP
 	EOF
-
 }
 
 dump () {
