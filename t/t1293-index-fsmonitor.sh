@@ -45,6 +45,7 @@ no_fsmn () {
 # directory's name has a space)
 HOOK="git config core.fsmonitor '\"$PWD/hook\"'"
 NOHOOK="git config core.fsmonitor '\"$PWD/no-such-hook\"'"
+HOOK12="git config core.fsmonitor '\"$PWD/hook12\"'"
 
 test_expect_success 'core.fsmonitor unset: dropped, as git drops it' '
 	land unset --cached ":" && same unset && no_fsmn unset.ai.dump &&
@@ -128,6 +129,24 @@ test_expect_success 'core.fsmonitorHookVersion=1: the token is the time, the res
 test_expect_success 'a hook that fails: every entry dirty, as git' '
 	land failing --cached "$NOHOOK" 2>/dev/null &&
 	no_token failing
+'
+
+test_expect_success 'a hook that fails protocol 2: asked again with 1, both answers read, as git' '
+	cat >hook12 <<-EOF &&
+	#!/bin/sh
+	if test "\$1" = 2
+	then
+		printf "junk\\0a/f0\\0"
+		exit 1
+	fi
+	printf "e/f0\\0"
+	EOF
+	chmod +x hook12 &&
+	land hook12 --cached "$HOOK12" &&
+	no_token hook12 &&
+	grep "^FSMN" hook12.ai.notoken >fsmn.12 &&
+	grep "^FSMN" hookv1.ai.notoken >fsmn.1 &&
+	! test_cmp fsmn.1 fsmn.12 >/dev/null
 '
 
 test_expect_success 'core.fsmonitor=true (the built-in daemon, not running): what git does without its answer' '

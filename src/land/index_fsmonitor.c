@@ -178,7 +178,11 @@ static uint64_t nanotime(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* git's query_fsmonitor_hook: the hook's exit status (0 success). */
+/*
+ * git's query_fsmonitor_hook: the hook's exit status (0 success), its
+ * output appended to out (git does not empty its buffer between the
+ * protocol 2 call and the protocol 1 one).
+ */
 static int run_hook(git_repository *repo, const char *hook, int version,
 		    const char *token, aa_buf *out)
 {
@@ -192,7 +196,6 @@ static int run_hook(git_repository *repo, const char *hook, int version,
 	if (aa_buf_printf(&cmd, "%s \"$@\"", hook) < 0)
 		return -1;
 	argv[2] = cmd.ptr;
-	aa_buf_clear(out);
 	r = aa_run_argv(repo, argv, NULL, NULL, 0, out, NULL);
 	aa_buf_free(&cmd);
 	return r;
@@ -249,6 +252,7 @@ static int refresh(aa_fsmn *f, git_repository *repo, int mode,
 	char *old = f->token;
 	uint64_t now = nanotime();
 
+	aa_buf_clear(&f->answer);
 	if (mode == MODE_IPC) {
 		/* the built-in daemon: what git does when it does not answer */
 		aa_buf_puts(&tok, "builtin:fake");
