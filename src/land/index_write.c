@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include <openssl/evp.h>
 
+#include "land/index_fsmonitor.h"
+#include "land/index_untracked.h"
 #include "land/index_write.h"
 #include "util/testhook.h"
 #include "util/util.h"
@@ -204,6 +206,8 @@ typedef struct ixw {
 	long stamp_nsec;
 	const char *workdir;
 	aa_buf full;
+	aa_fsmn *fsmn;        /* NULL: no FSMN written */
+	uint64_t pos;         /* the next entry's number in the new index */
 } ixw;
 
 /* git's encode_varint */
@@ -282,6 +286,12 @@ static int put_new_entry(ixw *w, const git_index_entry *e)
 	f[60] = (unsigned char)(flags >> 8);
 	f[61] = (unsigned char)flags;
 	out_put(w->o, f, fixed);
+	/* fsmonitor: git marks clean what it stats, a regular file it wrote */
+	if (w->fsmn)
+		aa_fsmn_mark(w->fsmn, w->pos, !(w->st->worktree &&
+			     !(e->flags & GIT_INDEX_ENTRY_STAGEMASK) &&
+			     (e->mode & 0170000) == 0100000));
+	w->pos++;
 	return put_name(w, e->path, len, fixed);
 }
 
@@ -321,8 +331,9 @@ static int racy_modified(ixw *w, const git_index_entry *e)
 	return !git_oid_equal(&id, &e->id);
 }
 
-/* An entry of the old index, kept: its bytes, re-encoded for v4. */
-static int put_old_entry(ixw *w, const unsigned char *p, const git_index_entry *e)
+/* An entry of the old index (number `opos`), kept: its bytes, re-encoded for v4. */
+static int put_old_entry(ixw *w, const unsigned char *p, size_t opos,
+			 const git_index_entry *e)
 {
 	size_t fixed = IX_FIXED + ((e->flags & IX_EXTENDED) ? 2 : 0);
 	unsigned char f[IX_FIXED + 2];
@@ -331,6 +342,9 @@ static int put_old_entry(ixw *w, const unsigned char *p, const git_index_entry *
 	if (racy_modified(w, e))
 		put32(f + 36, 0);
 	out_put(w->o, f, fixed);
+	if (w->fsmn)
+		aa_fsmn_mark(w->fsmn, w->pos, aa_fsmn_old_dirty(w->fsmn, opos, e->path, e->mode));
+	w->pos++;
 	return put_name(w, e->path, strlen(e->path), fixed);
 }
 
@@ -361,7 +375,7 @@ static int put_entries(ixw *w)
 	if (aa_ixiter_start(&it, st->old, NULL) < 0)
 		return -1;
 	for (;;) {
-		size_t off = it.off;
+		size_t off = it.off, opos = it.pos;
 
 		if (aa_ixiter_next(&it, &e) <= 0)
 			break;
@@ -370,7 +384,7 @@ static int put_entries(ixw *w)
 				goto done;
 		if (t < st->npaths && !strcmp(st->paths[t], e.path))
 			continue; /* replaced: written when the walk passes it */
-		if ((r = put_old_entry(w, map + off, &e)) < 0)
+		if ((r = put_old_entry(w, map + off, opos, &e)) < 0)
 			goto done;
 	}
 	while (t < st->npaths)
@@ -562,33 +576,94 @@ static int put_tree_ext(const aa_ixstream *st, ixout *o,
 	return 0;
 }
 
-/*
- * The extensions: TREE invalidated, REUC kept as it is (git changes it
- * only when a conflict is removed; a landing refuses an index with
- * conflicts), the rest dropped: UNTR and FSMN (git rebuilds them; libgit2
- * never wrote them either), EOIE and IEOT (their offsets change), any
- * other optional one.
- */
-static int put_extensions(const aa_ixstream *st, ixout *o)
+/* An extension's data: the last one named `sig` (git's reader keeps the last). */
+static const unsigned char *find_ext(const aa_ixread *old, const char *sig, size_t *len)
 {
-	size_t size, off = aa_ixread_entries_end(st->old);
-	const unsigned char *map = aa_ixread_bytes(st->old, &size);
+	size_t size, off = aa_ixread_entries_end(old);
+	const unsigned char *map = aa_ixread_bytes(old, &size), *found = NULL;
 
 	while (map && off + 8 <= size - IX_TRAILER) {
 		const unsigned char *p = map + off;
-		size_t len = get32(p + 4);
+		size_t n = get32(p + 4);
 
-		if (len > size - IX_TRAILER - off - 8)
+		if (n > size - IX_TRAILER - off - 8)
 			break;
-		if (!memcmp(p, "TREE", 4)) {
-			if (put_tree_ext(st, o, p + 8, len) < 0)
-				return -1;
-		} else if (!memcmp(p, "REUC", 4)) {
-			out_put(o, p, 8 + len);
+		if (!memcmp(p, sig, 4)) {
+			found = p + 8;
+			*len = n;
 		}
-		off += 8 + len;
+		off += 8 + n;
 	}
-	return 0;
+	return found;
+}
+
+static void put_ext(ixout *o, const char *sig, const aa_buf *b)
+{
+	unsigned char hdr[8];
+
+	memcpy(hdr, sig, 4);
+	put32(hdr + 4, (uint32_t)b->len);
+	out_put(o, hdr, 8);
+	out_put(o, b->ptr, b->len);
+}
+
+/*
+ * UNTR as git keeps it (index_untracked.h), in git's order: read,
+ * core.untrackedCache, the fsmonitor's turn (a cache of another work
+ * tree replaced when it starts; the paths it names), the landing's
+ * paths.
+ */
+static int put_untracked_ext(const aa_ixstream *st, const ixw *w, ixout *o)
+{
+	size_t len = 0, i;
+	const unsigned char *data = find_ext(st->old, "UNTR", &len);
+	aa_untr *u = NULL;
+	aa_buf b = AA_BUF_INIT;
+	int r = 0;
+
+	if (data && aa_untr_parse(&u, data, len) < 0)
+		return -1;
+	if (st->repo && aa_untr_configure(&u, st->repo, 0) < 0)
+		r = -1;
+	if (!r && u && st->repo && w->fsmn && aa_fsmn_added(w->fsmn))
+		r = aa_untr_configure(&u, st->repo, 1);
+	for (i = 0; !r && u && w->fsmn && i < aa_fsmn_npaths(w->fsmn); i++)
+		r = aa_untr_invalidate(u, aa_fsmn_path(w->fsmn, i), 0);
+	for (i = 0; !r && u && i < st->npaths; i++)
+		r = aa_untr_invalidate(u, st->paths[i], 1);
+	if (!r && u && !(r = aa_untr_write(u, &b)))
+		put_ext(o, "UNTR", &b);
+	aa_untr_free(u);
+	aa_buf_free(&b);
+	return r;
+}
+
+/*
+ * The extensions, in git's order (do_write_index): TREE invalidated,
+ * REUC kept as it is (git changes it only when a conflict is removed; a
+ * landing refuses an index with conflicts), UNTR and FSMN kept as git
+ * keeps them, the rest dropped: EOIE and IEOT (their offsets change),
+ * any other optional one. Where an extension comes twice, the last one
+ * counts, as in git's reader.
+ */
+static int put_extensions(const aa_ixstream *st, const ixw *w, ixout *o)
+{
+	size_t treelen = 0, reuclen = 0;
+	const unsigned char *tree = find_ext(st->old, "TREE", &treelen);
+	const unsigned char *reuc = find_ext(st->old, "REUC", &reuclen);
+	aa_buf b = AA_BUF_INIT;
+	int r = 0;
+
+	if (tree && put_tree_ext(st, o, tree, treelen) < 0)
+		return -1;
+	if (reuc)
+		out_put(o, reuc - 8, 8 + reuclen);
+	if (put_untracked_ext(st, w, o) < 0)
+		return -1;
+	if (w->fsmn && !(r = aa_fsmn_write(w->fsmn, &b)))
+		put_ext(o, "FSMN", &b);
+	aa_buf_free(&b);
+	return r;
 }
 
 /* ---- the whole ---- */
@@ -616,6 +691,15 @@ int aa_ixstream_write(const aa_ixstream *st, int fd, char *why, size_t whylen)
 	w.workdir = st->repo ? git_repository_workdir(st->repo) : NULL;
 	if (!w.stamp_sec)
 		w.workdir = NULL; /* no old index: nothing is racy */
+	if (st->repo) {
+		size_t len = 0;
+		const unsigned char *fsmn = find_ext(st->old, "FSMN", &len);
+
+		if (aa_fsmn_read(&w.fsmn, st->repo, fsmn, len, aa_ixread_count(st->old)) < 0) {
+			snprintf(why, whylen, "out of memory");
+			goto out;
+		}
+	}
 	count_entries(st, &count, &extended);
 	/* git writes v2 when no entry needs v3's extended flags */
 	if (w.version < 4)
@@ -630,7 +714,7 @@ int aa_ixstream_write(const aa_ixstream *st, int fd, char *why, size_t whylen)
 	}
 	out_flush(o);
 	aa_test_hook("index-write"); /* the entries in the lock, not the rest */
-	if (put_extensions(st, o) < 0) {
+	if (put_extensions(st, &w, o) < 0) {
 		snprintf(why, whylen, "out of memory");
 		goto out;
 	}
@@ -652,5 +736,6 @@ out:
 	free(o);
 	free(w.prev);
 	aa_buf_free(&w.full);
+	aa_fsmn_free(w.fsmn);
 	return r;
 }

@@ -18,6 +18,7 @@ typedef struct aa_ixstream {
 	char **paths;             /* the touched paths (owned), sorted as the index is, unique */
 	size_t npaths, cappaths;
 	git_repository *repo;     /* racily clean entries are checked in its work tree */
+	int worktree;             /* the landing wrote the touched files (fsmonitor: clean) */
 	/* before a racily clean entry's file is hashed: its attributes ready */
 	int (*attrs_for)(void *ctx, const char *path);
 	void *attrs_ctx;

@@ -1944,6 +1944,7 @@ static int load_touched(aa_session *s, const aa_plan *plan, aa_ixstream *st,
 	st->old = s->ixr;
 	st->now = s->index;
 	st->repo = s->repo;
+	st->worktree = s->opts->mode == AA_LAND_INDEX;
 	st->attrs_for = attrs_for_path;
 	st->attrs_ctx = s;
 	for (i = 0; i < plan->nchanges; i++)

@@ -40,7 +40,7 @@ static void child(git_repository *repo, const char *const *argv,
 	if (chdir(wd ? wd : git_repository_path(repo)) < 0)
 		_exit(127);
 	signal(SIGPIPE, SIG_DFL);
-	execvp("git", (char *const *)argv);
+	execvp(argv[0], (char *const *)argv);
 	_exit(127);
 }
 
@@ -146,17 +146,31 @@ int aa_run_git(git_repository *repo, const char *const *args,
 	       const char *const *env, const char *in, size_t len,
 	       aa_buf *out, aa_buf *err)
 {
-	aa_buf gd = AA_BUF_INIT, wt = AA_BUF_INIT, ignore = AA_BUF_INIT;
+	aa_buf gd = AA_BUF_INIT, wt = AA_BUF_INIT;
 	char **argv = make_argv(repo, args, &gd, &wt);
+	int r = argv ? aa_run_argv(repo, (const char *const *)argv, env, in, len,
+				   out, err) : -1;
+
+	aa_buf_free(&gd);
+	aa_buf_free(&wt);
+	free(argv);
+	return r;
+}
+
+int aa_run_argv(git_repository *repo, const char *const *argv,
+		const char *const *env, const char *in, size_t len,
+		aa_buf *out, aa_buf *err)
+{
+	aa_buf ignore = AA_BUF_INIT;
 	int sv[2] = { -1, -1 }, po[2] = { -1, -1 }, pe[2] = { -1, -1 };
 	int status = 0, r = -1;
 	pid_t pid = -1;
 
-	if (argv && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0 &&
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0 &&
 	    pipe2(po, O_CLOEXEC) == 0 && pipe2(pe, O_CLOEXEC) == 0)
 		pid = fork();
 	if (pid == 0)
-		child(repo, (const char *const *)argv, env, sv[1], po[1], pe[1]);
+		child(repo, argv, env, sv[1], po[1], pe[1]);
 	if (pid > 0) {
 		close(sv[1]);
 		close(po[1]);
@@ -178,8 +192,5 @@ int aa_run_git(git_repository *repo, const char *const *args,
 			close(pe[status]);
 	}
 	aa_buf_free(&ignore);
-	aa_buf_free(&gd);
-	aa_buf_free(&wt);
-	free(argv);
 	return r;
 }
