@@ -83,6 +83,14 @@ static inline void fz_check_path(const char *what, const char *path)
 	const char *why = NULL;
 
 	fz_check(path != NULL, what, "NULL path");
+	/*
+	 * An absolute POSIX path is kept whole by the parsers
+	 * (aa_path_answer) and made relative to the work tree, or refused,
+	 * by the planner (Documentation/locating.md, "Which file a path
+	 * names"): what follows the slashes must be a valid path.
+	 */
+	while (path && *path == '/')
+		path++;
 	if (path && aa_path_check(path, strlen(path), &why) < 0)
 		fz_check(0, what, why);
 }
