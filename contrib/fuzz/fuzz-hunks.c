@@ -44,8 +44,16 @@ static void check_landings(const aa_op *op, const aa_edit_ctx *cx,
 		if (strict)
 			fz_check(how == AA_HOW_EXACT, "--strict landed off rung 1",
 				 aa_how_name(how));
+		/*
+		 * exact-only: rungs 1-2, or "already applied" decided from
+		 * exact matches there (the new side exactly at the header's
+		 * line, a change standing elsewhere that the order of the
+		 * hunks decides: locating.md, "A change that already stands
+		 * elsewhere")
+		 */
 		if (exact_only)
-			fz_check(how == AA_HOW_EXACT || how == AA_HOW_OFFSET,
+			fz_check(how == AA_HOW_EXACT || how == AA_HOW_OFFSET ||
+				 how == AA_HOW_ALREADY_APPLIED,
 				 "exact-only landed off rungs 1-2", aa_how_name(how));
 	}
 }
