@@ -271,8 +271,9 @@ static rung_result applied_at_hint(hrun *r, const htry *y, size_t hint)
  * before them, the nearest place stands (identical hunks with
  * numbers off take the places in any order; an answer's hunks may be
  * out of order, and then their headers say so). None after it while
- * the header's line is after it, and several before: no place (0). Returns found for the
- * places in at[] (see aa_locate_nearest()), or -1.
+ * the header's line is after it, and several before: no place (0).
+ * Returns found for the places in at[] (see aa_locate_nearest()), or
+ * -1.
  */
 static int after_previous(hrun *r, aa_needle *nd, const aa_hunk *h, int found,
 			  size_t at[2])
