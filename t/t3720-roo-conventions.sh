@@ -248,13 +248,19 @@ test_expect_success 'a blank after ":start_line:" is a hint (Roo reads blanks th
 # Roo reads the file once and numbers every block from that reading; it
 # applies them in the order of their hints, each moved by the lines the
 # blocks before it added or removed.
+
+# list_repo DIR LINES: a fresh repository DIR whose list.txt holds LINES
+# (printf's format), committed.
+list_repo () {
+	fresh "$1" &&
+	printf "$2" >"$1/list.txt" &&
+	git -C "$1" add list.txt &&
+	git -C "$1" commit -q -m list
+}
 test_expect_success 'a ":start_line:" counts the lines the model read: earlier blocks above it move it' '
-	fresh w-moved &&
+	list_repo w-moved "f1\nx\ng1\nx\nh1\nx\n" &&
 	(
 		cd w-moved &&
-		printf "f1\nx\ng1\nx\nh1\nx\n" >list.txt &&
-		git add list.txt &&
-		git commit -q -m list &&
 		cat >../moved.md <<-\EOF &&
 		<apply_diff>
 		<path>list.txt</path>
@@ -288,12 +294,9 @@ test_expect_success 'a ":start_line:" counts the lines the model read: earlier b
 '
 
 test_expect_success 'a block below does not move the hint of a block above it' '
-	fresh w-below &&
+	list_repo w-below "f1\nx\ng1\nx\nh1\nx\n" &&
 	(
 		cd w-below &&
-		printf "f1\nx\ng1\nx\nh1\nx\n" >list.txt &&
-		git add list.txt &&
-		git commit -q -m list &&
 		cat >../below.md <<-\EOF &&
 		<apply_diff>
 		<path>list.txt</path>
@@ -326,12 +329,9 @@ test_expect_success 'a block below does not move the hint of a block above it' '
 '
 
 test_expect_success 'identical blocks with hints in order are one edit: each at its own place, the first one'"'"'s offset carried' '
-	fresh w-twins &&
+	list_repo w-twins "a\nx = 1\nb\nx = 1\nc\nx = 1\n" &&
 	(
 		cd w-twins &&
-		printf "a\nx = 1\nb\nx = 1\nc\nx = 1\n" >list.txt &&
-		git add list.txt &&
-		git commit -q -m list &&
 		cat >../twins.md <<-\EOF &&
 		<apply_diff>
 		<path>list.txt</path>

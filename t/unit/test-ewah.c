@@ -33,22 +33,6 @@ static int collect(uint64_t pos, void *ctx)
 	return 0;
 }
 
-static unsigned char *unhex(const char *s, size_t *n)
-{
-	size_t len = strlen(s), i;
-	unsigned char *p = malloc(len / 2 + 1);
-
-	assert_non_null(p);
-	for (i = 0; i < len / 2; i++) {
-		unsigned v;
-
-		assert_int_equal(sscanf(s + 2 * i, "%2x", &v), 1);
-		p[i] = (unsigned char)v;
-	}
-	*n = len / 2;
-	return p;
-}
-
 static void write_bits(const uint64_t *v, size_t n, aa_buf *out)
 {
 	aa_ewah e;
@@ -70,7 +54,7 @@ static void test_git_bytes(void **state)
 	for (c = 0; c < EWAH_NCASES; c++) {
 		size_t n, glen, used = 0;
 		uint64_t *v = ewah_case(&ewah_cases[c], &n), nbits = 0;
-		unsigned char *git = unhex(ewah_fixture[c], &glen);
+		unsigned char *git = unit_unhex(ewah_fixture[c], &glen);
 		aa_buf out = AA_BUF_INIT;
 		bits got = { NULL, 0, 0, (size_t)-1 };
 
@@ -137,7 +121,7 @@ static void test_damaged(void **state)
 	(void)state;
 	/* every bitmap cut short is refused, and nothing is reported */
 	for (c = 0; c < 6; c++) {
-		unsigned char *git = unhex(ewah_fixture[c], &glen);
+		unsigned char *git = unit_unhex(ewah_fixture[c], &glen);
 
 		for (cut = 0; cut < glen; cut++) {
 			unsigned char *p = malloc(cut ? cut : 1);
@@ -169,7 +153,7 @@ static void test_damaged(void **state)
 static void test_stop(void **state)
 {
 	size_t glen, used;
-	unsigned char *git = unhex(ewah_fixture[8], &glen); /* all of 6400 */
+	unsigned char *git = unit_unhex(ewah_fixture[8], &glen); /* all of 6400 */
 	bits got = { NULL, 0, 0, 10 };
 
 	(void)state;

@@ -41,26 +41,10 @@ static const char *const git_untr =
 	"b466700000000000000000000010005761abcfdf0c26a75374c945dfe366eaee"
 	"e0428500";
 
-static unsigned char *unhex(const char *s, size_t *n)
-{
-	size_t len = strlen(s), i;
-	unsigned char *p = malloc(len / 2 + 1);
-
-	assert_non_null(p);
-	for (i = 0; i < len / 2; i++) {
-		unsigned v;
-
-		assert_int_equal(sscanf(s + 2 * i, "%2x", &v), 1);
-		p[i] = (unsigned char)v;
-	}
-	*n = len / 2;
-	return p;
-}
-
 static void test_round_trip(void **state)
 {
 	size_t len;
-	unsigned char *data = unhex(git_untr, &len);
+	unsigned char *data = unit_unhex(git_untr, &len);
 	aa_untr *u = NULL;
 	aa_buf out = AA_BUF_INIT;
 
@@ -89,7 +73,7 @@ static int holds(const aa_buf *b, const char *s, size_t n)
 static void test_invalidate(void **state)
 {
 	size_t len;
-	unsigned char *data = unhex(git_untr, &len);
+	unsigned char *data = unit_unhex(git_untr, &len);
 	aa_untr *u = NULL;
 	aa_buf out = AA_BUF_INIT;
 
@@ -137,7 +121,7 @@ static void read_any(const unsigned char *p, size_t n)
 static void test_damaged(void **state)
 {
 	size_t len, i, cut;
-	unsigned char *data = unhex(git_untr, &len);
+	unsigned char *data = unit_unhex(git_untr, &len);
 	static const unsigned char values[] = { 0x00, 0x01, 0x7f, 0x80, 0xff };
 
 	(void)state;
