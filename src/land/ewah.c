@@ -11,6 +11,7 @@
 
 #include "land/ewah.h"
 #include "util/util.h"
+#include "land/index_bytes.h"
 
 #define RUN_BITS 32
 #define MAX_RUN ((((uint64_t)1) << RUN_BITS) - 1)
@@ -42,15 +43,9 @@ static uint64_t with_literals(uint64_t m, uint64_t n)
 	return (m & ((((uint64_t)1) << (1 + RUN_BITS)) - 1)) | (n << (1 + RUN_BITS));
 }
 
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
 static uint64_t be64(const unsigned char *p)
 {
-	return (uint64_t)be32(p) << 32 | be32(p + 4);
+	return (uint64_t)aa_ix_be32(p) << 32 | aa_ix_be32(p + 4);
 }
 
 /* ---- reading ---- */
@@ -63,7 +58,7 @@ int aa_ewah_read(const unsigned char *p, size_t len, size_t *used,
 
 	if (len < 12)
 		return -1;
-	nwords = be32(p + 4);
+	nwords = aa_ix_be32(p + 4);
 	if (nwords > (len - 12) / 8)
 		return -1;
 	/* every marker's literal words lie inside the words */
@@ -78,7 +73,7 @@ int aa_ewah_read(const unsigned char *p, size_t len, size_t *used,
 	if (used)
 		*used = (size_t)(8 + nwords * 8 + 4);
 	if (bits)
-		*bits = be32(p);
+		*bits = aa_ix_be32(p);
 	for (i = 0; fn && i < nwords;) {
 		uint64_t m = be64(words + i * 8), lw = literals(m);
 

@@ -27,6 +27,7 @@
 #include "land/index_fsmonitor.h"
 #include "land/run.h"
 #include "util/util.h"
+#include "land/index_bytes.h"
 
 enum { MODE_OFF, MODE_HOOK, MODE_IPC };
 #define NAME_FILE 1
@@ -47,12 +48,6 @@ struct aa_fsmn {
 	size_t nnames, capnames;
 	aa_ewah now;          /* the new bitmap */
 };
-
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
 
 void aa_fsmn_free(aa_fsmn *f)
 {
@@ -134,17 +129,17 @@ static int read_old(aa_fsmn *f, const unsigned char *p, size_t len)
 
 	if (!p || len < 4 + 1 + 4)
 		return 0;
-	if (be32(p) == 1) {
+	if (aa_ix_be32(p) == 1) {
 		unsigned long long t;
 		char num[32];
 
 		if (len < 4 + 8)
 			return 0; /* git would read past the extension */
-		t = (unsigned long long)be32(q) << 32 | be32(q + 4);
+		t = (unsigned long long)aa_ix_be32(q) << 32 | aa_ix_be32(q + 4);
 		snprintf(num, sizeof(num), "%llu", t);
 		f->token = aa_strdup(num);
 		q += 8;
-	} else if (be32(p) == 2) {
+	} else if (aa_ix_be32(p) == 2) {
 		if (!(nul = memchr(q, 0, (size_t)(end - q))))
 			return 0; /* git would read past the extension */
 		f->token = aa_strdup((const char *)q);
@@ -156,7 +151,7 @@ static int read_old(aa_fsmn *f, const unsigned char *p, size_t len)
 		return -1;
 	if (end - q < 4)
 		return 2;
-	size = be32(q);
+	size = aa_ix_be32(q);
 	q += 4;
 	if (size > (size_t)(end - q))
 		return 2;

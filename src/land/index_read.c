@@ -21,6 +21,7 @@
 #include "land/index_read.h"
 #include "land/session.h"
 #include "util/util.h"
+#include "land/index_bytes.h"
 
 #define IX_HEADER 12
 #define IX_TRAILER 20
@@ -48,41 +49,6 @@ struct aa_ixread {
 	char **kept;          /* v4: paths handed out by aa_ixread_get */
 	size_t nkept, capkept;
 };
-
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static unsigned be16(const unsigned char *p)
-{
-	return (unsigned)p[0] << 8 | p[1];
-}
-
-/* git's varint (varint.c): 0 with *v, or -1 past `end` or on overflow. */
-static int read_varint(const unsigned char **pp, const unsigned char *end,
-		       size_t *v)
-{
-	const unsigned char *p = *pp;
-	size_t val;
-	unsigned char c;
-
-	if (p >= end)
-		return -1;
-	c = *p++;
-	val = c & 127;
-	while (c & 128) {
-		if (p >= end || val > (SIZE_MAX >> 8))
-			return -1;
-		val += 1;
-		c = *p++;
-		val = (val << 7) + (c & 127);
-	}
-	*pp = p;
-	*v = val;
-	return 0;
-}
 
 static int grow_path(aa_ixiter *it, size_t need)
 {
@@ -112,11 +78,12 @@ static int entry_span(aa_ixiter *it, unsigned *flags, const char **name,
 	const unsigned char *base = r->map + it->off;
 	const unsigned char *lim = r->map + r->size - IX_TRAILER;
 	const unsigned char *p = base + IX_FIXED, *nul;
+	uint64_t strip64;
 	size_t strip, len;
 
 	if (p > lim)
 		return -1;
-	*flags = be16(p - 2);
+	*flags = aa_ix_be16(p - 2);
 	if (*flags & IX_EXTENDED) {
 		if (r->version < 3 || (p += 2) > lim)
 			return -1;
@@ -132,9 +99,10 @@ static int entry_span(aa_ixiter *it, unsigned *flags, const char **name,
 		*next = it->off + (((size_t)(p - base) + len + 8) & ~(size_t)7);
 		return *next <= (size_t)(lim - r->map) ? 0 : -1;
 	}
-	if (read_varint(&p, lim, &strip) < 0 || strip > it->len ||
+	if (aa_ix_varint_read(&p, lim, &strip64) < 0 || strip64 > it->len ||
 	    !(nul = memchr(p, 0, (size_t)(lim - p))))
 		return -1;
+	strip = (size_t)strip64;
 	len = it->len - strip + (size_t)(nul - p);
 	if (grow_path(it, len + 1) < 0)
 		return -1;
@@ -152,20 +120,20 @@ static void fill_entry(const aa_ixread *r, size_t off, unsigned flags,
 	const unsigned char *p = r->map + off;
 
 	memset(e, 0, sizeof(*e));
-	e->ctime.seconds = (int32_t)be32(p);
-	e->ctime.nanoseconds = be32(p + 4);
-	e->mtime.seconds = (int32_t)be32(p + 8);
-	e->mtime.nanoseconds = be32(p + 12);
-	e->dev = be32(p + 16);
-	e->ino = be32(p + 20);
-	e->mode = be32(p + 24);
-	e->uid = be32(p + 28);
-	e->gid = be32(p + 32);
-	e->file_size = be32(p + 36);
+	e->ctime.seconds = (int32_t)aa_ix_be32(p);
+	e->ctime.nanoseconds = aa_ix_be32(p + 4);
+	e->mtime.seconds = (int32_t)aa_ix_be32(p + 8);
+	e->mtime.nanoseconds = aa_ix_be32(p + 12);
+	e->dev = aa_ix_be32(p + 16);
+	e->ino = aa_ix_be32(p + 20);
+	e->mode = aa_ix_be32(p + 24);
+	e->uid = aa_ix_be32(p + 28);
+	e->gid = aa_ix_be32(p + 32);
+	e->file_size = aa_ix_be32(p + 36);
 	memcpy(e->id.id, p + 40, GIT_OID_RAWSZ);
 	e->flags = (uint16_t)flags;
 	if (flags & IX_EXTENDED)
-		e->flags_extended = (uint16_t)be16(p + IX_FIXED);
+		e->flags_extended = (uint16_t)aa_ix_be16(p + IX_FIXED);
 	e->path = name;
 }
 
@@ -225,7 +193,7 @@ static int walk_v2v3(aa_ixread *r)
 			r->start[r->nstart++] = (uint32_t)off;
 		if (p > lim)
 			return -1;
-		flags = be16(map + p - 2);
+		flags = aa_ix_be16(map + p - 2);
 		if (flags & IX_EXTENDED) {
 			if (r->version < 3 || (p += 2) > lim)
 				return -1;
@@ -295,7 +263,7 @@ static int check_extensions(const aa_ixread *r, char *why, size_t whylen)
 
 	while (off + 8 <= lim) {
 		const unsigned char *p = r->map + off;
-		size_t len = be32(p + 4);
+		size_t len = aa_ix_be32(p + 4);
 
 		if (!(p[0] >= 'A' && p[0] <= 'Z')) {
 			snprintf(why, whylen, "unsupported mandatory extension: '%.4s'",
@@ -319,12 +287,12 @@ static int parse(aa_ixread *r, char *why, size_t whylen)
 		snprintf(why, whylen, "incorrect header signature");
 		return -1;
 	}
-	r->version = be32(r->map + 4);
+	r->version = aa_ix_be32(r->map + 4);
 	if (r->version < 2 || r->version > 4) {
 		snprintf(why, whylen, "unsupported index version %u", r->version);
 		return -1;
 	}
-	r->count = be32(r->map + 8);
+	r->count = aa_ix_be32(r->map + 8);
 	if (r->size > UINT32_MAX) {
 		snprintf(why, whylen, "the index is larger than 4 GiB");
 		return -1;

@@ -25,6 +25,7 @@
 #include "land/ewah.h"
 #include "land/index_untracked.h"
 #include "util/util.h"
+#include "land/index_bytes.h"
 
 #define STAT_LEN 36                       /* git's struct stat_data on disk */
 #define OID_LEN 20
@@ -59,45 +60,12 @@ struct aa_untr {
 	size_t count;
 };
 
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-/* git's decode_varint, bounded by end: 0, or -1 past it or on overflow. */
-static int varint(const unsigned char **pp, const unsigned char *end, uint64_t *v)
-{
-	const unsigned char *p = *pp;
-	uint64_t val;
-	unsigned char c;
-
-	if (p >= end)
-		return -1;
-	c = *p++;
-	val = c & 127;
-	while (c & 128) {
-		val += 1;
-		if (!val || (val >> 57) || p >= end)
-			return -1;
-		c = *p++;
-		val = (val << 7) + (c & 127);
-	}
-	*pp = p;
-	*v = val;
-	return 0;
-}
-
-/* git's encode_varint */
+/* git's encode_varint, appended to b */
 static int put_varint(aa_buf *b, uint64_t value)
 {
 	unsigned char v[16];
-	unsigned pos = sizeof(v) - 1;
 
-	v[pos] = value & 127;
-	while (value >>= 7)
-		v[--pos] = (unsigned char)(128 | (--value & 127));
-	return aa_buf_put(b, v + pos, sizeof(v) - pos);
+	return aa_buf_put(b, v, aa_ix_varint_put(value, v));
 }
 
 static void free_dir(udir *d)
@@ -141,8 +109,8 @@ static int read_dir(rd *r, udir **out, int depth)
 	udir *d;
 
 	*out = NULL;
-	if (depth > MAX_DEPTH || varint(&r->p, r->end, &nnames) < 0 ||
-	    varint(&r->p, r->end, &ndirs) < 0 ||
+	if (depth > MAX_DEPTH || aa_ix_varint_read(&r->p, r->end, &nnames) < 0 ||
+	    aa_ix_varint_read(&r->p, r->end, &ndirs) < 0 ||
 	    nnames > (uint64_t)(r->end - r->p) || ndirs > (uint64_t)(r->end - r->p) ||
 	    !(nul = memchr(r->p, 0, (size_t)(r->end - r->p))))
 		return -1;
@@ -251,7 +219,7 @@ int aa_untr_parse(aa_untr **out, const unsigned char *data, size_t len)
 	if (len <= 1 || data[len - 1])
 		return 0;
 	end = data + len - 1; /* the last NUL ends the string lists */
-	if (varint(&p, end + 1, &identlen) < 0 || p > end ||
+	if (aa_ix_varint_read(&p, end + 1, &identlen) < 0 || p > end ||
 	    identlen > (uint64_t)(end - p) ||
 	    (uint64_t)(end - p) - identlen < HEAD_FIXED + 1)
 		return 0;
@@ -261,7 +229,7 @@ int aa_untr_parse(aa_untr **out, const unsigned char *data, size_t len)
 	u->identlen = (size_t)identlen;
 	p += identlen;
 	u->fixed = p;
-	u->dir_flags = be32(p + FLAGS_AT);
+	u->dir_flags = aa_ix_be32(p + FLAGS_AT);
 	p += HEAD_FIXED;
 	u->exclude_per_dir = (const char *)p;
 	if (!(nul = memchr(p, 0, (size_t)(end - p)))) {
@@ -273,7 +241,7 @@ int aa_untr_parse(aa_untr **out, const unsigned char *data, size_t len)
 		*out = u; /* no root */
 		return 0;
 	}
-	if (varint(&p, end + 1, &count) < 0 || p > end || !count) {
+	if (aa_ix_varint_read(&p, end + 1, &count) < 0 || p > end || !count) {
 		if (!count && p == end)
 			*out = u; /* a count of 0 and nothing after it: no root */
 		else

@@ -17,6 +17,7 @@
 #include "land/index_write.h"
 #include "util/testhook.h"
 #include "util/util.h"
+#include "land/index_bytes.h"
 
 #define IX_HEADER 12
 #define IX_TRAILER 20
@@ -61,20 +62,6 @@ static void out_put(ixout *o, const void *p, size_t len)
 	}
 	memcpy(o->buf + o->n, p, len);
 	o->n += len;
-}
-
-static void put32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)(v >> 24);
-	p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8);
-	p[3] = (unsigned char)v;
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
 }
 
 /* ---- the touched paths ---- */
@@ -210,19 +197,6 @@ typedef struct ixw {
 	uint64_t pos;         /* the next entry's number in the new index */
 } ixw;
 
-/* git's encode_varint */
-static size_t encode_varint(size_t value, unsigned char *buf)
-{
-	unsigned char varint[16];
-	unsigned pos = sizeof(varint) - 1;
-
-	varint[pos] = value & 127;
-	while (value >>= 7)
-		varint[--pos] = (unsigned char)(128 | (--value & 127));
-	memcpy(buf, varint + pos, sizeof(varint) - pos);
-	return sizeof(varint) - pos;
-}
-
 /* The name part of an entry: v2/v3 padded, v4 against the name before. */
 static int put_name(ixw *w, const char *name, size_t len, size_t fixed)
 {
@@ -241,7 +215,7 @@ static int put_name(ixw *w, const char *name, size_t len, size_t fixed)
 		while (common < w->prevlen && common < len &&
 		       name[common] == w->prev[common])
 			common++;
-		out_put(w->o, vi, encode_varint(w->prevlen - common, vi));
+		out_put(w->o, vi, aa_ix_varint_put(w->prevlen - common, vi));
 		out_put(w->o, name + common, len - common + 1);
 		if (len + 1 > w->prevcap) {
 			char *p = realloc(w->prev, len + 1);
@@ -266,16 +240,16 @@ static int put_new_entry(ixw *w, const git_index_entry *e)
 	unsigned flags = (e->flags & (IX_VALID | GIT_INDEX_ENTRY_STAGEMASK)) |
 			 (len < IX_NAME_MASK ? (unsigned)len : IX_NAME_MASK);
 
-	put32(f, (uint32_t)e->ctime.seconds);
-	put32(f + 4, e->ctime.nanoseconds);
-	put32(f + 8, (uint32_t)e->mtime.seconds);
-	put32(f + 12, e->mtime.nanoseconds);
-	put32(f + 16, e->dev);
-	put32(f + 20, e->ino);
-	put32(f + 24, e->mode);
-	put32(f + 28, e->uid);
-	put32(f + 32, e->gid);
-	put32(f + 36, e->file_size);
+	aa_ix_put_be32(f, (uint32_t)e->ctime.seconds);
+	aa_ix_put_be32(f + 4, e->ctime.nanoseconds);
+	aa_ix_put_be32(f + 8, (uint32_t)e->mtime.seconds);
+	aa_ix_put_be32(f + 12, e->mtime.nanoseconds);
+	aa_ix_put_be32(f + 16, e->dev);
+	aa_ix_put_be32(f + 20, e->ino);
+	aa_ix_put_be32(f + 24, e->mode);
+	aa_ix_put_be32(f + 28, e->uid);
+	aa_ix_put_be32(f + 32, e->gid);
+	aa_ix_put_be32(f + 36, e->file_size);
 	memcpy(f + 40, e->id.id, GIT_OID_RAWSZ);
 	if (ext) {
 		flags |= IX_EXTENDED;
@@ -340,7 +314,7 @@ static int put_old_entry(ixw *w, const unsigned char *p, size_t opos,
 
 	memcpy(f, p, fixed);
 	if (racy_modified(w, e))
-		put32(f + 36, 0);
+		aa_ix_put_be32(f + 36, 0);
 	out_put(w->o, f, fixed);
 	if (w->fsmn)
 		aa_fsmn_mark(w->fsmn, w->pos, aa_fsmn_old_dirty(w->fsmn, opos, e->path, e->mode));
@@ -569,7 +543,7 @@ static int put_tree_ext(const aa_ixstream *st, ixout *o,
 		return -1;
 	}
 	memcpy(hdr, "TREE", 4);
-	put32(hdr + 4, (uint32_t)b.len);
+	aa_ix_put_be32(hdr + 4, (uint32_t)b.len);
 	out_put(o, hdr, 8);
 	out_put(o, b.ptr, b.len);
 	aa_buf_free(&b);
@@ -584,7 +558,7 @@ static const unsigned char *find_ext(const aa_ixread *old, const char *sig, size
 
 	while (map && off + 8 <= size - IX_TRAILER) {
 		const unsigned char *p = map + off;
-		size_t n = get32(p + 4);
+		size_t n = aa_ix_be32(p + 4);
 
 		if (n > size - IX_TRAILER - off - 8)
 			break;
@@ -602,7 +576,7 @@ static void put_ext(ixout *o, const char *sig, const aa_buf *b)
 	unsigned char hdr[8];
 
 	memcpy(hdr, sig, 4);
-	put32(hdr + 4, (uint32_t)b->len);
+	aa_ix_put_be32(hdr + 4, (uint32_t)b->len);
 	out_put(o, hdr, 8);
 	out_put(o, b->ptr, b->len);
 }
@@ -705,8 +679,8 @@ int aa_ixstream_write(const aa_ixstream *st, int fd, char *why, size_t whylen)
 	if (w.version < 4)
 		w.version = extended ? 3 : 2;
 	memcpy(hdr, "DIRC", 4);
-	put32(hdr + 4, w.version);
-	put32(hdr + 8, (uint32_t)count);
+	aa_ix_put_be32(hdr + 4, w.version);
+	aa_ix_put_be32(hdr + 8, (uint32_t)count);
 	out_put(o, hdr, sizeof(hdr));
 	if (put_entries(&w) < 0) {
 		snprintf(why, whylen, "out of memory");
